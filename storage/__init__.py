@@ -1,0 +1,1 @@
+"""papershelf's data side: parsing, the library, search and export. Pure Python, no Textual."""
