@@ -1,0 +1,308 @@
+"""The CLI contract of DESIGN §5, run in-process through `main()` and, where the process matters,
+as the installed console script."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tui.cli import main
+
+CONTRACT_KEYS = {
+    "id",
+    "name",
+    "title",
+    "venue",
+    "tags",
+    "status",
+    "starred",
+    "code_urls",
+    "links",
+    "abstract",
+    "sources",
+    "score",
+}
+
+# Each code URL of the seeds, with the opening words of the abstract it belongs to.
+SEED_CODE_URLS = {
+    "https://github.com/BEAM-Labs/denovo": "Peptide sequencing",
+    "https://github.com/AI4Science-WestlakeU/safediffcon": "The application of deep",
+    "https://github.com/inouye-lab/SAUB": "Distribution matching (DM)",
+    "https://github.com/NUS-HPC-AI-Lab/Info-Coevolution": "Machine learning relies heavily on data",
+    "https://github.com/Ferenas/ConText": "This paper presents the first study on adapting",
+    "https://github.com/SalapakaLab-SIMBioSys/SMFS-Identification": "Deciphering protein folding",
+    "https://github.com/JingyangQiao/CoIN": "Continual Instruction Tuning (CIT)",
+    "https://github.com/zihanghliu/LIFT": "Recent studies have shown that supervised",
+}
+SEED_LINKS = {
+    "https://sites.google.com/view/string-robotics": "We introduce",
+    "https://slot-latent-dynamics.github.io": "Learning a latent dynamics model",
+}
+SEED_NAMES = [
+    "RelGNN",
+    "SUICA",
+    "K²IE",
+    "SafeDiffCon",
+    "LEVIS",
+    "NCAL",
+    "UniSim",
+    "k-DTW",
+    "ConText",
+    "SQAOA",
+    "Fed-ICL",
+    "STRING",
+    "EARL-BO",
+    "SOLD",
+    "KEA",
+    "Habi",
+    "LIFT",
+    "PIPA",
+    "FOCoOp",
+    "Info-Coevolution",
+]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "lib"
+
+
+@pytest.fixture
+def seeded(db: Path, seed_files: list[Path], capsys: pytest.CaptureFixture[str]) -> Path:
+    code, _, err = run(capsys, "import", *seed_files, "--db", db)
+    assert code == 0, err
+    return db
+
+
+def list_json(capsys: pytest.CaptureFixture[str], db: Path, *query: str) -> list[dict]:
+    code, out, err = run(capsys, "--db", db, "list", "--json", *query)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_import_seeds_reports_34_unique_papers(db, seed_files, capsys):
+    code, out, err = run(capsys, "import", *seed_files, "--db", db)
+    assert code == 0, err
+    assert "34 new papers; the library holds 34 papers." in out
+    lines = out.splitlines()
+    assert lines[0].startswith("000_d1b2f2b4fb6e9314.txt: ")
+    assert lines[1].startswith("001_aa86a2e0cf5ed7d9.txt: ")
+    assert "4 duplicates" in lines[1]
+
+
+def test_papers_in_both_seed_files_list_both_sources(seeded, capsys):
+    papers = list_json(capsys, seeded)
+    assert len(papers) == 34
+    both = [p for p in papers if len(p["sources"]) == 2]
+    assert len(both) == 4
+    for paper in both:
+        assert paper["sources"] == ["000_d1b2f2b4fb6e9314.txt", "001_aa86a2e0cf5ed7d9.txt"]
+
+
+def test_list_json_has_exactly_the_contract_keys(seeded, capsys):
+    for paper in list_json(capsys, seeded):
+        assert set(paper) == CONTRACT_KEYS
+        assert paper["status"] == "unread"
+        assert paper["tags"] == []
+
+
+def test_seed_code_urls_are_on_the_right_papers_and_no_other(seeded, capsys):
+    papers = list_json(capsys, seeded)
+    found = {url: p["abstract"] for p in papers for url in p["code_urls"]}
+    assert set(found) == set(SEED_CODE_URLS)
+    for url, opening in SEED_CODE_URLS.items():
+        assert found[url].startswith(opening), url
+    # Exactly one URL per paper that has code: 8 papers.
+    assert sum(1 for p in papers if p["code_urls"]) == 8
+
+
+def test_seed_links_repaired_and_no_url_invented(seeded, capsys):
+    papers = list_json(capsys, seeded)
+    links = {url: p["abstract"] for p in papers for url in p["links"]}
+    assert set(links) == set(SEED_LINKS)
+    for url, opening in SEED_LINKS.items():
+        assert links[url].startswith(opening), url
+    github_only = [p for p in papers if "The project is available at GitHub." in p["abstract"]]
+    assert len(github_only) == 1
+    assert github_only[0]["code_urls"] == [] and github_only[0]["links"] == []
+
+
+def test_seed_names_and_venue(seeded, capsys):
+    papers = list_json(capsys, seeded)
+    names = {p["name"] for p in papers}
+    assert set(SEED_NAMES) <= names
+    assert {p["venue"] for p in papers} == {"ICML 2025"}
+    for paper in papers:
+        assert paper["name"].strip(), paper["abstract"][:60]
+        assert len(paper["name"]) <= 80
+
+
+def test_tag_survives_reimport_and_never_touches_papers_json(seeded, seed_files, capsys):
+    papers_file = seeded / "papers.json"
+    before = papers_file.read_bytes()
+    code, out, err = run(capsys, "tag", "RelGNN", "+to-read", "--db", seeded)
+    assert code == 0, err
+    assert "#to-read" in out
+    assert papers_file.read_bytes() == before
+
+    code, out, err = run(capsys, "import", *seed_files, "--db", seeded)
+    assert code == 0, err
+    assert "0 new papers" in out
+    assert papers_file.read_bytes() == before
+    (relgnn,) = [p for p in list_json(capsys, seeded) if p["name"] == "RelGNN"]
+    assert relgnn["tags"] == ["to-read"]
+
+
+def test_tag_removal_with_a_leading_dash(seeded, capsys):
+    assert run(capsys, "--db", seeded, "tag", "RelGNN", "+a", "+b")[0] == 0
+    code, out, err = run(capsys, "--db", seeded, "tag", "RelGNN", "-a", "+c")
+    assert code == 0, err
+    assert out.strip() == "RelGNN: #b #c"
+
+
+def test_status_and_show_json(seeded, capsys):
+    code, out, err = run(capsys, "status", "SUICA", "read", "--db", seeded)
+    assert (code, out.strip()) == (0, "SUICA: read")
+    code, out, err = run(capsys, "show", "SUICA", "--json", "--db", seeded)
+    shown = json.loads(out)
+    assert set(shown) == CONTRACT_KEYS
+    assert shown["status"] == "read"
+    assert shown["score"] is None
+    # show by id works too, and a prefix of it.
+    code, out, _ = run(capsys, "show", shown["id"][:8], "--db", seeded)
+    assert code == 0 and out.startswith("SUICA\n")
+
+
+def test_list_query_and_limit(seeded, capsys):
+    papers = list_json(capsys, seeded, "relational", "graph")
+    assert papers[0]["name"] == "RelGNN"
+    assert all(isinstance(p["score"], int | float) for p in papers)
+    code, out, _ = run(capsys, "--db", seeded, "list", "--limit", "3")
+    assert code == 0 and len(out.splitlines()) == 3
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("show", "NoSuchPaper"),
+        ("tag", "NoSuchPaper", "+x"),
+        ("status", "NoSuchPaper", "read"),
+    ],
+)
+def test_user_errors_are_one_line_exit_1(seeded, capsys, argv):
+    code, out, err = run(capsys, *argv, "--db", seeded)
+    assert code == 1
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert err.startswith("papershelf: ")
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("frobnicate",),
+        ("status", "RelGNN", "finished"),
+        ("tag", "RelGNN", "to-read"),
+        ("list", "--limit", "0"),
+        ("import",),
+    ],
+)
+def test_bad_usage_exits_2(seeded, capsys, argv):
+    code, out, err = run(capsys, "--db", seeded, *argv)
+    assert code == 2
+    assert "Traceback" not in err and err.strip()
+
+
+def test_failed_file_imports_nothing_and_others_still_import(db, seed_files, tmp_path, capsys):
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("Venue X\n\nAn abstract with caf\xe9 in it.\n".encode("latin-1"))
+    code, out, err = run(capsys, "--db", db, "import", bad, seed_files[0])
+    assert code == 1
+    assert "latin1.txt" in err and "line 3" in err
+    assert "Traceback" not in err
+    assert "000_d1b2f2b4fb6e9314.txt: 19 added" in out
+    assert len(list_json(capsys, db)) == 19
+
+
+def test_import_of_a_missing_file_is_a_user_error(db, tmp_path, capsys):
+    code, _, err = run(capsys, "--db", db, "import", tmp_path / "nope.txt")
+    assert code == 1
+    assert "nope.txt" in err and "Traceback" not in err
+
+
+def test_export_to_file_refuses_to_overwrite_without_force(seeded, tmp_path, capsys):
+    run(capsys, "--db", seeded, "tag", "RelGNN", "+to-read")
+    target = tmp_path / "list.md"
+    code, out, err = run(capsys, "--db", seeded, "export", "#to-read", "-o", target)
+    assert code == 0, err
+    text = target.read_text()
+    assert "RelGNN" in text and "SUICA" not in text
+    target.write_text("my edits")
+    code, _, err = run(capsys, "--db", seeded, "export", "#to-read", "-o", target)
+    assert code == 1 and "exists" in err
+    assert target.read_text() == "my edits"
+    code, _, err = run(capsys, "--db", seeded, "export", "#to-read", "-o", target, "--force")
+    assert code == 0 and "RelGNN" in target.read_text()
+
+
+def test_export_to_stdout(seeded, capsys):
+    code, out, _ = run(capsys, "--db", seeded, "export")
+    assert code == 0
+    assert out.startswith("# Reading list")
+    assert out.count("<!-- papershelf:") == 34
+
+
+def test_commands_seed_an_empty_library_but_import_does_not(tmp_path, capsys):
+    assert len(list_json(capsys, tmp_path / "fresh")) == 34
+    one = tmp_path / "one.txt"
+    one.write_text("My Venue 2026\n\nWe propose FooNet, a network that does one thing well.\n")
+    code, out, _ = run(capsys, "--db", tmp_path / "other", "import", one)
+    assert code == 0
+    assert out.splitlines()[-1] == "1 new paper; the library holds 1 paper."
+
+
+def test_default_library_location_comes_from_papershelf_home(tmp_path, capsys, monkeypatch):
+    home = tmp_path / "home"
+    monkeypatch.setenv("PAPERSHELF_HOME", str(home))
+    code, out, _ = run(capsys, "list", "--limit", "1")
+    assert code == 0 and out
+    assert (home / "papers.json").is_file()
+
+
+def test_console_script_list_runs_without_importing_textual(seeded):
+    probe = (
+        "import sys\n"
+        "from tui.cli import main\n"
+        f"code = main(['--db', {str(seeded)!r}, 'list', 'relational'])\n"
+        "assert 'textual' not in sys.modules, 'the CLI imported textual'\n"
+        "sys.exit(code)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert "RelGNN" in result.stdout
+
+
+def test_installed_console_script_errors_without_traceback(tmp_path):
+    script = Path(sys.executable).with_name("papershelf")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "tui"]
+    env = {**os.environ, "PAPERSHELF_HOME": str(tmp_path / "h")}
+    result = subprocess.run(
+        [*command, "show", "nothing-like-this"], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith("papershelf: ")
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,386 @@
+"""The `papershelf` command: the app with no sub-command, a scriptable library with one.
+
+Only starting the app imports Textual, so `papershelf list` stays a quick process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+from storage.errors import PapershelfError
+from storage.model import STATUSES, Entry, Paper, normalise_tag
+
+if TYPE_CHECKING:
+    from storage.library import Library
+    from storage.query import Hit
+
+EXIT_OK = 0
+EXIT_USER_ERROR = 1
+EXIT_USAGE = 2
+
+PROG = "papershelf"
+
+
+class UsageError(Exception):
+    """Bad command-line usage: reported with exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that raises instead of exiting, so main() owns every exit path."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _add_db(parser: argparse.ArgumentParser, *, default: object = None) -> None:
+    parser.add_argument(
+        "--db",
+        metavar="DIR",
+        type=Path,
+        default=default,
+        help="library directory (default: $PAPERSHELF_HOME, else the user data directory)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The CLI of DESIGN §5; `--db` is accepted before and after every sub-command."""
+    parser = _Parser(
+        prog=PROG,
+        description="A keyboard-first reading list for research-paper abstracts. "
+        "With no command, starts the app.",
+        allow_abbrev=False,
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    _add_db(parser)
+    # Sub-parsers get SUPPRESS as default, so `--db` given before the command is not reset.
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text, allow_abbrev=False)
+        _add_db(p, default=argparse.SUPPRESS)
+        return p
+
+    p = command("import", "import abstract lists (text, Markdown, JSON, JSON Lines)")
+    p.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    p.add_argument("--venue", help="venue for these papers (overrides the file's header)")
+
+    p = command("list", "list papers matching a query (all papers without one)")
+    p.add_argument("query", nargs="*", metavar="QUERY", help="query words (see README)")
+    p.add_argument("--json", action="store_true", help="print a JSON array")
+    p.add_argument("--limit", type=_positive_int, metavar="N", help="print at most N papers")
+
+    p = command("show", "show one paper")
+    p.add_argument("ref", metavar="ID|NAME")
+    p.add_argument("--json", action="store_true", help="print a JSON object")
+
+    p = command("tag", "add (+tag) and remove (-tag) tags")
+    p.add_argument("ref", metavar="ID|NAME")
+    p.add_argument("changes", nargs="+", metavar="+TAG|-TAG")
+
+    p = command("status", "set the reading status")
+    p.add_argument("ref", metavar="ID|NAME")
+    p.add_argument("status", choices=STATUSES)
+
+    p = command("export", "write the matching papers as a Markdown reading list, grouped by tag")
+    p.add_argument("query", nargs="*", metavar="QUERY")
+    p.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="file to write (default: stdout)"
+    )
+    p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    return parser
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("papershelf")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _protect_tag_changes(argv: list[str]) -> list[str]:
+    """Let `tag REF -old` mean "remove old" rather than an unknown option.
+
+    argparse takes any `-word` for an option, so the tag changes are moved behind `--`, with the
+    options that `tag` really has (`--db`, `-h`) kept in front.
+    """
+    # Find the sub-command: the first word that is neither an option nor the value of --db.
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word == "--db":
+            i += 2
+            continue
+        if word.startswith("-"):
+            i += 1
+            continue
+        break
+    if i >= len(argv) or argv[i] != "tag":
+        return argv
+    head, rest = argv[: i + 1], argv[i + 1 :]
+    options: list[str] = []
+    words: list[str] = []
+    j = 0
+    while j < len(rest):
+        word = rest[j]
+        if word == "--db" and j + 1 < len(rest):
+            options += rest[j : j + 2]
+            j += 2
+            continue
+        if word.startswith("--db=") or word in ("-h", "--help"):
+            options.append(word)
+        elif word != "--":
+            words.append(word)
+        j += 1
+    return [*head, *options, "--", *words]
+
+
+# -- commands ---------------------------------------------------------------------------------
+
+
+def _open(args: argparse.Namespace, *, seed: bool = True) -> Library:
+    from storage.library import Library
+
+    return Library.open(args.db, seed=seed)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Import files; one line per file, errors on stderr; exit 1 when any file failed."""
+    library = _open(args, seed=False)
+    before = len(library.papers())
+    progress = _progress_printer(len(args.files)) if sys.stderr.isatty() else None
+    reports = library.import_files(args.files, venue=args.venue, progress=progress)
+    failed = 0
+    for report in reports:
+        if report.error:
+            failed += 1
+            print(f"{PROG}: {report.error}", file=sys.stderr)
+        else:
+            print(
+                f"{report.source}: {report.added} added, {report.duplicates} duplicates, "
+                f"{report.skipped} skipped"
+            )
+    total = len(library.papers())
+    print(f"{plural(total - before, 'new paper')}; the library holds {plural(total, 'paper')}.")
+    return EXIT_USER_ERROR if failed else EXIT_OK
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 paper`, `2 papers`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _progress_printer(total: int) -> Callable[[int, int], None]:
+    def report(done: int, of: int) -> None:
+        end = "\n" if done >= of else ""
+        print(f"\rimporting: {done}/{of} files", end=end, file=sys.stderr, flush=True)
+
+    return report
+
+
+def _search(library: Library, words: Sequence[str]) -> list[Hit]:
+    from storage.query import SearchEngine
+
+    return SearchEngine(library.papers()).search(" ".join(words), library.entries())
+
+
+def paper_json(paper: Paper, entry: Entry, score: float | None) -> dict[str, object]:
+    """The JSON object of the CLI contract (DESIGN §5), with exactly its keys."""
+    return {
+        "id": paper.id,
+        "name": paper.name,
+        "title": paper.title,
+        "venue": paper.venue,
+        "tags": sorted(entry.tags),
+        "status": entry.status,
+        "starred": entry.starred,
+        "code_urls": list(paper.code_urls),
+        "links": list(paper.links),
+        "abstract": paper.abstract,
+        "sources": list(paper.sources),
+        "score": score,
+    }
+
+
+def _summary_line(paper: Paper, entry: Entry) -> str:
+    parts = [paper.id, paper.name]
+    if paper.title and paper.title != paper.name:
+        parts.append(f"— {paper.title}")
+    if paper.venue:
+        parts.append(f"[{paper.venue}]")
+    parts.extend(f"#{tag}" for tag in sorted(entry.tags))
+    if entry.status != "unread":
+        parts.append(f"({entry.status})")
+    if entry.starred:
+        parts.append("★")
+    return "  ".join(parts[:2]) + ("  " + " ".join(parts[2:]) if parts[2:] else "")
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """Ranked results of the query language, as lines or as a JSON array."""
+    library = _open(args)
+    hits = _search(library, args.query)
+    if args.limit is not None:
+        hits = hits[: args.limit]
+    if args.json:
+        rows = [
+            paper_json(library.get(hit.paper_id), library.entry(hit.paper_id), hit.score)
+            for hit in hits
+        ]
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    out = sys.stdout
+    for hit in hits:
+        out.write(_summary_line(library.get(hit.paper_id), library.entry(hit.paper_id)) + "\n")
+    if not hits and sys.stderr.isatty():
+        print("no papers match", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """One paper in full."""
+    library = _open(args)
+    paper = library.find(args.ref)
+    entry = library.entry(paper.id)
+    if args.json:
+        print(json.dumps(paper_json(paper, entry, None), ensure_ascii=False, indent=2))
+        return EXIT_OK
+    from storage.latex import display_text
+
+    lines = [paper.name]
+    if paper.title:
+        lines.append(paper.title)
+    lines.append("")
+    fields = [
+        ("id", paper.id),
+        ("venue", paper.venue or "—"),
+        ("sources", ", ".join(paper.sources)),
+        ("status", entry.status + (" ★" if entry.starred else "")),
+        ("tags", " ".join(f"#{t}" for t in sorted(entry.tags)) or "—"),
+    ]
+    fields += [("code", url) for url in paper.code_urls]
+    fields += [("link", url) for url in paper.links]
+    if paper.url:
+        fields.append(("page", paper.url))
+    lines += [f"{key:>8}: {value}" for key, value in fields]
+    if entry.note:
+        lines += ["", "Note:", entry.note]
+    lines += ["", display_text(paper.abstract).text]
+    print("\n".join(lines))
+    return EXIT_OK
+
+
+def cmd_tag(args: argparse.Namespace) -> int:
+    """Apply +tag/-tag changes, then print the paper's tags."""
+    add: list[str] = []
+    remove: list[str] = []
+    for change in args.changes:
+        if change[:1] not in ("+", "-") or len(change) < 2:
+            raise UsageError(f"{PROG} tag: write +TAG to add or -TAG to remove, not {change!r}")
+        try:
+            tag = normalise_tag(change[1:])
+        except ValueError as error:
+            raise UsageError(f"{PROG} tag: {error}") from None
+        (add if change[0] == "+" else remove).append(tag)
+    library = _open(args)
+    paper = library.find(args.ref)
+    library.tag([paper.id], add=add, remove=remove)
+    tags = " ".join(f"#{t}" for t in sorted(library.entry(paper.id).tags)) or "(no tags)"
+    print(f"{paper.name}: {tags}")
+    return EXIT_OK
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    """Set the reading status of one paper."""
+    library = _open(args)
+    paper = library.find(args.ref)
+    library.set_status([paper.id], args.status)
+    print(f"{paper.name}: {args.status}")
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Markdown reading list of the matching papers, to stdout or a file."""
+    from storage.export import ExportItem, to_markdown, write_export
+
+    library = _open(args)
+    hits = _search(library, args.query)
+    items = [ExportItem(library.get(h.paper_id), library.entry(h.paper_id)) for h in hits]
+    query = " ".join(args.query)
+    title = f"Reading list: {query}" if query else "Reading list"
+    text = to_markdown(items, title=title, today=date.today())
+    if args.output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    path = write_export(args.output, text, overwrite=args.force)
+    print(f"wrote {plural(len(items), 'paper')} to {path}")
+    return EXIT_OK
+
+
+def run_app(args: argparse.Namespace) -> int:
+    """Open the library (seeding it on a first run) and start the Textual app."""
+    library = _open(args)
+    from tui.app import PapershelfApp
+
+    PapershelfApp(library).run()
+    return EXIT_OK
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "import": cmd_import,
+    "list": cmd_list,
+    "show": cmd_show,
+    "tag": cmd_tag,
+    "status": cmd_status,
+    "export": cmd_export,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `papershelf` console script; returns the exit status."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = build_parser().parse_args(_protect_tag_changes(words))
+        handler = COMMANDS.get(args.command or "", run_app)
+        return handler(args)
+    except UsageError as error:
+        print(error, file=sys.stderr)
+        print(f"Try '{PROG} --help' for more information.", file=sys.stderr)
+        return EXIT_USAGE
+    except PapershelfError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except BrokenPipeError:
+        # `papershelf list | head`: the reader left; quietly stop writing.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    except OSError as error:
+        # A file the user named could not be written or read: one line, no traceback.
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"{PROG}: {where}{error.strerror or error}", file=sys.stderr)
+        return EXIT_USER_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())
