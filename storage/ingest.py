@@ -1,0 +1,286 @@
+"""Bytes to Papers: the plain-text abstract lists and JSON / JSON Lines records (DESIGN §3).
+
+A file either imports whole or raises `IngestError` and imports nothing. Limits, so that any
+input is bounded work: files over `MAX_FILE_BYTES` are refused from their size, and a paragraph
+(or JSON abstract) over `MAX_ABSTRACT_CHARS` is refused as too long for an abstract, naming its
+line: a 50 MB single-line file is refused, not parsed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from storage.errors import IngestError
+from storage.ingest_decode import MAX_FILE_BYTES, decode, read_bytes
+from storage.ingest_text import (
+    clean_text,
+    dedupe_key,
+    paper_id,
+    paragraphs,
+    venue_from_header,
+)
+from storage.model import Paper
+from storage.names import derive_name
+from storage.urls import canonical, is_code_url, split_urls
+
+__all__ = [
+    "MAX_ABSTRACT_CHARS",
+    "MAX_FILE_BYTES",
+    "ParseResult",
+    "clean_text",
+    "dedupe_key",
+    "merge_papers",
+    "paper_id",
+    "parse_bytes",
+    "read_file",
+]
+
+MAX_ABSTRACT_CHARS = 20_000
+"""Longer paragraphs are not abstracts: the file is refused, naming the paragraph's line."""
+
+_JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    """What one file holds."""
+
+    source: str
+    """File name (basename) used in Paper.sources."""
+    venue: str | None
+    """From the header, or the venue argument (which wins)."""
+    papers: list[Paper]
+    """Unique within this file, in file order, ids set, sources=(source,)."""
+    duplicates: int
+    """Abstracts repeated inside this file (merged)."""
+    skipped: int
+    """Section headers and other non-paper paragraphs or records."""
+
+
+def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
+    return first + tuple(item for item in dict.fromkeys(second) if item not in first)
+
+
+def merge_papers(old: Paper, new: Paper) -> Paper:
+    """Merge two copies of one paper (same id): `old` wins where both have a value."""
+    if old.id != new.id:
+        raise ValueError(f"cannot merge different papers {old.id} and {new.id}")
+    return replace(
+        old,
+        name=old.name or new.name,
+        title=old.title or new.title,
+        venue=old.venue or new.venue,
+        sources=_union(old.sources, new.sources),
+        code_urls=_union(old.code_urls, new.code_urls),
+        links=_union(old.links, new.links),
+        imported_at=old.imported_at or new.imported_at,
+        authors=old.authors or new.authors,
+        url=old.url or new.url,
+    )
+
+
+def _now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def _make_paper(
+    abstract: str,
+    source: str,
+    venue: str | None,
+    now: str,
+    *,
+    title: str | None = None,
+    authors: tuple[str, ...] = (),
+    url: str | None = None,
+) -> Paper:
+    code_urls, links = split_urls(abstract)
+    if url is not None and is_code_url(url):
+        code_urls = _union(code_urls, (url,))
+    return Paper(
+        id=paper_id(abstract),
+        name=derive_name(abstract, title=title, code_urls=code_urls),
+        title=title,
+        abstract=abstract,
+        venue=venue,
+        sources=(source,),
+        code_urls=code_urls,
+        links=links,
+        imported_at=now,
+        authors=authors,
+        url=url,
+    )
+
+
+class _Collector:
+    """Keeps papers unique by id, in first-seen order, counting merged duplicates."""
+
+    def __init__(self) -> None:
+        self.papers: dict[str, Paper] = {}
+        self.duplicates = 0
+        self.skipped = 0
+
+    def add(self, paper: Paper) -> None:
+        old = self.papers.get(paper.id)
+        if old is None:
+            self.papers[paper.id] = paper
+        else:
+            self.papers[paper.id] = merge_papers(old, paper)
+            self.duplicates += 1
+
+
+def _check_length(abstract: str, source: str, line: int) -> None:
+    if len(abstract) > MAX_ABSTRACT_CHARS:
+        raise IngestError(
+            source,
+            f"paragraph of {len(abstract):,} characters is too long for an abstract "
+            f"(the limit is {MAX_ABSTRACT_CHARS:,})",
+            line,
+        )
+
+
+def _parse_text(text: str, source: str, venue: str | None, now: str) -> ParseResult:
+    collector = _Collector()
+    header_venue: str | None = None
+    for index, paragraph in enumerate(paragraphs(text)):
+        _check_length(paragraph.text, source, paragraph.line)
+        if paragraph.is_header:
+            if index == 0:
+                # The collection's title: it names the venue; it is not a skipped paragraph.
+                header_venue = venue_from_header(paragraph.text)
+            else:
+                collector.skipped += 1
+            continue
+        abstract = paragraph.text
+        collector.add(_make_paper(abstract, source, venue or header_venue, now))
+    return ParseResult(
+        source=source,
+        venue=venue or header_venue,
+        papers=list(collector.papers.values()),
+        duplicates=collector.duplicates,
+        skipped=collector.skipped,
+    )
+
+
+def _one_line(value: Any) -> str | None:
+    """A JSON string field as one clean line, or None when missing or empty."""
+    if not isinstance(value, str):
+        return None
+    text = " ".join(clean_text(value).split())
+    return text or None
+
+
+def _authors(value: Any) -> tuple[str, ...]:
+    if isinstance(value, list):
+        names = [_one_line(item) for item in value]
+    elif isinstance(value, str):
+        cleaned = _one_line(value) or ""
+        names = [part.strip() for part in cleaned.replace(" and ", ",").split(",")]
+    else:
+        return ()
+    return tuple(name for name in names if name)
+
+
+def _records(text: str, source: str) -> list[tuple[int, Any]]:
+    """JSON array or JSON Lines records with their line numbers; raises ValueError if neither."""
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise _JsonError(error.msg, error.lineno) from None
+        if not isinstance(data, list):
+            raise _JsonError("expected a JSON array of records", 1)
+        # Line numbers are not kept by json; report the record's position instead.
+        return [(index + 1, item) for index, item in enumerate(data)]
+    records: list[tuple[int, Any]] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append((number, json.loads(line)))
+        except json.JSONDecodeError as error:
+            try:
+                # A whole-file JSON object (pretty-printed record or {"papers": [...]}).
+                whole = json.loads(text)
+            except json.JSONDecodeError:
+                raise _JsonError(error.msg, number) from None
+            if isinstance(whole, dict) and isinstance(whole.get("papers"), list):
+                return [(index + 1, item) for index, item in enumerate(whole["papers"])]
+            return [(1, whole)]
+    return records
+
+
+class _JsonError(ValueError):
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def _parse_json(
+    records: list[tuple[int, Any]], source: str, venue: str | None, now: str
+) -> ParseResult:
+    collector = _Collector()
+    venues: set[str | None] = set()
+    for line, record in records:
+        if not isinstance(record, dict):
+            raise IngestError(source, "a JSON record must be an object", line)
+        raw = record.get("abstract")
+        abstract = " ".join(clean_text(raw).split()) if isinstance(raw, str) else ""
+        if not abstract:
+            collector.skipped += 1
+            continue
+        _check_length(abstract, source, line)
+        record_venue = venue or _one_line(record.get("venue"))
+        venues.add(record_venue)
+        url = _one_line(record.get("url"))
+        collector.add(
+            _make_paper(
+                abstract,
+                source,
+                record_venue,
+                now,
+                title=_one_line(record.get("title")),
+                authors=_authors(record.get("authors")),
+                url=canonical(url) if url else None,
+            )
+        )
+    common = venues.pop() if len(venues) == 1 else None
+    return ParseResult(
+        source=source,
+        venue=venue or common,
+        papers=list(collector.papers.values()),
+        duplicates=collector.duplicates,
+        skipped=collector.skipped,
+    )
+
+
+def parse_bytes(
+    data: bytes, source: str, venue: str | None = None, *, now: str | None = None
+) -> ParseResult:
+    """Parse one file's bytes; raises IngestError (and imports nothing) when it cannot."""
+    text = clean_text(decode(data, source))
+    if not text.strip():
+        raise IngestError(source, "empty file")
+    venue = _one_line(venue) if venue is not None else None
+    now = now or _now()
+    if text.lstrip()[:1] in ("[", "{"):
+        try:
+            records = _records(text, source)
+        except _JsonError as error:
+            # Plain text may begin with "[MASK]": only a JSON file name makes this an error.
+            if source.lower().endswith(_JSON_SUFFIXES):
+                raise IngestError(source, f"not valid JSON: {error.message}", error.line) from None
+        else:
+            return _parse_json(records, source, venue, now)
+    return _parse_text(text, source, venue, now)
+
+
+def read_file(path: Path, venue: str | None = None) -> ParseResult:
+    """Read and parse one file; directories, FIFOs, devices, binary and huge files are refused."""
+    path = Path(path)
+    return parse_bytes(read_bytes(path), path.name or str(path), venue)

@@ -1,0 +1,123 @@
+"""Reading and decoding import files safely: what is refused, and why, before any parsing."""
+
+from __future__ import annotations
+
+import codecs
+import os
+import stat
+from pathlib import Path
+
+from storage.errors import IngestError
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""Files larger than this are refused from their size alone, without reading them."""
+
+SNIFF_BYTES = 8192
+_MAGIC = {
+    b"%PDF": "a PDF",
+    b"\x1f\x8b": "a gzip archive",
+    b"PK\x03\x04": "a zip archive",
+    b"PK\x05\x06": "a zip archive",
+    b"\x89PNG": "a PNG image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"7z\xbc\xaf": "a 7-zip archive",
+    b"BZh": "a bzip2 archive",
+    b"\xfd7zXZ\x00": "an xz archive",
+}
+# UTF-32 BOMs first: the UTF-32-LE BOM starts with the UTF-16-LE one.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+def _kind(mode: int) -> str | None:
+    """What a non-regular file is, for the refusal message."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if not stat.S_ISREG(mode):
+        return "not a regular file"
+    return None
+
+
+def _size_text(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MiB"
+
+
+def check_size(size: int, source: str) -> None:
+    """Refuse data over MAX_FILE_BYTES."""
+    if size > MAX_FILE_BYTES:
+        raise IngestError(
+            source,
+            f"file too large ({_size_text(size)}; the limit is {_size_text(MAX_FILE_BYTES)})",
+        )
+
+
+def read_bytes(path: Path) -> bytes:
+    """Read a regular file of acceptable size; everything else is refused before it is opened."""
+    source = path.name or str(path)
+    try:
+        # stat first: opening a FIFO for reading blocks until a writer appears.
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise IngestError(source, "no such file") from None
+    except OSError as error:
+        raise IngestError(source, f"cannot read: {error.strerror or error}") from None
+    kind = _kind(info.st_mode)
+    if kind is not None:
+        raise IngestError(source, f"is {kind}, not a file")
+    check_size(info.st_size, source)
+    try:
+        # O_NONBLOCK guards the race where the path is swapped for a FIFO after the stat.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise IngestError(source, f"cannot read: {error.strerror or error}") from None
+    with os.fdopen(fd, "rb") as handle:
+        if _kind(os.fstat(handle.fileno()).st_mode) is not None:
+            raise IngestError(source, "is not a regular file")
+        # Read at most one byte past the cap, so a file that grew after the stat is still refused.
+        data = handle.read(MAX_FILE_BYTES + 1)
+    check_size(len(data), source)
+    return data
+
+
+def _line_of(text: str, index: int) -> int:
+    return text.count("\n", 0, index) + 1
+
+
+def decode(data: bytes, source: str) -> str:
+    """UTF-8 (BOM stripped) or UTF-16/32 by BOM; binary and other encodings are refused."""
+    check_size(len(data), source)
+    head = data[:SNIFF_BYTES]
+    for magic, what in _MAGIC.items():
+        if head.startswith(magic):
+            raise IngestError(source, f"is {what}, not a text file")
+    encoding = "utf-8"
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            encoding, data = name, data[len(bom) :]
+            break
+    if encoding == "utf-8" and b"\x00" in head:
+        raise IngestError(source, "is a binary file (it contains NUL bytes), not a text file")
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as error:
+        # The line is counted in the part that did decode, so it is right for UTF-16 too.
+        good = data[: error.start].decode(encoding, errors="replace")
+        line = _line_of(good, len(good))
+        bad = data[error.start : error.start + 1].hex().upper()
+        label = "UTF-8" if encoding == "utf-8" else encoding.upper()
+        raise IngestError(
+            source,
+            f"not valid {label} text (byte 0x{bad}); save the file as UTF-8",
+            line,
+        ) from None

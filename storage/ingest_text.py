@@ -1,0 +1,144 @@
+"""Text rules of ingest: cleaning, duplicate keys and ids, paragraphs, headers and venues."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+# Bidi embeddings/overrides (U+202A-202E), isolates (U+2066-2069) and the invisible direction
+# marks can reorder or hide what a terminal shows; a stray BOM inside the text is invisible too.
+_INVISIBLE = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c\ufeff"
+_STRIP_TABLE: dict[int, int | None] = {
+    **{code: None for code in range(0x00, 0x20) if code not in (0x09, 0x0A)},
+    0x7F: None,
+    **{code: None for code in range(0x80, 0xA0)},
+    **{ord(ch): None for ch in _INVISIBLE},
+    # Unicode line and paragraph separators are line breaks a terminal would not show as such.
+    0x2028: 0x0A,
+    0x2029: 0x0A,
+    0x0D: 0x0A,  # a lone CR (old Mac line end) is a line break
+}
+
+_NEEDS_STRIP = re.compile("[" + "".join(re.escape(chr(code)) for code in _STRIP_TABLE) + "]")
+_QUOTES = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "\u00b4": "'",
+        "`": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+    }
+)
+# Trailing characters that differ between copies of one abstract (the corpus drops the final
+# period; some lists add an ellipsis or a closing punctuation mark).
+_TRAILING = ".,;:!?\u3002\uff0e\u2026 \t\n"
+
+SENTENCE_END = (".", "!", "?", "\u3002", "\uff01", "\uff1f", "\u2026")
+HEADER_MAX_CHARS = 100
+"""A one-line paragraph without a sentence end and at most this long is a header, not a paper."""
+
+_SEPARATOR = re.compile(r"[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*")
+_MD_HEADING = re.compile(r"#{1,6}[ \t]+\S")
+_PUNCT_AROUND = " :,-\u2013\u2014"  # hyphen, en and em dashes
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+# Words that name a list rather than a venue ("ICML 2025 Papers", "ICML 2025 论文列表").
+_GENERIC = re.compile(
+    r"(?:\s*(?:accepted|selected|oral|spotlight|poster|main|track|conference|papers?|"
+    r"abstracts?|list|reading|论文列表|论文|列表|摘要)\s*)+$",
+    re.IGNORECASE,
+)
+
+
+def clean_text(text: str) -> str:
+    """NFC; CRLF/CR to LF; strip C0/C1 controls (except newline and tab), DEL and bidi controls."""
+    text = text.replace("\r\n", "\n")
+    # translate() with a large table is slow, and most text has nothing to strip.
+    if _NEEDS_STRIP.search(text):
+        text = text.translate(_STRIP_TABLE)
+    return unicodedata.normalize("NFC", text)
+
+
+def dedupe_key(abstract: str) -> str:
+    """The abstract normalised so that copies differing in whitespace, case, quotes or final
+    punctuation compare equal."""
+    text = clean_text(abstract)
+    text = unicodedata.normalize("NFKC", text).casefold()
+    # casefold can leave text that is not NFKC (e.g. 'ǰ'), so normalise once more.
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
+    return " ".join(text.split()).rstrip(_TRAILING)
+
+
+def paper_id(abstract: str) -> str:
+    """First 12 hex digits of sha1 of the dedupe key: stable across files and imports."""
+    return hashlib.sha1(dedupe_key(abstract).encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraph:
+    """A blank-line separated block of text: its lines joined with one space."""
+
+    text: str
+    line: int
+    """1-based line number where the paragraph starts."""
+    line_count: int
+
+    @property
+    def is_heading(self) -> bool:
+        """A Markdown heading line (`## Oral Session 3`)."""
+        return self.line_count == 1 and _MD_HEADING.match(self.text) is not None
+
+    @property
+    def is_header(self) -> bool:
+        """One short line without a sentence end: a list title or section header."""
+        if self.is_heading:
+            return True
+        text = self.text.rstrip("\"')]*_ ")
+        return (
+            self.line_count == 1
+            and len(self.text) <= HEADER_MAX_CHARS
+            and not text.endswith(SENTENCE_END)
+        )
+
+
+def paragraphs(text: str) -> Iterator[Paragraph]:
+    """Split cleaned text on blank lines and `---`/`***` lines; join hard-wrapped lines."""
+    lines: list[str] = []
+    start = 0
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if not line or _SEPARATOR.fullmatch(line):
+            if lines:
+                yield Paragraph(" ".join(lines), start, len(lines))
+                lines = []
+            continue
+        if not lines:
+            start = number
+        lines.append(line)
+    if lines:
+        yield Paragraph(" ".join(lines), start, len(lines))
+
+
+def venue_from_header(header: str) -> str | None:
+    """`ICML 2025 Papers` and `ICML 2025 论文列表` are both `ICML 2025`; None if no venue shows."""
+    text = " ".join(header.lstrip("#").split()).strip(_PUNCT_AROUND)
+    year = _YEAR.search(text)
+    if year is not None:
+        venue = text[: year.end()].strip(_PUNCT_AROUND)
+        # A header that is just a year names no venue.
+        return venue if venue != year.group() else None
+    venue = _GENERIC.sub("", text).strip(_PUNCT_AROUND)
+    # Without a year, accept only a short name that looks like a venue (`NeurIPS`, `ICLR`).
+    words = venue.split()
+    if 0 < len(words) <= 3 and any(sum(ch.isupper() for ch in word) >= 2 for word in words):
+        return venue
+    return None

@@ -1,0 +1,240 @@
+"""Display text: LaTeX math to Unicode and Markdown emphasis to style spans (DESIGN §3).
+
+This is a view of an abstract, never a change to the stored text. It never raises: a math span
+that cannot be shown faithfully is shown as written, `$` signs included, and a lone `$`
+("$5 million") is not math.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from storage.ingest_text import clean_text
+from storage.latex_math import MathError, math_to_unicode
+
+Style = Literal["bold", "italic", "code"]
+
+
+@dataclass(frozen=True)
+class Display:
+    """Text to show and its style spans."""
+
+    text: str
+    styles: tuple[tuple[int, int, str], ...]
+    """(start, end, "bold"|"italic"|"code"), offsets into `text`, sorted by start."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    """A part of the source replaced as a unit (math, a text command, a URL)."""
+
+    start: int
+    end: int
+    text: str
+    style: str | None = None
+
+
+_MATH_STYLE = re.compile(r"\s*\\(textbf|mathbf|textit|emph|texttt|mathtt)\s*\{([^{}]*)\}\s*")
+_STYLE_OF = {
+    "textbf": "bold",
+    "mathbf": "bold",
+    "textit": "italic",
+    "emph": "italic",
+    "texttt": "code",
+    "mathtt": "code",
+}
+# Text-mode LaTeX outside math: escapes, styled text, the em dash; URLs are kept verbatim
+# (so `_` or `*` inside them is never emphasis).
+_TEXT = re.compile(
+    r"(?P<url>\b(?:https?://|www\.)[^\s<>\"]+)"
+    r"|\\(?P<cmd>textbf|textit|emph|texttt|textsc|textrm|underline)\s*\{(?P<arg>[^{}$]*)\}"
+    r"|\\(?P<esc>[%&#_$])"
+    r"|(?<=\S)(?P<dash>---)(?=\S)"
+)
+_PROSE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{3,}(?![A-Za-z])")
+_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}(?![A-Za-z])")
+_TEXT_ARG = re.compile(r"\\(?:text\w*|math(?:rm|tt|bf|sf|it)|operatorname|mbox|emph)\s*\{[^{}]*\}")
+MAX_MATH = 500
+
+
+def _is_math(content: str, after: str) -> bool:
+    """Whether `$content$` is math rather than two dollar amounts ("$5 and $10")."""
+    if not content.strip() or len(content) > MAX_MATH or "\n\n" in content:
+        return False
+    bare = _TEXT_ARG.sub(" ", content)
+    if _PROSE.search(bare):
+        return False
+    # Amounts: "$5 million", "$5 and $10"; math that starts with a digit has no words in it.
+    return not (content.lstrip()[:1].isdigit() and (after[:1].isdigit() or _WORD.search(bare)))
+
+
+def _math_piece(start: int, end: int, content: str, raw: str) -> _Piece:
+    styled = _MATH_STYLE.fullmatch(content)
+    try:
+        text = math_to_unicode(content)
+    except MathError:
+        # Not LaTeX we understand: show it exactly as written.
+        return _Piece(start, end, raw)
+    return _Piece(start, end, text, _STYLE_OF[styled.group(1)] if styled else None)
+
+
+def _math_pieces(text: str) -> list[_Piece]:
+    """Math spans: `$...$`, `$$...$$`, `\\(...\\)`; escaped `\\$` is a dollar sign."""
+    pieces: list[_Piece] = []
+    i = 0
+    while True:
+        i = text.find("$", i)
+        if i < 0:
+            break
+        if i > 0 and text[i - 1] == "\\":
+            i += 1
+            continue
+        delimiter = "$$" if text.startswith("$$", i) else "$"
+        j = i + len(delimiter)
+        while True:
+            j = text.find(delimiter, j)
+            if j < 0 or text[j - 1] != "\\":
+                break
+            j += 1
+        if j < 0:
+            break
+        content = text[i + len(delimiter) : j]
+        end = j + len(delimiter)
+        if _is_math(content, text[end : end + 1]):
+            pieces.append(_math_piece(i, end, content, text[i:end]))
+            i = end
+        else:
+            i += 1
+    for match in re.finditer(r"\\\((.{1,500}?)\\\)", text):
+        if not any(p.start <= match.start() < p.end for p in pieces):
+            pieces.append(_math_piece(match.start(), match.end(), match.group(1), match.group()))
+    return pieces
+
+
+def _pieces(text: str) -> list[_Piece]:
+    """Every unit replacement in the text, sorted and non-overlapping."""
+    pieces = _math_pieces(text) if "$" in text or "\\(" in text else []
+    if "\\" not in text and "---" not in text and "://" not in text and "www." not in text:
+        return sorted(pieces, key=lambda piece: piece.start)
+    taken = sorted((p.start, p.end) for p in pieces)
+    for match in _TEXT.finditer(text):
+        if any(start < match.end() and match.start() < end for start, end in taken):
+            continue
+        if match.group("url"):
+            pieces.append(_Piece(match.start(), match.end(), match.group()))
+        elif match.group("cmd"):
+            style = _STYLE_OF.get(match.group("cmd"))
+            pieces.append(_Piece(match.start(), match.end(), match.group("arg"), style))
+        elif match.group("esc"):
+            pieces.append(_Piece(match.start(), match.end(), match.group("esc")))
+        else:
+            pieces.append(_Piece(match.start(), match.end(), "—"))
+    pieces.sort(key=lambda piece: piece.start)
+    return pieces
+
+
+def latex_to_unicode(text: str) -> str:
+    """Convert math spans (and text-mode escapes like `\\%`, `\\textbf{}`); the rest untouched."""
+    try:
+        out, last = [], 0
+        for piece in _pieces(text):
+            out.append(text[last : piece.start])
+            out.append(piece.text)
+            last = piece.end
+        out.append(text[last:])
+        return "".join(out)
+    except Exception:  # a display helper must never break the reader
+        return text
+
+
+_HOLE = "\ufffc"  # one character standing for a piece while emphasis is found
+_BOLD = re.compile(r"(\*\*|__)(?=[^\s*_])(.+?)(?<=[^\s*_])\1")
+_STAR = re.compile(r"(?<!\*)\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?!\*)")
+_UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])(.+?)(?<=[^\s_])_(?!\w)")
+
+
+def _emphasis(masked: str) -> tuple[set[int], list[tuple[int, int, str]]]:
+    """Marker positions to delete and (start, end, style) spans, in masked-string offsets."""
+    deleted: set[int] = set()
+    spans: list[tuple[int, int, str]] = []
+    chars = list(masked)
+    for match in _BOLD.finditer(masked):
+        if match.group(1) == "__" and (
+            (match.start() > 0 and masked[match.start() - 1].isalnum())
+            or (match.end() < len(masked) and masked[match.end()].isalnum())
+        ):
+            continue  # `__` inside a word (dunder names) is not emphasis
+        deleted.update((match.start(), match.start() + 1, match.end() - 2, match.end() - 1))
+        spans.append((match.start() + 2, match.end() - 2, "bold"))
+    for position in deleted:
+        chars[position] = "\x01"  # removed markers must not pair up again as italics
+    working = "".join(chars)
+    for pattern in (_STAR, _UNDERSCORE):
+        for match in pattern.finditer(working):
+            deleted.update((match.start(), match.end() - 1))
+            spans.append((match.start() + 1, match.end() - 1, "italic"))
+        chars = list(working)
+        for position in deleted:
+            chars[position] = "\x01"
+        working = "".join(chars)
+    return deleted, spans
+
+
+@lru_cache(maxsize=2048)
+def display_text(abstract: str) -> Display:
+    """Math to Unicode, `**bold**`/`*italic*`/`_italic_` to styles with the markers removed."""
+    text = clean_text(abstract).replace("\t", " ")
+    try:
+        return _display(text)
+    except Exception:  # never break the reader: show the cleaned text unstyled
+        return Display(text, ())
+
+
+def _display(text: str) -> Display:
+    pieces = _pieces(text)
+    if not pieces and "*" not in text and "_" not in text:
+        return Display(text, ())
+    masked_parts, last = [], 0
+    for piece in pieces:
+        masked_parts.append(text[last : piece.start].replace(_HOLE, " "))
+        masked_parts.append(_HOLE)
+        last = piece.end
+    masked_parts.append(text[last:].replace(_HOLE, " "))
+    masked = "".join(masked_parts)
+    deleted, spans = _emphasis(masked)
+
+    # Events: a deleted marker or a hole filled by a piece's text; plain runs between them
+    # are copied as slices, and offsets are mapped with a running shift.
+    holes = [index for index, ch in enumerate(masked) if ch == _HOLE]
+    events = sorted([(index, None) for index in deleted] + list(zip(holes, pieces, strict=True)))
+    out: list[str] = []
+    styles: list[tuple[int, int, str]] = []
+    positions = [0]  # masked offset of each event, then the output shift after it
+    shifts = [0]
+    shift, last = 0, 0
+    for index, piece in events:
+        out.append(masked[last:index])
+        if piece is not None:
+            if piece.style and piece.text:
+                styles.append((index + shift, index + shift + len(piece.text), piece.style))
+            out.append(piece.text)
+            shift += len(piece.text) - 1
+        else:
+            shift -= 1
+        last = index + 1
+        positions.append(index + 1)
+        shifts.append(shift)
+    out.append(masked[last:])
+
+    def mapped(offset: int) -> int:
+        return offset + shifts[bisect_right(positions, offset) - 1]
+
+    for start, end, style in spans:
+        if mapped(end) > mapped(start):
+            styles.append((mapped(start), mapped(end), style))
+    styles.sort()
+    return Display("".join(out), tuple(styles))
