@@ -1,0 +1,78 @@
+"""LinkChooser: pick one of a paper's URLs (number keys choose directly)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from tui.screens.dialogs_base import DialogScreen, clean_line, key_hints
+
+_DIRECT_KEYS = 9
+
+
+class LinkChooser(DialogScreen[str]):
+    """Offer `urls` under `title`; dismisses the chosen URL (unchanged) or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            str(number),
+            f"choose({number - 1})",
+            f"Link {number}",
+            show=False,
+            id=f"links.choose-{number}",
+        )
+        for number in range(1, _DIRECT_KEYS + 1)
+    ]
+
+    def __init__(self, urls: Sequence[str], title: str) -> None:
+        super().__init__()
+        self.urls = tuple(urls)
+        self.heading = title
+
+    def compose(self) -> ComposeResult:
+        """The numbered URL list and the key hints."""
+        with Vertical(id="dialog", classes="-links") as dialog:
+            dialog.border_title = Content(clean_line(self.heading))
+            options = [
+                Option(self._prompt(index, url), id=f"url-{index}")
+                for index, url in enumerate(self.urls)
+            ] or [Option(Content("(no links)"), disabled=True)]
+            yield OptionList(*options, id="links")
+            last = min(len(self.urls), _DIRECT_KEYS)
+            yield key_hints(
+                (f"1-{last}" if last > 1 else "1", "choose"),
+                ("↑↓ enter", "choose highlighted"),
+                ("esc", "cancel"),
+            )
+
+    def on_mount(self) -> None:
+        """Focus the list with the first URL highlighted."""
+        links = self.query_one("#links", OptionList)
+        links.focus()
+        if self.urls:
+            links.highlighted = 0
+
+    @staticmethod
+    def _prompt(index: int, url: str) -> Content:
+        number = f"{index + 1} " if index < _DIRECT_KEYS else "  "
+        return Content.assemble((number, "bold"), clean_line(url))
+
+    def action_choose(self, index: int) -> None:
+        """Choose the URL at `index`, when there is one."""
+        if 0 <= index < len(self.urls):
+            self.dismiss(self.urls[index])
+        else:
+            self.app.bell()
+
+    @on(OptionList.OptionSelected, "#links")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.action_choose(event.option_index)
