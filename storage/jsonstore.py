@@ -1,0 +1,228 @@
+"""A TinyDB storage that writes atomically and caches reads by file identity.
+
+TinyDB's own `JSONStorage` rewrites its file in place (a kill mid-write leaves half a file) and its
+`CachingMiddleware` loses writes when the process ends without `close()`. `AtomicJSONStorage`
+instead writes every version to a temp file in the same directory, fsyncs it, `os.replace`s it over
+the old file and fsyncs the directory, so the file on disk is always one whole version. Reads are
+cached while the file's `(st_mtime_ns, st_size, st_ino)` are unchanged, so re-reading a large
+unchanged file is free and a replacement by another process is noticed. A file that cannot be
+parsed raises `CorruptFileError`; it is never treated as empty.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import secrets
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from tinydb.storages import Storage
+
+from storage.errors import LibraryError, SaveError
+
+StatKey = tuple[int, int, int]
+"""`(st_mtime_ns, st_size, st_ino)`: a file's identity for caching purposes."""
+
+TEMP_SUFFIX = ".tmp"
+
+
+class CorruptFileError(LibraryError):
+    """A library file exists but is not a readable JSON object (truncated, empty, garbage)."""
+
+    def __init__(self, path: Path, reason: str, key: StatKey | None) -> None:
+        self.path = path
+        self.reason = reason
+        self.key = key
+        super().__init__(f"{path} is damaged ({reason})")
+
+
+def stat_key(st: os.stat_result) -> StatKey:
+    """The part of a stat result that changes whenever the file is replaced or rewritten."""
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def temp_path_for(path: Path) -> Path:
+    """A fresh, hidden temp-file name next to `path` (same directory, so os.replace is atomic)."""
+    return path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+
+
+def stale_temp_files(path: Path) -> Iterator[Path]:
+    """Temp files a writer of `path` may have left behind when it was killed."""
+    return path.parent.glob(f".{path.name}.*{TEMP_SUFFIX}")
+
+
+def _describe(error: OSError) -> str:
+    if error.errno == errno.ENOSPC or error.errno == errno.EFBIG:
+        return "the disk is full"
+    if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return "permission denied"
+    return error.strerror or str(error)
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make a rename inside `directory` durable; best effort where directories cannot be synced."""
+    try:
+        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        # The rename has happened; a filesystem that cannot sync directories only weakens
+        # power-loss durability, and reporting a failure here would wrongly claim nothing changed.
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, payload: bytes, *, sync: bool = True) -> StatKey:
+    """Replace `path` with `payload` atomically and return the new file's `StatKey`.
+
+    On any failure the temp file is removed, `path` is left exactly as it was, and `SaveError`
+    is raised with a one-line message.
+    """
+    tmp = temp_path_for(path)
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        mode = None
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+    except OSError as error:
+        raise SaveError(
+            f"could not save {path}: {_describe(error)}; nothing was changed"
+        ) from error
+    try:
+        try:
+            if mode is not None:
+                os.fchmod(fd, mode)
+            view = memoryview(payload)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            if sync:
+                os.fsync(fd)
+            key = stat_key(os.fstat(fd))
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise SaveError(
+            f"could not save {path}: {_describe(error)}; the file on disk is unchanged"
+        ) from error
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    if sync:
+        fsync_directory(path.parent)
+    return key
+
+
+def dumps(data: Mapping[str, Any], *, indent: int | None = None) -> bytes:
+    """Serialise a TinyDB document tree the way papershelf stores it (UTF-8, not ASCII-escaped)."""
+    separators = (",", ": ") if indent is not None else (",", ":")
+    return json.dumps(data, ensure_ascii=False, indent=indent, separators=separators).encode()
+
+
+class AtomicJSONStorage(Storage):
+    """TinyDB storage: atomic whole-file writes, stat-validated read cache, no in-place edits.
+
+    `read()` returns the same dict object for as long as the file is unchanged; callers that
+    mutate it must pass it to `write()` (as TinyDB's tables do), which makes it the cached value.
+    A failed write drops the cache, so the next read sees the file as it really is.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, indent: int | None = None, sync: bool = True
+    ) -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.indent = indent
+        self.sync = sync
+        self._cache: tuple[StatKey, dict[str, Any]] | None = None
+
+    def current_key(self) -> StatKey | None:
+        """The `StatKey` of the file on disk now, or None when it does not exist."""
+        try:
+            return stat_key(os.stat(self.path))
+        except FileNotFoundError:
+            return None
+
+    @property
+    def loaded_key(self) -> StatKey | None:
+        """The `StatKey` of the version `read()` last returned or `write()` wrote (None: none)."""
+        return self._cache[0] if self._cache is not None else None
+
+    def read(self) -> dict[str, Any] | None:
+        """The file's data (None when it does not exist); `CorruptFileError` if unreadable."""
+        key = self.current_key()
+        if key is None:
+            self._cache = None
+            return None
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        try:
+            with open(self.path, "rb") as handle:
+                # The key comes from the open descriptor so that it describes the bytes read,
+                # even if another process replaces the file in between.
+                key = stat_key(os.fstat(handle.fileno()))
+                raw = handle.read()
+        except FileNotFoundError:
+            self._cache = None
+            return None
+        except OSError as error:
+            raise LibraryError(f"cannot read {self.path}: {_describe(error)}") from error
+        data = self._parse(raw, key)
+        self._cache = (key, data)
+        return data
+
+    def _parse(self, raw: bytes, key: StatKey) -> dict[str, Any]:
+        if not raw.strip():
+            raise CorruptFileError(self.path, "the file is empty", key)
+        try:
+            data = json.loads(raw)
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise CorruptFileError(self.path, f"not valid JSON: {error}", key) from error
+        except RecursionError as error:
+            raise CorruptFileError(self.path, "not valid JSON: nested too deeply", key) from error
+        if not isinstance(data, dict):
+            raise CorruptFileError(self.path, "not a JSON object", key)
+        return data
+
+    def write(self, data: dict[str, Any]) -> None:
+        """Replace the file with `data`; raises `SaveError` (file untouched) on failure."""
+        payload = dumps(data, indent=self.indent)
+        try:
+            key = atomic_write(self.path, payload, sync=self.sync)
+        except BaseException:
+            self._cache = None
+            raise
+        self._cache = (key, data)
+
+    def quarantine(self, key: StatKey, suffix: str) -> Path | None:
+        """Move the damaged file described by `key` aside to `<name>.corrupt-<suffix>`.
+
+        Returns the new path, or None when the file was meanwhile replaced (it is not moved then:
+        whatever is there now was not seen to be damaged). Callers hold the library lock.
+        """
+        if self.current_key() != key:
+            return None
+        target = self.path.with_name(f"{self.path.name}.corrupt-{suffix}")
+        counter = 1
+        while target.exists():
+            counter += 1
+            target = self.path.with_name(f"{self.path.name}.corrupt-{suffix}-{counter}")
+        os.replace(self.path, target)
+        self._cache = None
+        return target
+
+    def close(self) -> None:
+        """Nothing is buffered, so there is nothing to flush."""
+        self._cache = None

@@ -1,0 +1,652 @@
+"""The Library: one data directory holding the imported papers and the user's state.
+
+Layout of the data directory (`default_root()` unless given):
+
+- `papers.json` — the corpus, rewritten only by an import.
+- `state.json` — the user's tags, statuses, stars and notes (only non-default entries), rewritten
+  on every change. Both are TinyDB files (`{"meta": {...}, "<table>": {"<paper id>": {...}}}`)
+  written by `AtomicJSONStorage`, each carrying a schema version in its `meta` table.
+- `.lock` — the inter-process lock held around every read-modify-write.
+- `backups/state-<n>.json` — the previous versions of state.json (see `storage.backups`).
+
+Every change re-reads state.json under the lock, applies itself, writes the whole file atomically
+and releases the lock, so two processes never lose each other's updates. A change returns only
+once it is on disk; if the write fails the change stays in memory (`pending`) and is written by
+the next change or by `save()`.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import filelock
+import platformdirs
+
+from storage import backups, ingest
+from storage.errors import (
+    Ambiguous,
+    LibraryError,
+    NotFound,
+    PapershelfError,
+)
+from storage.jsonstore import AtomicJSONStorage, CorruptFileError, stale_temp_files
+from storage.model import STATUSES, Entry, Paper, Status, normalise_tag
+
+__all__ = [
+    "LOCK_TIMEOUT",
+    "SCHEMA_VERSION",
+    "FileReport",
+    "InvalidInput",
+    "Library",
+    "LibraryBusy",
+    "bundled_seed_files",
+    "default_root",
+]
+
+SCHEMA_VERSION = 1
+"""Version of both files' layout; a file with a higher version is refused, never overwritten."""
+PAPERS_FILE = "papers.json"
+STATE_FILE = "state.json"
+LOCK_FILE = ".lock"
+LOCK_TIMEOUT = 5.0
+"""Seconds to wait for another papershelf process to finish saving."""
+HOME_ENV = "PAPERSHELF_HOME"
+NOTE_MAX_CHARS = 20_000
+_DEFAULT_ENTRY = Entry()
+_META_ID = "1"
+
+
+class InvalidInput(PapershelfError):
+    """A value the user gave cannot be stored (an unusable tag, an unknown status)."""
+
+
+class LibraryBusy(LibraryError):
+    """Another papershelf process held the library's lock for longer than the timeout."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileReport:
+    """What importing one file did. `error` is a one-line message when the file imported nothing."""
+
+    source: str
+    added: int = 0
+    duplicates: int = 0
+    skipped: int = 0
+    error: str | None = None
+
+
+def default_root() -> Path:
+    """The data directory: `$PAPERSHELF_HOME` if set, else the platform's user data directory."""
+    home = os.environ.get(HOME_ENV, "").strip()
+    if home:
+        return Path(home).expanduser()
+    return Path(platformdirs.user_data_dir("papershelf", appauthor=False))
+
+
+def bundled_seed_files() -> list[Path]:
+    """The abstract lists a first start imports: the installed `storage.seeds` data package, or
+    the checkout's `seeds/` directory when running from source or an editable install."""
+    found: list[Path] = []
+    try:
+        from importlib.resources import files
+
+        package = files("storage.seeds")
+        found = sorted(Path(str(item)) for item in package.iterdir() if item.name.endswith(".txt"))
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError, TypeError):
+        found = []
+    if found and all(path.is_file() for path in found):
+        return found
+    checkout = Path(__file__).resolve().parent.parent / "seeds"
+    return sorted(checkout.glob("*.txt"))
+
+
+def _now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def _meta(kind: str) -> dict[str, dict[str, Any]]:
+    return {_META_ID: {"schema": SCHEMA_VERSION, "kind": kind, "app": "papershelf"}}
+
+
+def _paper_from_record(record: dict[str, Any]) -> Paper:
+    """Fast path for records papershelf wrote itself; `Paper.from_dict` for anything else."""
+    try:
+        return Paper(
+            record["id"],
+            record["name"],
+            record["title"],
+            record["abstract"],
+            record["venue"],
+            tuple(record["sources"]),
+            tuple(record["code_urls"]),
+            tuple(record["links"]),
+            record["imported_at"],
+            tuple(record["authors"]),
+            record["url"],
+        )
+    except (KeyError, TypeError):
+        return Paper.from_dict(record)
+
+
+class Library:
+    """The papers and the user's entries of one data directory; see the module docstring."""
+
+    def __init__(self, root: Path, *, lock_timeout: float = LOCK_TIMEOUT) -> None:
+        """Use `Library.open`, which also loads the files and seeds an empty library."""
+        self.root = root
+        self.lock_timeout = lock_timeout
+        self._papers_store = AtomicJSONStorage(root / PAPERS_FILE)
+        self._state_store = AtomicJSONStorage(root / STATE_FILE)
+        self._file_lock = filelock.FileLock(
+            root / LOCK_FILE, thread_local=False, poll_interval=0.002, preserve_lock_file=True
+        )
+        self._thread_lock = threading.RLock()
+        self._papers: dict[str, Paper] = {}
+        self._paper_list: tuple[Paper, ...] | None = None
+        self._papers_raw: dict[str, Any] | None = None
+        self._entries: dict[str, Entry] = {}
+        self._state_raw: dict[str, Any] | None = None
+        self._pending_entries: set[str] = set()
+        self._pending_papers: set[str] = set()
+        self._revision = 0
+
+    # -- opening -------------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        root: str | os.PathLike[str] | None = None,
+        seed: bool = True,
+        *,
+        lock_timeout: float = LOCK_TIMEOUT,
+    ) -> Library:
+        """Open (creating if needed) the library in `root` (default: `default_root()`).
+
+        Removes temp files left by a killed writer, loads both files and, when `seed` is true and
+        the library holds no papers, imports the bundled seeds. Raises `LibraryError` when a file
+        is damaged (it is moved aside first), written by a newer papershelf, or locked too long.
+        """
+        path = Path(root).expanduser() if root is not None else default_root()
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise LibraryError(f"cannot create the library directory {path}: {error}") from error
+        if not path.is_dir():
+            raise LibraryError(f"{path} is not a directory")
+        library = cls(path, lock_timeout=lock_timeout)
+        with library._locked():
+            library._remove_stale_temp_files()
+            library._reload_papers()
+            library._reload_state()
+        if seed and not library._papers:
+            library.import_files(bundled_seed_files())
+        return library
+
+    def _remove_stale_temp_files(self) -> None:
+        # Only called under the lock: no live writer can own a temp file now.
+        for store in (self._papers_store, self._state_store):
+            for temp in stale_temp_files(store.path):
+                with suppress(OSError):
+                    temp.unlink()
+        for temp in (self.root / backups.BACKUP_DIR).glob(".*.tmp"):
+            with suppress(OSError):
+                temp.unlink()
+
+    # -- locking and loading ---------------------------------------------------------------
+
+    @contextmanager
+    def _locked(self, timeout: float | None = None) -> Iterator[None]:
+        wait = self.lock_timeout if timeout is None else timeout
+        with self._thread_lock:
+            try:
+                self._file_lock.acquire(timeout=wait)
+            except filelock.Timeout:
+                raise LibraryBusy(
+                    f"library is busy: another papershelf is saving to {self.root} "
+                    f"(waited {wait:g} s); try again"
+                ) from None
+            except OSError as error:
+                raise LibraryError(f"cannot lock the library in {self.root}: {error}") from error
+            try:
+                yield
+            finally:
+                self._file_lock.release()
+
+    def _read(self, store: AtomicJSONStorage, kind: str) -> dict[str, Any] | None:
+        """Read one file (under the lock); damaged files are moved aside and reported."""
+        try:
+            data = store.read()
+            if data is not None:
+                self._check_meta(data, kind, store.path)
+                table = data.get(kind if kind == "papers" else "entries", {})
+                if not isinstance(table, dict):
+                    reason = f"its {kind} table is not an object"
+                    raise CorruptFileError(store.path, reason, store.loaded_key)
+            return data
+        except CorruptFileError as error:
+            raise self._quarantine(store, error, kind) from None
+
+    @staticmethod
+    def _check_meta(data: dict[str, Any], kind: str, path: Path) -> None:
+        meta = data.get("meta")
+        record = meta.get(_META_ID) if isinstance(meta, dict) else None
+        schema = record.get("schema") if isinstance(record, dict) else None
+        if not isinstance(record, dict) or record.get("kind") != kind or type(schema) is not int:
+            raise LibraryError(
+                f"{path} is not a papershelf {kind} file; it was left untouched "
+                "(choose another data directory with --db, or move the file away)"
+            )
+        if schema > SCHEMA_VERSION:
+            raise LibraryError(
+                f"{path} was written by a newer papershelf (schema {schema}; this version reads "
+                f"up to {SCHEMA_VERSION}); it was left untouched: upgrade papershelf to open it"
+            )
+
+    def _quarantine(
+        self, store: AtomicJSONStorage, error: CorruptFileError, kind: str
+    ) -> LibraryError:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        try:
+            moved = store.quarantine(error.key, stamp) if error.key is not None else None
+        except OSError as move_error:
+            return LibraryError(
+                f"{store.path} is damaged ({error.reason}) and could not be moved aside "
+                f"({move_error.strerror}); move it away by hand, then start papershelf again"
+            )
+        where = f"it was moved to {moved}" if moved else "it was left where it is"
+        if kind == "papers" and self._papers:
+            # A running library still holds every paper: the next import writes them all again.
+            self._pending_papers = set(self._papers)
+            self._papers_raw = None
+        elif kind == "state" and self._entries:
+            self._pending_entries.update(self._entries)
+            self._state_raw = None
+            return LibraryError(
+                f"{store.path} was damaged ({error.reason}); {where}; the {len(self._entries)} "
+                "entries this papershelf holds will be saved again with your next change"
+            )
+        if kind == "papers":
+            advice = (
+                "your tags and statuses are safe in state.json: start papershelf again and "
+                "re-import your files (papershelf import FILE...) to rebuild it"
+            )
+        else:
+            kept = backups.list_backups(self.root)
+            advice = (
+                f"to recover, copy the newest backup over it (cp {kept[0]} {store.path}) before "
+                "starting papershelf again"
+                if kept
+                else "there is no backup: starting papershelf again begins with empty tags"
+            )
+        return LibraryError(f"{store.path} is damaged ({error.reason}); {where}; {advice}")
+
+    def _reload_papers(self) -> bool:
+        """Re-read papers.json if it changed on disk (under the lock); True when it did."""
+        data = self._read(self._papers_store, "papers")
+        if data is self._papers_raw:
+            return False
+        try:
+            loaded = {
+                paper.id: paper
+                for paper in map(_paper_from_record, (data or {}).get("papers", {}).values())
+            }
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            reason = f"a paper record is invalid: {error}"
+            bad = CorruptFileError(self._papers_store.path, reason, self._papers_store.loaded_key)
+            raise self._quarantine(self._papers_store, bad, "papers") from None
+        if self._pending_papers:
+            # An import that failed to save is still wanted: lay it over what is on disk now.
+            for paper_id in self._pending_papers:
+                mine = self._papers[paper_id]
+                old = loaded.get(paper_id)
+                loaded[paper_id] = mine if old is None else ingest.merge_papers(old, mine)
+        self._papers = loaded
+        self._papers_raw = data
+        self._paper_list = None
+        self._revision += 1
+        return True
+
+    def _reload_state(self) -> bool:
+        """Re-read state.json if it changed on disk (under the lock); True when it did."""
+        data = self._read(self._state_store, "state")
+        if data is self._state_raw:
+            return False
+        try:
+            loaded = {
+                str(paper_id): entry
+                for paper_id, record in (data or {}).get("entries", {}).items()
+                if not (entry := Entry.from_dict(record)).is_default
+            }
+        except (TypeError, ValueError, AttributeError) as error:
+            reason = f"an entry is invalid: {error}"
+            bad = CorruptFileError(self._state_store.path, reason, self._state_store.loaded_key)
+            raise self._quarantine(self._state_store, bad, "state") from None
+        for paper_id in self._pending_entries:
+            # Changes that failed to save win over the disk version of the same paper.
+            mine = self._entries.get(paper_id)
+            if mine is None:
+                loaded.pop(paper_id, None)
+            else:
+                loaded[paper_id] = mine
+        changed = loaded != self._entries
+        self._entries = loaded
+        self._state_raw = data
+        if changed:
+            self._revision += 1
+        return changed
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def revision(self) -> int:
+        """Grows whenever papers or entries change in memory (by this process or a refresh)."""
+        return self._revision
+
+    @property
+    def pending(self) -> bool:
+        """Whether a change failed to save and is held in memory only (see `save`)."""
+        return bool(self._pending_entries or self._pending_papers)
+
+    def papers(self) -> Sequence[Paper]:
+        """Every paper, in library (import) order."""
+        if self._paper_list is None:
+            self._paper_list = tuple(self._papers.values())
+        return self._paper_list
+
+    def get(self, paper_id: str) -> Paper:
+        """The paper with exactly this id; raises `NotFound`."""
+        try:
+            return self._papers[paper_id]
+        except KeyError:
+            raise NotFound(f"no paper with id {paper_id!r}") from None
+
+    def find(self, ref: str) -> Paper:
+        """A paper by exact id, unique id prefix (>= 4 hex digits) or case-insensitive name."""
+        ref = ref.strip()
+        if not ref:
+            raise NotFound("give a paper id or name")
+        if ref in self._papers:
+            return self._papers[ref]
+        prefix = ref.lower()
+        by_id: list[Paper] = []
+        if len(prefix) >= 4 and all(ch in "0123456789abcdef" for ch in prefix):
+            by_id = [paper for pid, paper in self._papers.items() if pid.startswith(prefix)]
+            if len(by_id) == 1:
+                return by_id[0]
+        folded = ref.casefold()
+        by_name = [paper for paper in self._papers.values() if paper.name.casefold() == folded]
+        if len(by_name) == 1:
+            return by_name[0]
+        candidates = by_id if len(by_id) > 1 else by_name
+        if candidates:
+            shown = ", ".join(f"{paper.id} {paper.name!r}" for paper in candidates[:3])
+            more = ", ..." if len(candidates) > 3 else ""
+            raise Ambiguous(
+                f"{ref!r} matches {len(candidates)} papers ({shown}{more}); give more of the id"
+            )
+        raise NotFound(f"no paper matches {ref!r} (give an id, an id prefix or a name)")
+
+    def entry(self, paper_id: str) -> Entry:
+        """The user's entry for a paper; a default `Entry()` when there is none."""
+        return self._entries.get(paper_id, _DEFAULT_ENTRY)
+
+    def entries(self) -> Mapping[str, Entry]:
+        """The non-default entries by paper id: a read-only snapshot, replaced (never mutated)
+        by each change, so ask again when `revision` changes."""
+        return MappingProxyType(self._entries)
+
+    def tag_counts(self, ids: Iterable[str] | None = None) -> Counter[str]:
+        """How many papers carry each tag (among `ids`, or the whole library)."""
+        counts: Counter[str] = Counter()
+        if ids is None:
+            for entry in self._entries.values():
+                counts.update(entry.tags)
+        else:
+            for paper_id in ids:
+                entry = self._entries.get(paper_id)
+                if entry is not None:
+                    counts.update(entry.tags)
+        return counts
+
+    def refresh(self) -> bool:
+        """Re-read files another process changed; True when anything in memory changed.
+
+        Cheap when nothing changed (two stats). Never waits for a busy lock: it simply reports
+        False and the next call tries again.
+        """
+        if (
+            self._papers_store.current_key() == self._papers_store.loaded_key
+            and self._state_store.current_key() == self._state_store.loaded_key
+        ):
+            return False
+        try:
+            with self._locked(timeout=0):
+                papers_changed = self._reload_papers()
+                state_changed = self._reload_state()
+        except LibraryBusy:
+            return False
+        return papers_changed or state_changed
+
+    # -- changing entries -------------------------------------------------------------------
+
+    def _check_ids(self, ids: Iterable[str] | str) -> list[str]:
+        if isinstance(ids, str):
+            ids = [ids]
+        unique = list(dict.fromkeys(ids))
+        for paper_id in unique:
+            if paper_id not in self._papers:
+                raise NotFound(f"no paper with id {paper_id!r}")
+        return unique
+
+    def _change(self, ids: Iterable[str] | str, change: Callable[[Entry], Entry]) -> int:
+        """Apply `change` to each paper's entry in one locked read-modify-write of state.json."""
+        unique = self._check_ids(ids)
+        return self._commit(
+            lambda entries: {pid: change(entries.get(pid, _DEFAULT_ENTRY)) for pid in unique},
+            stamp=True,
+        )
+
+    def _commit(
+        self, compute: Callable[[Mapping[str, Entry]], Mapping[str, Entry]], *, stamp: bool
+    ) -> int:
+        """Under the lock: re-read state.json, compute the wanted entries from it, save.
+
+        The entries dict is replaced, never mutated, so a view another thread holds stays whole.
+        `stamp` sets `updated_at` on changed entries (a restore keeps the given one).
+        """
+        with self._locked():
+            self._reload_state()
+            entries = dict(self._entries)
+            now = _now()
+            changed = 0
+            for paper_id, wanted in compute(self._entries).items():
+                old = entries.get(paper_id, _DEFAULT_ENTRY)
+                if stamp:
+                    if replace(wanted, updated_at=old.updated_at) == old:
+                        continue
+                    wanted = replace(wanted, updated_at=now)
+                elif wanted == old:
+                    continue
+                changed += 1
+                if wanted.is_default:
+                    entries.pop(paper_id, None)
+                else:
+                    entries[paper_id] = wanted
+                self._pending_entries.add(paper_id)
+            if changed:
+                self._entries = entries
+                self._revision += 1
+            if self._pending_entries:
+                self._save_state()
+        return changed
+
+    def _save_state(self) -> None:
+        """Write state.json from memory (under the lock); raises `SaveError`, keeping `pending`."""
+        # Records of entries this process did not change are reused as they were read.
+        previous = (self._state_raw or {}).get("entries", {})
+        pending = self._pending_entries
+        records = {}
+        for paper_id in sorted(self._entries):
+            record = None if paper_id in pending else previous.get(paper_id)
+            records[paper_id] = record if record is not None else self._entries[paper_id].to_dict()
+        data = {"meta": _meta("state"), "entries": records}
+        backups.rotate(self._state_store.path)
+        self._state_store.write(data)
+        self._state_raw = data
+        self._pending_entries.clear()
+
+    def tag(
+        self, ids: Iterable[str] | str, add: Iterable[str] = (), remove: Iterable[str] = ()
+    ) -> int:
+        """Add and remove tags (normalised; removal wins) on papers; returns how many changed."""
+        adding = frozenset(self._normalise_tags(add))
+        removing = frozenset(self._normalise_tags(remove))
+        return self._change(
+            ids, lambda entry: replace(entry, tags=(entry.tags | adding) - removing)
+        )
+
+    @staticmethod
+    def _normalise_tags(raw: Iterable[str]) -> list[str]:
+        if isinstance(raw, str):
+            raw = [raw]
+        try:
+            return [normalise_tag(tag) for tag in raw]
+        except ValueError as error:
+            raise InvalidInput(str(error)) from None
+
+    def set_status(self, ids: Iterable[str] | str, status: Status | str) -> int:
+        """Set the reading status (`unread`, `reading`, `read`); returns how many changed."""
+        if status not in STATUSES:
+            raise InvalidInput(f"unknown status {status!r} (use {', '.join(STATUSES)})")
+        return self._change(ids, lambda entry: replace(entry, status=status))  # type: ignore[arg-type]
+
+    def set_starred(self, ids: Iterable[str] | str, starred: bool) -> int:
+        """Star or unstar papers; returns how many changed."""
+        return self._change(ids, lambda entry: replace(entry, starred=bool(starred)))
+
+    def set_note(self, paper_id: str, note: str) -> int:
+        """Replace a paper's note (control characters removed); returns 1 if it changed."""
+        text = ingest.clean_text(note).strip()
+        if len(text) > NOTE_MAX_CHARS:
+            raise InvalidInput(f"note longer than {NOTE_MAX_CHARS} characters")
+        return self._change([paper_id], lambda entry: replace(entry, note=text))
+
+    def restore(self, entries: Mapping[str, Entry]) -> int:
+        """Put entries back exactly as given (e.g. to undo a change); returns how many changed."""
+        wanted = dict(entries)
+        return self._commit(lambda _current: wanted, stamp=False)
+
+    def save(self) -> bool:
+        """Write changes that failed to save earlier; True when something was written."""
+        if not self.pending:
+            return False
+        with self._locked():
+            self._reload_papers()
+            self._reload_state()
+            if self._pending_papers:
+                self._save_papers()
+            if self._pending_entries:
+                self._save_state()
+        return True
+
+    # -- importing ---------------------------------------------------------------------------
+
+    def import_files(
+        self,
+        paths: Iterable[str | os.PathLike[str]],
+        venue: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[FileReport]:
+        """Import abstract lists; one report per file, in order. papers.json is written at most
+        once, and only when something changed; state.json is never touched.
+
+        A file that fails to parse imports nothing and gets `FileReport.error`; the others still
+        import. `progress(done_files, total_files)` is called after each file is parsed.
+        """
+        files = [Path(path) for path in paths]
+        parsed: list[ingest.ParseResult | FileReport] = []
+        for done, path in enumerate(files, start=1):
+            try:
+                parsed.append(ingest.read_file(path, venue))
+            except PapershelfError as error:
+                parsed.append(FileReport(path.name or str(path), error=str(error)))
+            except OSError as error:
+                parsed.append(FileReport(path.name or str(path), error=f"{path}: {error.strerror}"))
+            if progress is not None:
+                progress(done, len(files))
+        batches = [result.papers for result in parsed if not isinstance(result, FileReport)]
+        counts = iter(self._import(batches))
+        reports: list[FileReport] = []
+        for result in parsed:
+            if isinstance(result, FileReport):
+                reports.append(result)
+            else:
+                added, seen = next(counts)
+                reports.append(
+                    FileReport(result.source, added, result.duplicates + seen, result.skipped)
+                )
+        return reports
+
+    def import_papers(self, papers: Iterable[Paper], source: str = "") -> FileReport:
+        """Import parsed papers (merged by id like a file's); one write if anything changed."""
+        ((added, seen),) = self._import([list(papers)])
+        return FileReport(source, added, seen, 0)
+
+    def _import(self, batches: Sequence[Sequence[Paper]]) -> list[tuple[int, int]]:
+        """Merge batches of papers by id in one locked read-modify-write of papers.json.
+
+        Returns (added, already present) per batch. The papers dict is replaced, never mutated.
+        """
+        with self._locked():
+            self._reload_papers()
+            papers = dict(self._papers)
+            changed: set[str] = set()
+            counts = [self._merge(batch, papers, changed) for batch in batches]
+            if changed:
+                self._papers = papers
+                self._paper_list = None
+                self._revision += 1
+                self._pending_papers |= changed
+                self._save_papers()
+        return counts
+
+    @staticmethod
+    def _merge(
+        batch: Sequence[Paper], papers: dict[str, Paper], changed: set[str]
+    ) -> tuple[int, int]:
+        added = seen = 0
+        for paper in batch:
+            old = papers.get(paper.id)
+            if old is None:
+                added += 1
+                merged = paper
+            else:
+                seen += 1
+                merged = ingest.merge_papers(old, paper)
+                if merged == old:
+                    continue
+            papers[paper.id] = merged
+            changed.add(paper.id)
+        return added, seen
+
+    def _save_papers(self) -> None:
+        """Write papers.json (under the lock), reusing the stored records of unchanged papers."""
+        previous = (self._papers_raw or {}).get("papers", {})
+        pending = self._pending_papers
+        records: dict[str, Any] = {}
+        for paper_id, paper in self._papers.items():
+            record = None if paper_id in pending else previous.get(paper_id)
+            records[paper_id] = record if record is not None else paper.to_dict()
+        data = {"meta": _meta("papers"), "papers": records}
+        self._papers_store.write(data)
+        self._papers_raw = data
+        self._pending_papers = set()
