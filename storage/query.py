@@ -1,0 +1,527 @@
+"""One search engine for the TUI's filter and `papershelf list`: query -> ranked `Hit`s.
+
+The query language is parsed by `storage.query_parse`; name, title and abstract are searched
+through the inverted index of `storage.search_index`; tags, notes and statuses come from the
+entries passed to each search (they change all the time and are few). Ranking, best first:
+the sum over query words of each word's best field weight x match quality (name > title > tags >
+note > abstract; exact > prefix > infix > typo), then library order. A hit's `terms` and
+`spans` are worked out only when read, so a search that matches every paper stays cheap.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from bisect import bisect_left, bisect_right
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from storage.model import Entry, Paper
+from storage.query_hit import NO_DETAILS, Explainer, Hit, add_hits
+from storage.query_parse import TOKEN_RE, Query, Term, parse_query
+from storage.query_text import (
+    FIELDS,
+    Spans,
+    field_text,
+    highlight_spans,
+    literal_pattern,
+    merge_spans,
+    snippet,
+)
+from storage.search_index import (
+    EXACT,
+    FIELD_WEIGHTS,
+    INFIX_FIELDS,
+    SearchIndex,
+    Tier,
+    WordMatch,
+    bits_to_ids,
+    ids_to_bits,
+    match_quality,
+)
+
+__all__ = [
+    "FIELDS",
+    "Hit",
+    "Query",
+    "SearchEngine",
+    "field_text",
+    "highlight_spans",
+    "parse_query",
+    "snippet",
+]
+
+_DEFAULT_ENTRY = Entry()
+_CHUNK = 512
+_SUBSTRING_CACHE_SIZE = 256
+_RESULT_CACHE_SIZE = 16
+
+
+class SearchEngine:
+    """Searches one library's papers; build once, `update` after an import."""
+
+    def __init__(self, papers: Sequence[Paper], index: SearchIndex | None = None) -> None:
+        self._set_papers(papers, index if index is not None else SearchIndex.build(papers))
+
+    @classmethod
+    def load(cls, path: Path, papers: Sequence[Paper]) -> SearchEngine:
+        """An engine using the index cached at `path` when it matches `papers`.
+
+        Otherwise builds the index and tries to save it there for the next process (a cache
+        that cannot be written is not an error).
+        """
+        index = SearchIndex.load(path, papers)
+        engine = cls(papers, index)
+        if index is None:
+            with contextlib.suppress(OSError):
+                engine.save(path)
+        return engine
+
+    def save(self, path: Path) -> None:
+        """Cache the index at `path` (keyed by the papers' ids, names and titles)."""
+        self._index.save(path)
+
+    def update(self, papers: Sequence[Paper]) -> None:
+        """Re-index after an import: only the new papers when the old ones are unchanged."""
+        old = self._papers
+        index = self._index
+        if len(papers) >= len(old) and all(
+            a.id == b.id and a.name == b.name and a.title == b.title and a.abstract == b.abstract
+            for a, b in zip(old, papers, strict=False)
+        ):
+            index = index.extended(papers) if len(papers) > len(old) else index
+        else:
+            index = SearchIndex.build(papers)
+        self._set_papers(papers, index)
+
+    def _set_papers(self, papers: Sequence[Paper], index: SearchIndex) -> None:
+        self._papers = tuple(papers)
+        self._index = index
+        self._ids = tuple(paper.id for paper in self._papers)
+        self._position = {paper_id: i for i, paper_id in enumerate(self._ids)}
+        size = len(self._papers)
+        self._all_hits: list[Hit] | None = None
+        self._entries_cache: _EntryData | None = None
+        self._results: OrderedDict[str, list[Hit]] = OrderedDict()
+        self._joined: dict[str, list[tuple[int, str, list[int]]]] = {}
+        self._sorted: dict[str, tuple[list[str], list[int]]] = {}
+        self._substrings: dict[tuple[str, str], list[int]] = {}
+        venues: dict[str, list[int]] = {}
+        code: list[int] = []
+        links: list[int] = []
+        for i, paper in enumerate(self._papers):
+            if paper.venue:
+                venues.setdefault("".join(paper.venue.lower().split()), []).append(i)
+            if paper.code_urls:
+                code.append(i)
+            if paper.links:
+                links.append(i)
+        self._venues = {venue: ids_to_bits(ids, size) for venue, ids in venues.items()}
+        self._code = ids_to_bits(code, size)
+        self._links = ids_to_bits(links, size)
+
+    def _entry_data(self, entries: Mapping[str, Entry]) -> _EntryData:
+        """What the searches need from `entries`, kept while the entries stay the same."""
+        cached = self._entries_cache
+        if cached is not None and cached.snapshot == entries:
+            return cached
+        data = self._entries_cache = _EntryData(dict(entries), self._position)
+        self._results.clear()  # results depend on the entries
+        return data
+
+    @property
+    def papers(self) -> tuple[Paper, ...]:
+        """The indexed papers, in library order."""
+        return self._papers
+
+    def _chunks(self, field: str) -> list[tuple[int, str, list[int]]]:
+        """Lower-case texts of `field` joined in chunks: (first index, text, start offsets).
+
+        Chunks, not one string: one astral character would make a 15 MB string 4 bytes a char.
+        """
+        chunks = self._joined.get(field)
+        if chunks is None:
+            chunks = []
+            texts = [(getattr(paper, field) or "").lower() for paper in self._papers]
+            for first in range(0, len(texts), _CHUNK):
+                part = texts[first : first + _CHUNK]
+                starts: list[int] = []
+                position = 0
+                for text in part:
+                    starts.append(position)
+                    position += len(text) + 1
+                chunks.append((first, "\n".join(part), starts))
+            self._joined[field] = chunks
+        return chunks
+
+    def substring_ids(self, field: str, value: str) -> list[int]:
+        """Papers whose lower-case `field` contains `value` (cached per value)."""
+        key = (field, value)
+        ids = self._substrings.get(key)
+        if ids is not None:
+            return ids
+        ids = []
+        for first, joined, starts in self._chunks(field):
+            count = len(starts)
+            position = joined.find(value)
+            while position != -1:
+                slot = bisect_right(starts, position) - 1
+                end = starts[slot + 1] - 1 if slot + 1 < count else len(joined)
+                if position + len(value) <= end:
+                    ids.append(first + slot)
+                    position = joined.find(value, end + 1)  # on to the next paper
+                else:
+                    position = joined.find(value, position + 1)  # ran into the next paper
+        if len(self._substrings) > _SUBSTRING_CACHE_SIZE:
+            self._substrings.clear()
+        self._substrings[key] = ids
+        return ids
+
+    def prefix_ids(self, field: str, value: str) -> list[int]:
+        """Papers whose lower-case `field` starts with `value` (bisect over sorted texts)."""
+        table = self._sorted.get(field)
+        if table is None:
+            pairs = sorted(
+                ((getattr(paper, field) or "").lower(), i) for i, paper in enumerate(self._papers)
+            )
+            table = self._sorted[field] = ([text for text, _ in pairs], [i for _, i in pairs])
+        keys, ids = table
+        lo = bisect_left(keys, value)
+        hi = bisect_left(keys, value + "\U0010ffff", lo)
+        return sorted(ids[lo:hi])
+
+    def warm(self) -> None:
+        """Build every lazily built table now (call it from the worker that built the engine)."""
+        self._index.warm()
+        for field in ("name", "title", "abstract"):
+            self.substring_ids(field, "\x00")
+        for field in ("name", "title"):
+            self.prefix_ids(field, "\x00")
+
+    def clear_caches(self) -> None:
+        """Forget every cached table and result (for benchmarks of cold searches)."""
+        self._index.clear_caches()
+        self._joined.clear()
+        self._sorted.clear()
+        self._substrings.clear()
+        self._all_hits = None
+        self._results.clear()
+
+    def search(self, query: str | Query, entries: Mapping[str, Entry]) -> list[Hit]:
+        """Every paper matching `query`, best first; an empty query lists all in library order."""
+        parsed = parse_query(query) if isinstance(query, str) else query
+        if parsed.is_empty:
+            if self._all_hits is None:
+                self._all_hits = []
+                add_hits(self._all_hits, self._ids, range(len(self._ids)), 0.0, "", NO_DETAILS)
+            return list(self._all_hits)
+        # Recent results are kept: every new query starts with the same few one-letter searches,
+        # and backspacing repeats earlier ones.
+        self._entry_data(entries)  # clears the kept results when the entries changed
+        hits = self._results.get(parsed.text)
+        if hits is None:
+            hits = _Context(self, parsed, entries).run()
+            self._results[parsed.text] = hits
+            if len(self._results) > _RESULT_CACHE_SIZE:
+                self._results.popitem(last=False)
+        else:
+            self._results.move_to_end(parsed.text)
+        return list(hits)
+
+
+class _EntryData:
+    """The user's entries as searches use them: by paper index, tokenized, per-word tiers."""
+
+    def __init__(self, snapshot: dict[str, Entry], position: Mapping[str, int]) -> None:
+        self.snapshot = snapshot
+        self.pairs = [
+            (position[paper_id], entry)
+            for paper_id, entry in snapshot.items()
+            if paper_id in position and not entry.is_default
+        ]
+        self.tokens: dict[str, dict[str, list[int]]] = {"tags": {}, "note": {}}
+        for i, entry in self.pairs:
+            for tag in entry.tags:
+                for token in set(TOKEN_RE.findall(tag.lower())):
+                    self.tokens["tags"].setdefault(token, []).append(i)
+            if entry.note:
+                for token in set(TOKEN_RE.findall(entry.note.lower())):
+                    self.tokens["note"].setdefault(token, []).append(i)
+        self._words: dict[str, list[Tier]] = {}
+
+    def word_tiers(self, word: str, size: int) -> list[Tier]:
+        """Tiers of papers whose tags or note match one query token."""
+        tiers = self._words.get(word)
+        if tiers is None:
+            tiers = []
+            for field, tokens in self.tokens.items():
+                by_quality: dict[int, list[int]] = {}
+                for token, ids in tokens.items():
+                    quality = _quality(word, token, True)
+                    if quality:
+                        by_quality.setdefault(quality, []).extend(ids)
+                for quality, ids in by_quality.items():
+                    tiers.append(
+                        Tier(FIELD_WEIGHTS[field] * quality, field, ids_to_bits(ids, size))
+                    )
+            if len(self._words) > 256:
+                self._words.clear()
+            self._words[word] = tiers
+        return tiers
+
+
+class _Context(Explainer):
+    """One search: the query, the entries, and what the hits need to explain themselves."""
+
+    def __init__(self, engine: SearchEngine, query: Query, entries: Mapping[str, Entry]) -> None:
+        self.engine = engine
+        self.index = engine._index
+        self.query = query
+        self.entries = entries
+        self.all_bits = self.index.all_bits
+        self.entry_data = engine._entry_data(entries)
+        self.words: list[WordMatch] = []  # positive words, for terms and spans
+        self.exacts: list[str] = []
+        self.prefixes: list[str] = []
+        self._explained: dict[int, tuple[tuple[str, ...], Mapping[str, Spans]]] = {}
+
+    # --- entries ---------------------------------------------------------------------------
+
+    def _entries_by_index(self) -> list[tuple[int, Entry]]:
+        return self.entry_data.pairs
+
+    def _entry_bits(self, predicate: Callable[[Entry], bool]) -> int:
+        ids = [i for i, entry in self.entry_data.pairs if predicate(entry)]
+        return ids_to_bits(ids, self.index.size)
+
+    # --- terms -----------------------------------------------------------------------------
+
+    def word_tiers(self, word: str) -> tuple[int, list[Tier]]:
+        """Papers matching one query token in any field, and its tiers (best first)."""
+        match = self.index.match_word(word)
+        extra = self.entry_data.word_tiers(word, self.index.size)
+        if not extra:
+            return match.bits, list(match.tiers)
+        tiers = sorted([*match.tiers, *extra], key=lambda tier: -tier.weight)
+        bits = match.bits
+        for tier in extra:
+            bits |= tier.bits
+        return bits, tiers
+
+    def text_tiers(self, value: str, prefix: bool) -> tuple[int, list[Tier]]:
+        """Papers where a field contains `value` (or, for ^, where name/title starts with it)."""
+        size = self.index.size
+        tiers: list[Tier] = []
+        fields = ("name", "title") if prefix else ("name", "title", "abstract")
+        for field in fields:
+            if prefix:
+                ids = self.engine.prefix_ids(field, value)
+            else:
+                ids = self.engine.substring_ids(field, value)
+            tiers.append(Tier(FIELD_WEIGHTS[field] * EXACT, field, ids_to_bits(ids, size)))
+        if not prefix:
+            for field in ("tags", "note"):
+                ids = [
+                    i
+                    for i, entry in self._entries_by_index()
+                    if value in field_text(_NO_PAPER, entry, field).lower()
+                ]
+                tiers.append(Tier(FIELD_WEIGHTS[field] * EXACT, field, ids_to_bits(ids, size)))
+        tiers = [tier for tier in tiers if tier.bits]
+        tiers.sort(key=lambda tier: -tier.weight)
+        bits = 0
+        for tier in tiers:
+            bits |= tier.bits
+        return bits, tiers
+
+    def filter_bits(self, term: Term) -> int:
+        """Papers satisfying a filter term (tag, is, has, venue), ignoring negation."""
+        kind, value = term.kind, term.value
+        if kind == "tag":
+            if not value:
+                return 0
+            return self._entry_bits(
+                lambda e: any(tag == value or tag.startswith(value) for tag in e.tags)
+            )
+        if kind == "venue":
+            bits = 0
+            for venue, venue_bits in self.engine._venues.items():
+                if value in venue:
+                    bits |= venue_bits
+            return bits
+        bits = 0
+        for choice in term.choices:
+            if choice == "unread":
+                bits |= self.all_bits & ~self._entry_bits(lambda e: e.status != "unread")
+            elif choice in ("reading", "read"):
+                bits |= self._entry_bits(lambda e, s=choice: e.status == s)
+            elif choice == "starred":
+                bits |= self._entry_bits(lambda e: e.starred)
+            elif choice == "code":
+                bits |= self.engine._code
+            elif choice == "links":
+                bits |= self.engine._links
+            elif choice == "note":
+                bits |= self._entry_bits(lambda e: bool(e.note))
+            elif choice == "tags":
+                bits |= self._entry_bits(lambda e: bool(e.tags))
+        return bits
+
+    def term(self, term: Term, record: bool) -> tuple[int, list[list[Tier]]]:
+        """Papers matching a term (ignoring negation) and its scoring units.
+
+        `record` keeps what the term matched, for the hits' terms and spans.
+        """
+        if term.kind == "word":
+            bits = self.all_bits
+            units: list[list[Tier]] = []
+            for token in term.tokens:
+                token_bits, tiers = self.word_tiers(token)
+                bits &= token_bits
+                units.append(tiers)
+                if record:
+                    self.words.append(self.index.match_word(token))
+            return bits, units
+        if term.kind in ("exact", "prefix"):
+            bits, tiers = self.text_tiers(term.value, term.kind == "prefix")
+            if record:
+                (self.prefixes if term.kind == "prefix" else self.exacts).append(term.value)
+            return bits, [tiers]
+        return self.filter_bits(term), []
+
+    # --- the search ------------------------------------------------------------------------
+
+    def run(self) -> list[Hit]:
+        result = self.all_bits
+        units: list[list[Tier]] = []
+        for clause in self.query.clauses:
+            clause_bits = 0
+            clause_units: list[list[Tier]] = []
+            for term in clause:
+                bits, term_units = self.term(term, record=not term.negated)
+                if term.negated:
+                    clause_bits |= self.all_bits & ~bits
+                else:
+                    clause_bits |= bits
+                    clause_units.extend(term_units)
+            result &= clause_bits
+            if len(clause) == 1:
+                units.extend(clause_units)
+            elif clause_units:
+                # Alternatives: a paper scores what its best alternative scores.
+                merged = [tier for unit in clause_units for tier in unit]
+                merged.sort(key=lambda tier: -tier.weight)
+                units.append(merged)
+        paper_ids = self.engine._ids
+        hits: list[Hit] = []
+        if not units:
+            add_hits(hits, paper_ids, bits_to_ids(result), 0.0, "", self)
+            return hits
+        if len(units) == 1:
+            # One scoring unit: its tiers, best first, are the ranking; no sort needed.
+            assigned = 0
+            for tier in units[0]:
+                fresh = tier.bits & result & ~assigned
+                if fresh:
+                    assigned |= fresh
+                    add_hits(
+                        hits, paper_ids, bits_to_ids(fresh), float(tier.weight), tier.field, self
+                    )
+            return hits
+        size = self.index.size
+        total = [0] * size
+        for unit in units:
+            assigned = 0
+            for tier in unit:
+                fresh = tier.bits & result & ~assigned
+                if fresh:
+                    assigned |= fresh
+                    weight = tier.weight
+                    for i in bits_to_ids(fresh):
+                        total[i] += weight
+        # The field of the best-weighted match over all words (ties: FIELDS order).
+        best = [""] * size
+        done = 0
+        order = {field: n for n, field in enumerate(FIELDS)}
+        every = sorted(
+            (tier for unit in units for tier in unit), key=lambda t: (-t.weight, order[t.field])
+        )
+        for tier in every:
+            fresh = tier.bits & result & ~done
+            if fresh:
+                done |= fresh
+                for i in bits_to_ids(fresh):
+                    best[i] = tier.field
+        ids = bits_to_ids(result)
+        ids.sort(key=total.__getitem__, reverse=True)  # stable: ties stay in library order
+        # Runs of equal score and field share one call.
+        start = 0
+        while start < len(ids):
+            score, field = total[ids[start]], best[ids[start]]
+            end = start + 1
+            while end < len(ids) and total[ids[end]] == score and best[ids[end]] == field:
+                end += 1
+            add_hits(hits, paper_ids, ids[start:end], float(score), field, self)
+            start = end
+        return hits
+
+    # --- explaining one hit ----------------------------------------------------------------
+
+    def _token_matches(self, token: str, field: str) -> bool:
+        infix = field in INFIX_FIELDS
+        for match in self.words:
+            word = match.word
+            if token.startswith(word) or (infix and len(word) >= 3 and word in token):
+                return True
+            if field in ("tags", "note"):
+                if _quality(word, token, True):
+                    return True
+            elif token in match.typo_tokens:
+                return True
+        return False
+
+    def details(self, index: int) -> tuple[tuple[str, ...], Mapping[str, Spans]]:
+        """The matched words and spans of paper `index` (worked out once)."""
+        value = self._explained.get(index)
+        if value is None:
+            value = self._explained[index] = self._details(index)
+        return value
+
+    def _details(self, i: int) -> tuple[tuple[str, ...], Mapping[str, Spans]]:
+        paper = self.engine._papers[i]
+        entry = self.entries.get(paper.id, _DEFAULT_ENTRY)
+        terms: dict[str, str] = {}
+        spans: dict[str, Spans] = {}
+        for field in FIELDS:
+            text = field_text(paper, entry, field)
+            if not text:
+                continue
+            found: list[tuple[int, int]] = []
+            if self.words:
+                for m in TOKEN_RE.finditer(text):
+                    word = m.group()
+                    if self._token_matches(word.lower(), field):
+                        found.append(m.span())
+                        terms.setdefault(word.lower(), word)
+            for value in self.exacts:
+                for m in literal_pattern(value).finditer(text):
+                    found.append(m.span())
+                    terms.setdefault(m.group().lower(), m.group())
+            if field in ("name", "title"):
+                for value in self.prefixes:
+                    m = literal_pattern(value).match(text)
+                    if m:
+                        found.append(m.span())
+                        terms.setdefault(m.group().lower(), m.group())
+            if found:
+                spans[field] = tuple(merge_spans(found))
+        return tuple(terms.values()), spans
+
+
+_NO_PAPER = Paper(id="", name="", title=None, abstract="", venue=None, sources=())
+
+
+@lru_cache(maxsize=65536)
+def _quality(word: str, token: str, infix: bool) -> int:
+    return match_quality(word, token, infix)

@@ -1,0 +1,107 @@
+"""Text helpers for showing matches: field texts, highlight spans in any text, snippets."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from storage.model import Entry, Paper
+
+FIELDS = ("name", "title", "tags", "note", "abstract")
+"""Searchable fields, in ranking order; `Hit.field` is one of these or ""."""
+
+Spans = tuple[tuple[int, int], ...]
+
+
+def field_text(paper: Paper, entry: Entry, field: str) -> str:
+    """The text of `field` that `Hit.spans` index into (tags: sorted, joined by one space)."""
+    if field == "tags":
+        return " ".join(sorted(entry.tags))
+    if field == "note":
+        return entry.note
+    if field == "title":
+        return paper.title or ""
+    return str(getattr(paper, field))
+
+
+@lru_cache(maxsize=1024)
+def literal_pattern(value: str) -> re.Pattern[str]:
+    return re.compile(re.escape(value), re.IGNORECASE)
+
+
+def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted, non-overlapping spans (overlapping and touching ones joined)."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if end <= start:
+            continue
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
+
+
+@lru_cache(maxsize=256)
+def _terms_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
+    words = sorted({term for term in terms if term}, key=len, reverse=True)
+    if not words:
+        return None
+    return re.compile("|".join(re.escape(word) for word in words), re.IGNORECASE)
+
+
+def highlight_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
+    """Sorted, non-overlapping spans of case-insensitive occurrences of `terms` in any text.
+
+    Meant for text other than the indexed one (e.g. the LaTeX-converted display text), with
+    `Hit.terms`; overlapping and touching occurrences are joined.
+    """
+    pattern = _terms_pattern(tuple(terms))
+    if pattern is None:
+        return []
+    found: list[tuple[int, int]] = []
+    position = 0
+    # finditer would skip occurrences overlapping a previous one ("ana" twice in "banana").
+    while True:
+        m = pattern.search(text, position)
+        if m is None:
+            break
+        found.append(m.span())
+        position = m.start() + 1
+    return merge_spans(found)
+
+
+def snippet(text: str, span: tuple[int, int], width: int = 60) -> str:
+    """At most `width` characters of `text` around `span`, cut at spaces, "…" where cut.
+
+    Whitespace runs (newlines included) become single spaces, so the result is one line.
+    """
+    width = max(width, 3)
+    start, end = max(0, min(span[0], len(text))), max(0, min(span[1], len(text)))
+    start, end = min(start, end), max(start, end)
+    if end - start >= width - 2:
+        # The match alone fills the width: show its beginning.
+        left, right = start, start + width - 2
+    else:
+        room = width - 2 - (end - start)
+        left = max(0, start - room // 2)
+        right = min(len(text), end + (room - (start - left)))
+        left = max(0, right - (width - 2) if right - left < width - 2 else left)
+        # Prefer cutting at a space, as long as it stays outside the match.
+        if left > 0:
+            space = text.find(" ", left, start)
+            if space != -1:
+                left = space + 1
+        if right < len(text):
+            space = text.rfind(" ", end, right)
+            if space != -1:
+                right = space
+    body = text if left == 0 and right >= len(text) else text[left:right]
+    body = " ".join(body.split()) if body.strip() else body.strip()
+    prefix = "…" if left > 0 else ""
+    suffix = "…" if right < len(text) else ""
+    if len(prefix) + len(body) + len(suffix) > width:
+        body = body[: width - len(prefix) - len(suffix)]
+    return prefix + body + suffix

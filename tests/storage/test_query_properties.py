@@ -1,0 +1,196 @@
+"""Properties of the search engine over the 320-abstract fixture (hypothesis, derandomized)."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import re
+import string
+from pathlib import Path
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from storage.model import Entry, Paper
+from storage.query import SearchEngine, field_text, highlight_spans, parse_query, snippet
+from storage.search_index import FIELD_WEIGHTS, INFIX_FIELDS, match_quality, tokenize
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "search" / "abstracts.jsonl"
+
+
+def _load() -> list[Paper]:
+    papers = []
+    for line in FIXTURE.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        title = record["title"]
+        papers.append(
+            Paper(
+                id=hashlib.sha1(record["abstract"].encode()).hexdigest()[:12],
+                name=title.split(":")[0] if ":" in title else " ".join(title.split()[:4]),
+                title=title,
+                abstract=record["abstract"],
+                venue=record["venue"],
+                sources=("abstracts.jsonl",),
+            )
+        )
+    return papers
+
+
+PAPERS = _load()
+ENGINE = SearchEngine(PAPERS)
+ENTRIES = {
+    PAPERS[3].id: Entry(tags=frozenset({"llm", "to-read"}), note="separating data from prompts"),
+    PAPERS[7].id: Entry(status="read", starred=True),
+    PAPERS[9].id: Entry(tags=frozenset({"gnn"}), status="reading"),
+}
+VOCAB = sorted({token for paper in PAPERS[:60] for token in tokenize(paper.abstract)})
+FIELDS = ("name", "title", "tags", "note", "abstract")
+
+query_text = st.text(
+    alphabet=st.sampled_from(list(string.ascii_letters + string.digits + " !'^#|:\"-_.$[]/é²🐩\t")),
+    max_size=40,
+)
+
+
+def texts(paper: Paper) -> list[str]:
+    entry = ENTRIES.get(paper.id, Entry())
+    return [field_text(paper, entry, field).lower() for field in FIELDS]
+
+
+@given(query_text)
+def test_search_never_raises_and_results_are_unique_and_ranked(query):
+    hits = ENGINE.search(query, ENTRIES)
+    assert len({hit.paper_id for hit in hits}) == len(hits)
+    scores = [hit.score for hit in hits]
+    assert scores == sorted(scores, reverse=True)
+    for hit in hits[:3]:  # explaining a hit never raises either
+        assert isinstance(hit.terms, tuple)
+        assert all(isinstance(spans, tuple) for spans in hit.spans.values())
+
+
+@given(st.text(max_size=30))
+def test_parse_never_raises_for_any_string(text):
+    query = parse_query(text)
+    assert query.text == text
+    assert isinstance(query.errors, tuple)
+
+
+exact_word = st.sampled_from(VOCAB).flatmap(
+    lambda w: st.integers(0, max(0, len(w) - 2)).map(lambda i: w[i : i + 3])
+)
+
+
+@given(st.lists(exact_word, min_size=1, max_size=2), st.lists(exact_word, max_size=2))
+def test_exact_terms_hold_and_excluded_exact_terms_do_not(included, excluded):
+    query = " ".join([f"'{w}" for w in included] + [f"!'{w}" for w in excluded])
+    hits = ENGINE.search(query, ENTRIES)
+    by_id = {paper.id: paper for paper in PAPERS}
+    for hit in hits:
+        fields = texts(by_id[hit.paper_id])
+        for word in included:
+            assert any(word in text for text in fields), (word, hit.paper_id)
+        for word in excluded:
+            assert not any(word in text for text in fields), (word, hit.paper_id)
+    # ... and nothing is missing: every paper satisfying the terms is listed.
+    expected = {
+        paper.id
+        for paper in PAPERS
+        if all(any(w in t for t in texts(paper)) for w in included)
+        and not any(any(w in t for t in texts(paper)) for w in excluded)
+    }
+    assert {hit.paper_id for hit in hits} == expected
+
+
+def reference(words: list[str]) -> list[tuple[str, float]]:
+    """Brute force over every paper's tokens with the reference `match_quality`."""
+    scored = []
+    for paper in PAPERS:
+        entry = ENTRIES.get(paper.id, Entry())
+        fields = {field: tokenize(field_text(paper, entry, field)) for field in FIELDS}
+        total = 0
+        for word in words:
+            for token in tokenize(word):
+                best = max(
+                    (
+                        FIELD_WEIGHTS[field] * match_quality(token, t, field in INFIX_FIELDS)
+                        for field, tokens in fields.items()
+                        for t in set(tokens)
+                    ),
+                    default=0,
+                )
+                if not best:
+                    break
+                total += best
+            else:
+                continue
+            break
+        else:
+            scored.append((paper.id, float(total)))
+    order = {paper.id: n for n, paper in enumerate(PAPERS)}
+    return sorted(scored, key=lambda item: (-item[1], order[item[0]]))
+
+
+def typo(word: str, kind: int, at: int) -> str:
+    """A person's typo: drop, double, swap or replace one letter (or none, or a prefix)."""
+    i = at % max(1, len(word) - 1)
+    if kind == 0:
+        return word[:i] + word[i + 1 :]
+    if kind == 1:
+        return word[:i] + word[i] + word[i:]
+    if kind == 2 and len(word) > 1:
+        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+    if kind == 3:
+        return word[:i] + "x" + word[i + 1 :]
+    if kind == 4:
+        return word[: max(1, i)]
+    return word
+
+
+typed_word = st.builds(typo, st.sampled_from(VOCAB), st.integers(0, 5), st.integers(0, 30))
+
+
+@given(st.lists(typed_word, min_size=1, max_size=3))
+def test_index_agrees_with_brute_force_reference(words):
+    assume(all(re.fullmatch(r"\w+", w) for w in words))
+    hits = ENGINE.search(" ".join(words), ENTRIES)
+    assert [(hit.paper_id, hit.score) for hit in hits] == reference(words)
+
+
+@given(
+    st.text(alphabet=string.ascii_letters + " -", max_size=80),
+    st.lists(st.text(alphabet="abcAB-", min_size=1, max_size=4), max_size=3),
+)
+def test_highlight_spans_are_sorted_disjoint_occurrences(text, terms):
+    spans = highlight_spans(text, terms)
+    for (_, end), (start, _) in itertools.pairwise(spans):
+        assert end < start
+    covered = set()
+    for start, end in spans:
+        assert 0 <= start < end <= len(text)
+        covered.update(range(start, end))
+    lowered = text.lower()
+    for term in terms:
+        for m in re.finditer(f"(?=({re.escape(term.lower())}))", lowered):
+            assert set(range(m.start(), m.start() + len(term))) <= covered
+
+
+@given(st.text(max_size=300), st.integers(0, 300), st.integers(0, 60), st.integers(3, 120))
+def test_snippet_fits_the_width(text, start, length, width):
+    result = snippet(text, (start, start + length), width)
+    assert len(result) <= width
+    assert "\n" not in result
+
+
+@pytest.mark.parametrize("query", ["transformer", "'graph", "^learn", "difusion model"])
+def test_spans_lie_on_word_or_substring_matches(query):
+    by_id = {paper.id: paper for paper in PAPERS}
+    for hit in ENGINE.search(query, ENTRIES)[:30]:
+        paper = by_id[hit.paper_id]
+        assert hit.field in hit.spans
+        for field, spans in hit.spans.items():
+            text = field_text(paper, ENTRIES.get(paper.id, Entry()), field)
+            for start, end in spans:
+                assert 0 <= start < end <= len(text)
+                assert any(term.lower() in text[start:end].lower() for term in hit.terms)
