@@ -198,6 +198,7 @@ def test_list_query_and_limit(seeded, capsys):
         ("show", "NoSuchPaper"),
         ("tag", "NoSuchPaper", "+x"),
         ("status", "NoSuchPaper", "read"),
+        ("list", "is:finished"),
     ],
 )
 def test_user_errors_are_one_line_exit_1(seeded, capsys, argv):

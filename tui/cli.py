@@ -196,10 +196,17 @@ def _progress_printer(total: int) -> Callable[[int, int], None]:
     return report
 
 
-def _search(library: Library, words: Sequence[str]) -> list[Hit]:
-    from storage.query import SearchEngine
+SEARCH_CACHE = "search-index.bin"
 
-    return SearchEngine(library.papers()).search(" ".join(words), library.entries())
+
+def _search(library: Library, words: Sequence[str]) -> list[Hit]:
+    """Run a query; the index comes from the library's cache file (rebuilt when stale)."""
+    from storage.query import SearchEngine, parse_query
+
+    query = parse_query(" ".join(words))
+    query.check()  # an unknown `is:` value is the user's error, not an empty result
+    engine = SearchEngine.load(library.root / SEARCH_CACHE, library.papers())
+    return engine.search(query, library.entries())
 
 
 def paper_json(paper: Paper, entry: Entry, score: float | None) -> dict[str, object]:
