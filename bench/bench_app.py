@@ -1,0 +1,145 @@
+"""Measure the app in a real terminal (tmux): start to first frame, and key to list redrawn.
+
+    /work/venv/bin/python bench/bench_app.py [--corpus PATH] [--root DIR] [--runs N]
+
+Builds (once) a library of the whole corpus in --root, starts the app in a detached tmux
+session with `PAPERSHELF_TRACE` set, types queries one key at a time and reads the app's own
+timestamps: `key` (FilterBar got the key) and `list-rendered` (the list was redrawn after a
+search). Start time is taken just before tmux starts the process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+CORPUS = Path("/work/shared/corpus/ml-abstracts.jsonl")
+QUERIES = ["diffusion", "trasnformer", "graph neural", "reinforcement learning", "llm !vision"]
+SESSION = "papershelf-bench"
+
+
+def build_library(root: Path, corpus: Path) -> int:
+    from storage.library import Library
+
+    library = Library.open(root, seed=False)
+    if not library.papers():
+        started = time.perf_counter()
+        library.import_files([corpus])
+        print(f"imported {len(library.papers())} papers in {time.perf_counter() - started:.2f} s")
+    return len(library.papers())
+
+
+def read_trace(path: Path) -> list[tuple[float, str, str]]:
+    events = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        stamp, _, rest = line.partition(" ")
+        event, _, detail = rest.partition(" ")
+        events.append((float(stamp), event, detail))
+    return events
+
+
+def wait_for(path: Path, event: str, after: float = 0.0, timeout: float = 30.0) -> float:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if path.exists():
+            for stamp, name, _ in read_trace(path):
+                if name == event and stamp >= after:
+                    return stamp
+        time.sleep(0.01)
+    raise TimeoutError(f"no {event!r} in {path} within {timeout} s")
+
+
+def tmux(*args: str) -> None:
+    subprocess.run(["tmux", *args], check=True)
+
+
+def run_once(root: Path, trace: Path, width: int, height: int) -> dict[str, list[float]]:
+    trace.unlink(missing_ok=True)
+    code = (
+        "from pathlib import Path; from storage.library import Library; "
+        f"from tui.app import PapershelfApp; PapershelfApp(Library.open(Path({str(root)!r}), "
+        "seed=False)).run()"
+    )
+    command = (
+        f"cd {shlex.quote(str(REPO))} && PAPERSHELF_TRACE={shlex.quote(str(trace))} "
+        f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}"
+    )
+    subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
+    started = time.time()
+    tmux("new-session", "-d", "-s", SESSION, "-x", str(width), "-y", str(height), command)
+    try:
+        first = wait_for(trace, "first-frame")
+        ready = wait_for(trace, "index-ready")
+        figures: dict[str, list[float]] = {
+            "start_to_first_frame": [first - started],
+            "start_to_index_ready": [ready - started],
+            "key_to_list": [],
+        }
+        tmux("send-keys", "-t", SESSION, "/")
+        time.sleep(0.3)
+        for query in QUERIES:
+            for char in query:
+                before = time.time()
+                tmux("send-keys", "-t", SESSION, "-l", char)
+                rendered = wait_for(trace, "list-rendered", after=before)
+                events = read_trace(trace)
+                keys = [t for t, name, _ in events if name == "key" and before <= t <= rendered]
+                if keys:
+                    figures["key_to_list"].append(rendered - keys[0])
+                time.sleep(0.05)  # a fast typist: ~20 keys/s
+            tmux("send-keys", "-t", SESSION, "C-u")  # clear the input for the next query
+            wait_for(trace, "list-rendered", after=time.time() - 0.01)
+            time.sleep(0.2)
+        return figures
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
+
+
+def summary(values: list[float]) -> str:
+    ms = sorted(v * 1000 for v in values)
+    p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
+    median = statistics.median(ms)
+    return f"median {median:7.1f} ms  p95 {p95:7.1f} ms  max {ms[-1]:7.1f} ms  (n={len(ms)})"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument(
+        "--root", type=Path, default=Path(tempfile.gettempdir()) / "papershelf-bench"
+    )
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--size", default="120x40")
+    args = parser.parse_args()
+    if shutil.which("tmux") is None:
+        print("tmux is needed", file=sys.stderr)
+        return 2
+    width, height = (int(part) for part in args.size.split("x"))
+    count = build_library(args.root, args.corpus)
+    print(
+        f"library: {count} papers in {args.root}; terminal {width}x{height}; {os.cpu_count()} cpus"
+    )
+    merged: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for run in range(args.runs):
+            figures = run_once(args.root, Path(scratch) / f"trace-{run}.txt", width, height)
+            for name, values in figures.items():
+                merged.setdefault(name, []).extend(values)
+    for name, values in merged.items():
+        print(f"{name:22} {summary(values)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,85 @@
+"""Snapshots of the main screen, the reader and the help screen at 80x24 and 160x48.
+
+Update with `pytest tests/tui/test_snapshots_main.py --snapshot-update`, then look at the
+report before committing the SVGs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from storage.library import Library
+
+SIZES = [(80, 24), (160, 48)]
+
+
+def decorate(library: Library, ids: Any) -> None:
+    """Some state worth seeing: tags, a star, statuses, a note."""
+    first, second = library.papers()[0].id, library.papers()[1].id
+    library.tag([first, ids.multi], add=["to-read", "graphs"])
+    library.tag([second], add=["physics"])
+    library.set_starred([first], True)
+    library.set_status([second], "reading")
+    library.set_status([library.papers()[2].id], "read")
+    library.set_note(ids.multi, "Compare with RelGNN's message passing.")
+
+
+def math_paper(library: Library) -> str:
+    """The seed paper whose abstract has the most LaTeX (Õ(ε⁻⁵))."""
+    return next(p.id for p in library.papers() if r"\widetilde" in p.abstract)
+
+
+async def settle(pilot: Any) -> None:
+    for _ in range(3):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_main_screen(snap_compare, make_app, library: Library, ids: Any, size) -> None:
+    decorate(library, ids)
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("j", "space", "j")  # one marked row, the cursor on the third
+
+    assert snap_compare(make_app(), run_before=run_before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_filtered_with_matches_highlighted(snap_compare, make_app, library, ids, size) -> None:
+    decorate(library, ids)
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("slash", *"difusion", "enter")  # a typo: fuzzy match
+        await settle(pilot)
+
+    assert snap_compare(make_app(), run_before=run_before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_reader_focused_on_math(snap_compare, make_app, library: Library, ids, size) -> None:
+    decorate(library, ids)
+    target = math_paper(library)
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        papers = pilot.app.paper_list
+        papers.move_to([hit.paper_id for hit in papers.hits].index(target))
+        await pilot.press("enter", "j", "j")
+        await settle(pilot)
+
+    assert snap_compare(make_app(), run_before=run_before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_help_screen(snap_compare, make_app, size) -> None:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+
+    assert snap_compare(make_app(), run_before=run_before, terminal_size=size)

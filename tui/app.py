@@ -1,0 +1,380 @@
+"""PapershelfApp: the main screen's layout, key bindings, live search and refresh wiring."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from time import perf_counter
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import events, on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Input
+from textual.worker import get_current_worker
+
+from storage.errors import PapershelfError
+from storage.model import Entry, normalise_tag
+from storage.query import Hit, SearchEngine
+from tui.app_actions import PaperActions
+from tui.app_trace import TRACE
+from tui.commands import BoundAction, PapershelfCommands, help_sections
+from tui.messages import IndexReady, SearchFailed, SearchFinished
+from tui.screens.help import HelpScreen
+from tui.widgets.filter_bar import FilterBar
+from tui.widgets.paper_list import AllPapers, PaperList
+from tui.widgets.reader import Reader
+from tui.widgets.status_line import StatusLine
+from tui.widgets.tag_pane import TagPane
+
+if TYPE_CHECKING:
+    from storage.library import Library
+    from tui.clipboard import Clipboard
+
+NARROW_WIDTH = 100
+"""Below this many columns the reader goes under the list instead of beside it."""
+REFRESH_SECONDS = 2.0
+"""How often to look for changes another papershelf process saved."""
+
+_MOVE: list[BindingType] = [
+    # A priority binding runs before the next key is routed, so `/` then fast typing (or a
+    # paste) lands in the filter; check_action lets `/` through to any focused Input.
+    Binding("slash", "focus_filter", "Filter", id="app.filter", priority=True),
+    Binding("escape", "back", "Back to the list", id="app.back", show=False),
+]
+_PAPERS: list[BindingType] = [
+    Binding("t", "tag", "Tags", id="app.tag", tooltip="Edit tags (of the marked papers, if any)"),
+    Binding(
+        "T",
+        "toggle_to_read",
+        "To-read",
+        id="app.to-read",
+        show=False,
+        tooltip="Toggle #to-read (on the marked papers, if any)",
+    ),
+    Binding(
+        "s",
+        "cycle_status",
+        "Status",
+        id="app.status",
+        tooltip="Cycle unread → reading → read (marked papers, if any)",
+    ),
+    Binding("asterisk", "star", "Star", id="app.star", tooltip="Star or unstar (marked, if any)"),
+    Binding("n", "note", "Note", id="app.note", show=False, tooltip="Edit the paper's note"),
+    Binding("A", "mark_all", "Mark all results", id="app.mark-all", show=False),
+    Binding("U", "clear_marks", "Clear marks", id="app.clear-marks", show=False),
+    Binding("u", "undo", "Undo", id="app.undo", show=False, tooltip="Undo the last change"),
+]
+_OUT: list[BindingType] = [
+    Binding(
+        "y",
+        "copy_code",
+        "Copy URL",
+        id="app.copy",
+        tooltip="Copy the code URL (a chooser when there are several)",
+    ),
+    Binding(
+        "o",
+        "open_link",
+        "Open",
+        id="app.open",
+        show=False,
+        tooltip="Open the code URL or link in a browser (http/https only)",
+    ),
+    Binding("e", "export", "Export", id="app.export", tooltip="Export Markdown"),
+]
+_APP: list[BindingType] = [
+    Binding("question_mark", "help", "Help", id="app.help"),
+    Binding("ctrl+p", "command_palette", "Commands", id="app.palette", show=False),
+    Binding("q", "quit", "Quit", id="app.quit"),
+]
+
+
+class PapershelfApp(PaperActions):
+    """Filter, read, tag and export the papers of one Library."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "papershelf"
+    COMMANDS: ClassVar = App.COMMANDS | {PapershelfCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [*_MOVE, *_PAPERS, *_OUT, *_APP]
+
+    def __init__(self, library: Library, *, clipboard: Clipboard | None = None) -> None:
+        super().__init__(library, clipboard=clipboard)
+        self.engine: SearchEngine | None = None
+        self.query_text = ""
+        self._serial = 0
+        self._seen_revision = library.revision
+        self._paper_count = len(library.papers())
+        self._search_error: str | None = None
+        self._last_poll_error: str | None = None
+        self._reader_pending: tuple[str | None] | None = None
+
+    def compose(self) -> ComposeResult:
+        """Filter on top; the list beside (or above) the reader and tag pane; status; footer."""
+        yield FilterBar(id="filter")
+        with Horizontal(id="body"):
+            yield PaperList(self.library, id="papers")
+            with Vertical(id="side"):
+                yield Reader(id="reader")
+                yield TagPane(id="tags")
+        yield StatusLine(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Show every paper at once; build the search index only after the first frame."""
+        TRACE.mark("mount")
+        self._apply_layout(self.size.width)
+        self._show_results(self._serial, self._all_hits(), keep=None)
+        self.paper_list.focus()
+        self.set_interval(REFRESH_SECONDS, self.poll_library)
+        self.call_after_refresh(self._first_frame)
+
+    def _first_frame(self) -> None:
+        TRACE.mark("first-frame")
+        self._build_index()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Switch between the wide and the narrow layout."""
+        self._apply_layout(event.size.width)
+
+    def _apply_layout(self, width: int) -> None:
+        self.screen_stack[0].set_class(width < NARROW_WIDTH, "-narrow")
+
+    # -- search ----------------------------------------------------------------------------------
+
+    def _all_hits(self) -> Sequence[Hit]:
+        # The empty query needs no index: every paper in library order, made on demand.
+        return AllPapers(self.library.papers())
+
+    @work(thread=True, exclusive=True, group="index")
+    def _build_index(self) -> None:
+        started = perf_counter()
+        engine = SearchEngine(self.library.papers())
+        self.post_message(IndexReady(engine, perf_counter() - started))
+
+    @on(IndexReady)
+    def _index_ready(self, message: IndexReady) -> None:
+        TRACE.mark("index-ready", f"{message.seconds:.3f}")
+        self.engine = message.engine
+        if self.query_text.strip():
+            self.start_search(keep=None)  # the query typed while the index was being built
+        else:
+            self._update_status()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.query_text = event.value
+        self.start_search(keep=None)
+
+    def start_search(self, keep: str | None) -> None:
+        """Search for the current query; the newest search wins, older ones are dropped."""
+        self._serial += 1
+        query = self.query_text
+        if not query.strip():
+            self._show_results(self._serial, self._all_hits(), keep=keep)
+        elif self.engine is None:
+            self._update_status(searching=True)  # queued: IndexReady starts it
+        else:
+            entries = dict(self.library.entries())  # a snapshot: the worker runs in a thread
+            self._search(self.engine, query, entries, self._serial, keep)
+            self._update_status(searching=True)
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search(
+        self, engine: SearchEngine, query: str, entries: dict, serial: int, keep: str | None
+    ) -> None:
+        started = perf_counter()
+        try:
+            hits = engine.search(query, entries)
+        except PapershelfError as error:
+            self.post_message(SearchFailed(serial, query, str(error)))
+            return
+        if not get_current_worker().is_cancelled:
+            self.post_message(SearchFinished(serial, query, hits, keep, perf_counter() - started))
+
+    @on(SearchFinished)
+    def _search_finished(self, message: SearchFinished) -> None:
+        if message.serial == self._serial:
+            self._show_results(message.serial, message.hits, keep=message.keep)
+
+    @on(SearchFailed)
+    def _search_failed(self, message: SearchFailed) -> None:
+        if message.serial == self._serial:
+            self._search_error = message.message
+            self._update_status()
+
+    def _show_results(self, serial: int, hits: Sequence[Hit], keep: str | None) -> None:
+        self._search_error = None
+        self.paper_list.show(hits, keep=keep)
+        self._refresh_side()
+        if TRACE.enabled:
+            detail = f"{serial} {len(hits)} {self.query_text!r}"
+            self.call_after_refresh(TRACE.mark, "list-rendered", detail)
+
+    # -- redrawing -------------------------------------------------------------------------------
+
+    def _refresh_side(self) -> None:
+        hits = self.paper_list.hits
+        ids = None if isinstance(hits, AllPapers) else (hit.paper_id for hit in hits)
+        self.query_one(TagPane).show_counts(self.library.tag_counts(ids))
+        self._update_status()
+
+    def _update_status(self, searching: bool = False) -> None:
+        papers = self.paper_list
+        self.query_one(StatusLine).show(
+            shown=len(papers.hits),
+            total=len(self.library.papers()),
+            query=self.query_text,
+            marked=len(papers.marked),
+            searching=searching or (bool(self.query_text.strip()) and self.engine is None),
+            error=self._search_error,
+        )
+
+    def _show_paper(self, paper_id: str | None) -> None:
+        reader = self.query_one(Reader)
+        if paper_id is None:
+            reader.show(None, Entry())
+            return
+        hit = self.paper_list.current_hit
+        reader.show(
+            self.library.get(paper_id),
+            self.library.entry(paper_id),
+            hit if hit is not None and hit.paper_id == paper_id else None,
+        )
+
+    def after_change(self) -> None:
+        """Entries changed (here or in another process): redraw and re-filter."""
+        self._seen_revision = self.library.revision
+        papers = self.paper_list
+        papers.refresh_rows()
+        self._show_paper(papers.current_id)
+        if len(self.library.papers()) != self._paper_count:
+            self._paper_count = len(self.library.papers())
+            self.engine = None
+            self._build_index()
+        if self.query_text.strip():
+            self.start_search(keep=papers.current_id)  # `is:read`, `#tag` may now differ
+        else:
+            self._refresh_side()
+
+    def poll_library(self) -> None:
+        """Pick up changes another process saved (the CLI, a second app)."""
+        try:
+            changed = self.library.refresh()
+        except PapershelfError as error:
+            if str(error) != self._last_poll_error:
+                self._last_poll_error = str(error)
+                self.notify_error(str(error))
+            return
+        self._last_poll_error = None
+        if changed or self.library.revision != self._seen_revision:
+            self.after_change()
+
+    # -- messages from the widgets ---------------------------------------------------------------
+
+    @on(PaperList.Highlighted)
+    def _highlighted(self, message: PaperList.Highlighted) -> None:
+        # The reader follows one frame later, so the list (what the typist watches) is drawn
+        # first; a burst of moves shows only the last paper.
+        if self._reader_pending is None:
+            self.call_after_refresh(self._flush_reader)
+        self._reader_pending = (message.paper_id,)
+
+    def _flush_reader(self) -> None:
+        if self._reader_pending is not None:
+            (paper_id,) = self._reader_pending
+            self._reader_pending = None
+            self._show_paper(paper_id)
+
+    @on(PaperList.Selected)
+    def _selected(self, message: PaperList.Selected) -> None:
+        self.query_one(Reader).focus()
+
+    @on(PaperList.MarksChanged)
+    def _marks_changed(self, message: PaperList.MarksChanged) -> None:
+        self._update_status()
+
+    @on(FilterBar.Done)
+    @on(FilterBar.Cleared)
+    def _filter_done(self) -> None:
+        self.paper_list.focus()
+
+    @on(TagPane.Chosen)
+    def _tag_chosen(self, message: TagPane.Chosen) -> None:
+        filter_bar = self.query_one(FilterBar)
+        words = filter_bar.value.split()
+        if f"#{message.tag}" not in words:
+            filter_bar.value = " ".join([*words, f"#{message.tag}"])
+        self.paper_list.focus()
+
+    # -- actions ---------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`/` is for the filter only on the main screen and when no input has focus."""
+        if action == "focus_filter":
+            return self.screen is self.screen_stack[0] and not isinstance(self.focused, Input)
+        return True
+
+    def action_focus_filter(self) -> None:
+        """Focus the filter (at once: keys typed right after `/` must land there)."""
+        filter_bar = self.query_one(FilterBar)
+        self.screen.set_focus(filter_bar)
+        filter_bar.cursor_position = len(filter_bar.value)
+
+    def action_back(self) -> None:
+        """From the reader or the tag pane back to the list."""
+        self.paper_list.focus()
+
+    def action_mark_all(self) -> None:
+        """Mark every paper in the results."""
+        count = self.paper_list.mark_all()
+        self.notify_info(f"Marked {count} papers: t, T, s and * now apply to them (U clears)")
+
+    def action_clear_marks(self) -> None:
+        """Unmark every paper."""
+        self.paper_list.clear_marks()
+        self.notify_info("Marks cleared")
+
+    def action_help(self) -> None:
+        """Show every key, generated from the bindings."""
+        self.push_screen(HelpScreen(help_sections(self, self.bound_actions())))
+
+    def bound_actions(self) -> list[BoundAction]:
+        """Every binding of the main screen, by area, with the node that runs it."""
+        screen = self.screen_stack[0]
+        areas: list[tuple[str, list[BindingType], object]] = [
+            ("Filter", [*_MOVE, *FilterBar.BINDINGS], None),
+            ("List", PaperList.BINDINGS, screen.query_one(PaperList)),
+            ("Reader", Reader.BINDINGS, screen.query_one(Reader)),
+            ("Tag pane", TagPane.BINDINGS, screen.query_one(TagPane)),
+            ("Papers", [*_PAPERS, *_OUT], None),
+            ("App", _APP, None),
+        ]
+        actions: list[BoundAction] = []
+        for section, bindings, target in areas:
+            for binding in bindings:
+                if not isinstance(binding, Binding):
+                    continue
+                owner = self if binding in self.BINDINGS or target is None else target
+                if section == "Filter" and binding in FilterBar.BINDINGS:
+                    owner = screen.query_one(FilterBar)
+                actions.append(BoundAction(section, binding, owner))  # type: ignore[arg-type]
+        return actions
+
+    # -- for the actions module ------------------------------------------------------------------
+
+    def export_title(self) -> str:
+        """`Reading list: <query>` for an export of the results."""
+        query = " ".join(self.query_text.split())
+        return f"Reading list: {query}" if query else "Reading list"
+
+    def current_tag(self) -> str | None:
+        """The first `#tag` / `tag:x` of the filter, if any (the export dialog offers it)."""
+        for word in self.query_text.split():
+            raw = word[1:] if word.startswith("#") else word[4:] if word.startswith("tag:") else ""
+            if raw:
+                try:
+                    return normalise_tag(raw)
+                except ValueError:
+                    continue
+        return None

@@ -1,0 +1,329 @@
+"""The actions that change papers or leave the app: tags, status, star, note, copy, open, export.
+
+`PaperActions` is the base of `PapershelfApp`; it holds no layout. Every change goes straight
+to the Library (which writes it to disk); a `PapershelfError` becomes an error notification.
+"""
+
+from __future__ import annotations
+
+import webbrowser
+from collections.abc import Callable, Sequence
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from textual import work
+from textual.app import App
+
+from storage.errors import PapershelfError
+from storage.model import STATUSES, Entry
+from tui.text import one_line_notice
+from tui.widgets.paper_list import PaperList
+
+# The dialogs, the exporter and the clipboard are imported when first used: together they
+# cost ~0.1 s of imports that would otherwise delay the first frame.
+if TYPE_CHECKING:
+    from storage.export import ExportItem
+    from storage.library import Library
+    from tui.clipboard import Clipboard
+    from tui.screens.export_dialog import ExportRequest
+    from tui.screens.tag_editor import TagChange
+
+TO_READ = "to-read"
+UNDO_DEPTH = 50
+
+
+def _plural(count: int, word: str = "paper") -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def is_web_url(url: str) -> bool:
+    """True for an http(s) URL with a host and nothing a terminal or shell could trip on."""
+    if any(ch.isspace() or ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in url):
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
+
+
+class PaperActions(App[None]):
+    """Key actions on the papers under the cursor or marked; the app adds layout and search."""
+
+    def __init__(self, library: Library, *, clipboard: Clipboard | None = None) -> None:
+        super().__init__()
+        self.library = library
+        self._clipboard = clipboard
+        self._undo: list[tuple[str, dict[str, Entry]]] = []
+
+    # -- what the app provides -----------------------------------------------------------------
+
+    @property
+    def paper_list(self) -> PaperList:
+        """The list widget (on the main screen, whichever screen is active)."""
+        return self.screen_stack[0].query_one(PaperList)
+
+    def after_change(self) -> None:
+        """Redraw whatever shows entries; the app overrides this."""
+
+    def export_title(self) -> str:
+        """The heading of an export of the current results; the app overrides this."""
+        return "Reading list"
+
+    def current_tag(self) -> str | None:
+        """The tag the filter is about, if any; the app overrides this."""
+        return None
+
+    def today(self) -> date:
+        """Today's date (a method, so tests can fix it)."""
+        return date.today()
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def notify_error(self, message: str) -> None:
+        """An error the user caused or must know about, as one safe line."""
+        self.notify(one_line_notice(message), severity="error", markup=False)
+
+    def notify_info(self, message: str, severity: str = "information") -> None:
+        """A one-line notification of user text, never parsed as markup."""
+        self.notify(one_line_notice(message, 300), severity=severity, markup=False)  # type: ignore[arg-type]
+
+    def targets(self) -> tuple[list[str], bool]:
+        """Ids to act on: the marked papers (bulk) or else the one under the cursor."""
+        papers = self.paper_list
+        if papers.marked:
+            order = {paper.id: i for i, paper in enumerate(self.library.papers())}
+            return sorted(papers.marked, key=lambda pid: order.get(pid, 0)), True
+        current = papers.current_id
+        return ([current] if current else []), False
+
+    def _describe(self, ids: Sequence[str], bulk: bool) -> str:
+        if bulk:
+            return f"{_plural(len(ids))} (marked)"
+        return self.library.get(ids[0]).name if ids else "no paper"
+
+    def change(self, label: str, ids: Sequence[str], bulk: bool, run: Callable[[], int]) -> None:
+        """Run one Library change on `ids`, remember it for undo, notify, redraw."""
+        before = {pid: self.library.entry(pid) for pid in ids}
+        try:
+            changed = run()
+        except PapershelfError as error:
+            self.notify_error(str(error))
+            return
+        if changed:
+            self._undo.append((label, before))
+            del self._undo[:-UNDO_DEPTH]
+        where = self._describe(ids, bulk)
+        unchanged = "" if changed == len(ids) else f" ({_plural(changed)} changed)"
+        self.notify_info(f"{label}: {where}{unchanged}")
+        self.after_change()
+
+    # -- actions ---------------------------------------------------------------------------------
+
+    def action_tag(self) -> None:
+        """Open the tag editor for the marked papers or the one under the cursor."""
+        from tui.screens.tag_editor import TagEditor
+
+        ids, bulk = self.targets()
+        if not ids:
+            self.notify_info("No paper to tag", "warning")
+            return
+        names = [self.library.get(pid).name for pid in ids]
+        counts = self.library.tag_counts(ids)
+        editor = TagEditor(names, frozenset(counts), self.library.tag_counts(), counts=counts)
+
+        def done(result: TagChange | None) -> None:
+            if result is None or not (result.add or result.remove):
+                return
+            words = [f"+{tag}" for tag in sorted(result.add)]
+            words += [f"-{tag}" for tag in sorted(result.remove)]
+            self.change(
+                f"Tags {' '.join(words)}",
+                ids,
+                bulk,
+                lambda: self.library.tag(ids, add=result.add, remove=result.remove),
+            )
+
+        self.push_screen(editor, done)
+
+    def action_toggle_to_read(self) -> None:
+        """Add `to-read` (or remove it when every target has it)."""
+        ids, bulk = self.targets()
+        if not ids:
+            return
+        if all(TO_READ in self.library.entry(pid).tags for pid in ids):
+            self.change(
+                f"Removed #{TO_READ}", ids, bulk, lambda: self.library.tag(ids, remove=[TO_READ])
+            )
+        else:
+            self.change(
+                f"Added #{TO_READ}", ids, bulk, lambda: self.library.tag(ids, add=[TO_READ])
+            )
+
+    def action_cycle_status(self) -> None:
+        """unread -> reading -> read -> unread, from the status of the paper under the cursor."""
+        ids, bulk = self.targets()
+        if not ids:
+            return
+        base = self.paper_list.current_id or ids[0]
+        status = self.library.entry(base).status
+        new = STATUSES[(STATUSES.index(status) + 1) % len(STATUSES)]
+        self.change(f"Status {new}", ids, bulk, lambda: self.library.set_status(ids, new))
+
+    def action_star(self) -> None:
+        """Star (or unstar when every target is starred)."""
+        ids, bulk = self.targets()
+        if not ids:
+            return
+        starred = not all(self.library.entry(pid).starred for pid in ids)
+        label = "Starred" if starred else "Unstarred"
+        self.change(label, ids, bulk, lambda: self.library.set_starred(ids, starred))
+
+    def action_note(self) -> None:
+        """Edit the note of the paper under the cursor."""
+        from tui.screens.note_editor import NoteEditor
+
+        paper_id = self.paper_list.current_id
+        if paper_id is None:
+            return
+        paper = self.library.get(paper_id)
+
+        def done(note: str | None) -> None:
+            if note is not None:
+                self.change(
+                    "Note saved", [paper_id], False, lambda: self.library.set_note(paper_id, note)
+                )
+
+        self.push_screen(NoteEditor(paper.name, self.library.entry(paper_id).note), done)
+
+    def action_undo(self) -> None:
+        """Put back the entries the last change touched."""
+        if not self._undo:
+            self.notify_info("Nothing to undo", "warning")
+            return
+        label, before = self._undo.pop()
+        try:
+            self.library.restore(before)
+        except PapershelfError as error:
+            self._undo.append((label, before))
+            self.notify_error(str(error))
+            return
+        self.notify_info(f"Undone: {label}")
+        self.after_change()
+
+    def _choose_url(self, urls: Sequence[str], title: str, then: Callable[[str], None]) -> None:
+        from tui.screens.link_chooser import LinkChooser
+
+        if len(urls) == 1:
+            then(urls[0])
+            return
+
+        def chosen(url: str | None) -> None:
+            if url is not None:
+                then(url)
+
+        self.push_screen(LinkChooser(list(urls), title), chosen)
+
+    def action_copy_code(self) -> None:
+        """Copy the code URL of the paper under the cursor (a chooser when it has several)."""
+        paper_id = self.paper_list.current_id
+        if paper_id is None:
+            return
+        paper = self.library.get(paper_id)
+        if not paper.code_urls:
+            self.notify_info(f"{paper.name} has no code URL", "warning")
+            return
+        self._choose_url(paper.code_urls, f"Copy a code URL of {paper.name}", self._copy)
+
+    @work(thread=True, group="clipboard")
+    def _copy(self, url: str) -> None:
+        # In a thread: clipboard tools may take up to their timeout (a stale DISPLAY, SSH).
+        if self._clipboard is None:
+            from tui.clipboard import Clipboard
+
+            self._clipboard = Clipboard()
+        outcome = self._clipboard.copy(url, self)
+        self.notify_info(outcome.message)
+
+    def action_open_link(self) -> None:
+        """Open the paper's code URL or link in a browser (http/https only)."""
+        paper_id = self.paper_list.current_id
+        if paper_id is None:
+            return
+        paper = self.library.get(paper_id)
+        urls = list(
+            dict.fromkeys([*paper.code_urls, *paper.links, *([paper.url] if paper.url else [])])
+        )
+        web = [url for url in urls if is_web_url(url)]
+        if not web:
+            refused = f" ({len(urls) - len(web)} not http/https: not opened)" if urls else ""
+            self.notify_info(f"{paper.name} has no web link to open{refused}", "warning")
+            return
+        self._choose_url(web, f"Open a link of {paper.name}", self.open_url)
+
+    def open_url(self, url: str) -> None:
+        """Open `url` in a browser from a thread (a browser can take seconds to start)."""
+        if not is_web_url(url):
+            self.notify_info(f"Not opened (only http/https): {url}", "warning")
+            return
+        self._open_in_thread(url)
+        self.notify_info(f"Opening {url}")
+
+    @work(thread=True, group="browser")
+    def _open_in_thread(self, url: str) -> None:
+        try:
+            opened = webbrowser.open(url)
+        except Exception as error:  # a broken browser setup must not crash the app
+            self.notify_error(f"Could not open {url}: {error}")
+            return
+        if not opened:
+            self.notify_info(f"No browser found; open it by hand: {url}", "warning")
+
+    def action_export(self) -> None:
+        """Ask what to export and where; then write the Markdown file in a thread."""
+        from tui.screens.export_dialog import ExportDialog
+
+        papers = self.paper_list
+        tags = sorted(self.library.tag_counts())
+        dialog = ExportDialog(
+            Path.cwd(), tags, len(papers.hits), len(papers.marked), self.current_tag(), self.today()
+        )
+        self.push_screen(dialog, self._export_chosen)
+
+    def _export_chosen(self, request: ExportRequest | None) -> None:
+        if request is None:
+            return
+        from storage.export import ExportItem
+
+        library = self.library
+        if request.scope == "marked":
+            ids = self.targets()[0] if self.paper_list.marked else []
+            title = "Reading list: marked papers"
+        elif request.scope == "tag" and request.tag:
+            ids = [p.id for p in library.papers() if request.tag in library.entry(p.id).tags]
+            title = f"Reading list: #{request.tag}"
+        else:
+            ids = [hit.paper_id for hit in self.paper_list.hits]
+            title = self.export_title()
+        items = [ExportItem(library.get(pid), library.entry(pid)) for pid in ids]
+        only = {request.tag} if request.scope == "tag" and request.tag else None
+        self._write_export(items, title, only, request.path)
+
+    @work(thread=True, group="export")
+    def _write_export(
+        self, items: list[ExportItem], title: str, only: set[str] | None, path: Path
+    ) -> None:
+        from storage.export import to_markdown, write_export
+
+        try:
+            text = to_markdown(items, title=title, today=self.today(), only_tags=only)
+            written = write_export(path, text, overwrite=True)
+        except PapershelfError as error:
+            self.notify_error(str(error))
+            return
+        except OSError as error:
+            self.notify_error(f"Could not write {path}: {error.strerror or error}")
+            return
+        self.notify_info(f"Exported {_plural(len(items))} to {written}")

@@ -1,0 +1,36 @@
+"""Opt-in timing trace: `PAPERSHELF_TRACE=FILE` appends `<unix time> <event> <detail>` lines.
+
+Used by `bench/bench_app.py` to measure start-to-first-frame and keystroke-to-list-updated
+from inside the app. Costs one attribute check when the variable is unset.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import TextIO
+
+
+class Trace:
+    """Appends timestamped events to a file, or does nothing."""
+
+    def __init__(self, path: str | None) -> None:
+        self._file: TextIO | None = None
+        if path:
+            try:
+                self._file = open(path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115
+            except OSError:
+                self._file = None
+
+    @property
+    def enabled(self) -> bool:
+        """Whether events are being recorded."""
+        return self._file is not None
+
+    def mark(self, event: str, detail: str = "") -> None:
+        """Record `event` now (wall clock, so another process can compare)."""
+        if self._file is not None:
+            self._file.write(f"{time.time():.6f} {event} {detail}\n")
+
+
+TRACE = Trace(os.environ.get("PAPERSHELF_TRACE"))

@@ -1,0 +1,53 @@
+"""The status line: how many papers are shown, the active filter, the sort and the marks."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.content import Content
+from textual.widgets import Static
+
+from tui.text import plain
+
+
+class StatusLine(Static):
+    """`N of M papers · filter · sort · marked` in one line."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "status-line--count",
+        "status-line--query",
+        "status-line--marked",
+        "status-line--error",
+    }
+
+    def show(
+        self,
+        *,
+        shown: int,
+        total: int,
+        query: str,
+        marked: int,
+        searching: bool = False,
+        error: str | None = None,
+    ) -> None:
+        """Redraw with the given figures (the query is user text: shown literally)."""
+        count = plain(f"{shown:,} of {total:,} papers", ".status-line--count")
+        parts: list[Content | str] = [count]
+        if query.strip():
+            parts += ["  filter: ", plain(query, ".status-line--query", one_line=True)]
+            parts.append("  sort: relevance")
+        else:
+            parts.append("  sort: library order")
+        if marked:
+            parts += ["  ", plain(f"{marked:,} marked", ".status-line--marked")]
+        if searching:
+            parts.append("  searching…")
+        if error:
+            parts += ["  ", plain(error, ".status-line--error", one_line=True)]
+        # One line, always: no need for a layout pass on every keystroke.
+        self.update(Content.assemble(*parts), layout=False)
+
+    @property
+    def text(self) -> str:
+        """The plain text shown."""
+        return str(self.content)
