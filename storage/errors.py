@@ -31,7 +31,7 @@ class LibraryError(PapershelfError):
 
 
 class SaveError(LibraryError):
-    """A change could not be written; the file on disk is unchanged and the change can be retried."""
+    """A change could not be written: the file on disk is unchanged; the change can be retried."""
 
 
 class QueryError(PapershelfError):

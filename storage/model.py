@@ -127,7 +127,8 @@ def normalise_tag(raw: str) -> str:
     """
     text = unicodedata.normalize("NFC", raw)
     text = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
-    text = text.strip().lstrip("#+").strip().casefold()
+    # Strip every leading marker and space, so normalising is idempotent ("+ #x" -> "x").
+    text = text.lstrip("#+ \t\n").strip().casefold()
     tag = "-".join(text.split())
     if not tag:
         raise ValueError(f"not a usable tag: {raw!r}")

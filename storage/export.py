@@ -1,0 +1,406 @@
+"""Markdown reading lists: export (`to_markdown`, `write_export`) and reading a ticked list back.
+
+Layout (CommonMark; renders as intended on GitHub, in VS Code and Obsidian)::
+
+    # Title
+
+    Exported 2025-06-01 · 3 papers · 1 read
+
+    ## gnn
+
+    - [x] ★ **RelGNN** — ICML 2025 · [code](https://github.com/o/r) #gnn <!-- papershelf:ID -->
+
+      *Paper title*\\
+      The abstract's first sentence.\\
+      Note: the user's note
+
+Each paper appears once, so a list has one box to tick per paper. With `group_by_tag` it sits
+under its alphabetically first tag (not counting the `only_tags` the export was limited to, when
+it has others) and every one of its tags is written on its line as `#tag`; papers without tags
+come last under `## untagged`. The item line (checkbox, name, links, tags, id comment) is what
+`parse_markdown_list` (`storage.export_read`, re-exported here) reads back; the indented
+paragraph under it is for the reader and is ignored on the way back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import re
+import secrets
+import string
+import unicodedata
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from storage.errors import PapershelfError
+from storage.export_read import ListedItem, ListScan, parse_markdown_list, scan_markdown_list
+from storage.mdescape import clean_inline, link_destination, markdown_escape
+from storage.model import Entry, Paper, normalise_tag
+
+__all__ = [
+    "ExportError",
+    "ExportExists",
+    "ExportItem",
+    "ListScan",
+    "ListedItem",
+    "default_export_name",
+    "display",
+    "first_sentence",
+    "markdown_escape",
+    "parse_markdown_list",
+    "scan_markdown_list",
+    "to_markdown",
+    "write_export",
+]
+
+DEFAULT_TITLE = "Reading list"
+UNTAGGED = "untagged"
+SENTENCE_MAX = 300
+"""Longest first sentence written; a longer one is cut at a word boundary and ends with `…`."""
+HEAD_MAX = 4 * SENTENCE_MAX
+"""Raw abstract characters turned into display text to find the first sentence."""
+
+# Ids go into an HTML comment, so they must not contain `--` or `>`; real ids are 12 hex digits.
+_SAFE_ID = re.compile(r"[0-9A-Za-z_.]{1,64}")
+_PUNCTUATION = frozenset(string.punctuation)
+# Sentence ends: `.`/`!`/`?` (with closing quotes or brackets) before a space, or CJK full stops.
+_CJK_STOPS = "\u3002\uff01\uff1f"
+_SENTENCE_END = re.compile(rf"[.!?][\"'\u201d\u2019)\]]*(?=\s)|[{_CJK_STOPS}]")
+_OPENERS = "([\"'\u201c\u2018"
+_ABBREVIATIONS = frozenset(
+    [
+        "e.g.",
+        "i.e.",
+        "al.",
+        "cf.",
+        "vs.",
+        "fig.",
+        "figs.",
+        "eq.",
+        "eqs.",
+        "sec.",
+        "no.",
+        "approx.",
+        "resp.",
+        "ref.",
+        "refs.",
+        "ca.",
+        "viz.",
+    ]
+)
+
+
+class ExportError(PapershelfError):
+    """An export could not be written (or its options make no sense)."""
+
+
+class ExportExists(ExportError):
+    """The export file exists and overwriting was not allowed."""
+
+
+@dataclass(frozen=True)
+class ExportItem:
+    """One paper to export, with the user's state for it."""
+
+    paper: Paper
+    entry: Entry
+
+
+@functools.cache
+def _display_function() -> Callable[[str], str]:
+    """`storage.latex.display_text(...).text`, or the identity while latex.py does not exist."""
+    try:
+        from storage.latex import display_text  # optional: another part writes it
+    except ModuleNotFoundError as error:
+        if error.name != "storage.latex":
+            raise
+        return lambda text: text
+    return lambda text: display_text(text).text
+
+
+def display(text: str) -> str:
+    """The display text of paper text: LaTeX as Unicode, Markdown emphasis markers removed."""
+    return _display_function()(text)
+
+
+def first_sentence(text: str, limit: int = SENTENCE_MAX) -> str:
+    """The first sentence of `text` as one clean line, at most `limit` characters (plus `…`)."""
+    clean = clean_inline(text)
+    end = len(clean)
+    for match in _SENTENCE_END.finditer(clean):
+        word = clean[: match.start() + 1].rsplit(" ", 1)[-1].lstrip(_OPENERS)
+        if word.casefold() in _ABBREVIATIONS or re.fullmatch(r"[A-Z]\.", word):
+            continue  # `e.g.`, `et al.`, initials
+        rest = clean[match.end() :].lstrip()
+        if match.group()[0] in _CJK_STOPS or not rest or not rest[0].islower():
+            end = match.end()
+            break
+    sentence = clean[:end].strip()
+    if len(sentence) <= limit:
+        return sentence
+    cut = sentence[:limit]
+    if " " in cut[limit // 2 :]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def _head(abstract: str) -> str:
+    """The start of an abstract, long enough for its first sentence (display text is costly)."""
+    if len(abstract) <= HEAD_MAX:
+        return abstract
+    cut = abstract[:HEAD_MAX]
+    return cut[: cut.rindex(" ")] if " " in cut else cut
+
+
+def _tag_key(tag: str) -> str:
+    """A tag in normal form when it has one, else as stored."""
+    try:
+        return normalise_tag(tag)
+    except ValueError:
+        return tag
+
+
+def _wanted_tags(only_tags: Collection[str] | None) -> frozenset[str] | None:
+    """Normalise `only_tags`; None (or empty) means every paper."""
+    if isinstance(only_tags, str):
+        only_tags = (only_tags,)  # a lone tag, not its characters
+    if not only_tags:
+        return None
+    try:
+        return frozenset(normalise_tag(tag) for tag in only_tags)
+    except ValueError as error:
+        raise ExportError(str(error)) from None
+
+
+def _select(items: Iterable[ExportItem], wanted: frozenset[str] | None) -> list[ExportItem]:
+    """The items to export: first occurrence of each paper, filtered by `wanted` tags."""
+    seen: set[str] = set()
+    chosen = []
+    for item in items:
+        if item.paper.id in seen:
+            continue
+        if wanted is not None and not wanted & {_tag_key(t) for t in item.entry.tags}:
+            continue
+        seen.add(item.paper.id)
+        chosen.append(item)
+    return chosen
+
+
+def _section_tag(entry: Entry, wanted: frozenset[str] | None) -> str | None:
+    """The tag a paper is listed under: its alphabetically first tag, passing over the export's
+    `only_tags` (every paper has one; the title says which) unless it has no other tag."""
+    tags = sorted({_tag_key(tag) for tag in entry.tags})
+    others = [tag for tag in tags if wanted is None or tag not in wanted]
+    return (others or tags or [None])[0]
+
+
+def _groups(
+    items: Sequence[ExportItem], wanted: frozenset[str] | None
+) -> list[tuple[str, list[ExportItem]]]:
+    """(heading, items) per section: tags alphabetically, then the untagged papers."""
+    by_tag: dict[str, list[ExportItem]] = {}
+    untagged: list[ExportItem] = []
+    for item in items:
+        tag = _section_tag(item.entry, wanted)
+        if tag is None:
+            untagged.append(item)
+        else:
+            by_tag.setdefault(tag, []).append(item)
+    sections = [(markdown_escape(tag), by_tag[tag]) for tag in sorted(by_tag)]
+    if untagged:
+        # A real tag can be called "untagged"; tags never contain spaces, so this cannot clash.
+        heading = UNTAGGED if UNTAGGED not in by_tag else f"{UNTAGGED} (no tags)"
+        sections.append((heading, untagged))
+    return sections
+
+
+def _summary(items: Sequence[ExportItem], today: date) -> str:
+    """The line under the title: date, number of papers, how many are read."""
+    count = len(items)
+    read = sum(item.entry.status == "read" for item in items)
+    noun = "paper" if count == 1 else "papers"
+    line = f"Exported {today.isoformat()} · {count} {noun}"
+    return f"{line} · {read} read" if read else line
+
+
+def _tag_text(tag: str) -> str:
+    """`#tag` as written on an item line (a stored tag never has spaces; be safe anyway)."""
+    tag = "-".join(clean_inline(tag).split())
+    # A tag can start with `#`/`+` ("+ #x" normalises to "#x"); escaped, they are kept on the way
+    # back, where a leading marker typed by a person is dropped by `normalise_tag`.
+    rest = tag.lstrip("#+")
+    lead = "".join("\\" + ch for ch in tag[: len(tag) - len(rest)])
+    text = lead + markdown_escape(rest, line_start=False)
+    backslashes = len(text[:-1]) - len(text[:-1].rstrip("\\"))
+    if text[-1:] in _PUNCTUATION and backslashes % 2 == 0:
+        # Escaped, so that reading back does not drop it like the `.` in "see #tag."
+        text = text[:-1] + "\\" + text[-1]
+    return "#" + text
+
+
+def _item_lines(item: ExportItem) -> list[str]:
+    """The Markdown lines of one paper: the item line, then its indented details paragraph."""
+    paper, entry = item.paper, item.entry
+    name = clean_inline(display(paper.name)) or paper.id
+    parts = ["-", "[x]" if entry.status == "read" else "[ ]"]
+    if entry.starred:
+        parts.append("★")
+    head = f"**{markdown_escape(name)}**"
+    venue = markdown_escape(paper.venue or "")
+    if venue:
+        head += f" — {venue}"
+    destinations = [d for d in map(link_destination, paper.code_urls) if d is not None]
+    for number, destination in enumerate(destinations, start=1):
+        label = "code" if number == 1 else f"code {number}"
+        head += f" · [{label}]({destination})"
+    parts.append(head)
+    parts.extend(_tag_text(tag) for tag in sorted(entry.tags))
+    if _SAFE_ID.fullmatch(paper.id):
+        parts.append(f"<!-- papershelf:{paper.id} -->")
+    lines = [" ".join(parts)]
+
+    details = []
+    title = clean_inline(display(paper.title or ""))
+    if title and title.casefold() != name.casefold():
+        details.append(f"*{markdown_escape(title)}*")
+    sentence = first_sentence(display(_head(paper.abstract)))
+    if sentence:
+        details.append(markdown_escape(sentence))
+    note = markdown_escape(entry.note)
+    if note:
+        details.append(f"Note: {note}")
+    if details:
+        # A blank line, then one paragraph whose lines end in `\` (a hard line break).
+        lines += ["", "\\\n".join(f"  {line}" for line in details)]
+    return lines
+
+
+def to_markdown(
+    items: Sequence[ExportItem],
+    *,
+    title: str,
+    group_by_tag: bool = True,
+    today: date | None = None,
+    only_tags: Collection[str] | None = None,
+) -> str:
+    """Render `items` (in their given order within each section) as a Markdown reading list.
+
+    `only_tags`, when given and not empty, keeps only papers carrying at least one of those tags;
+    sections then come from the papers' other tags (a `#to-read` list is grouped by topic), and
+    a paper with no other tag sits under its `only_tags` tag. Raises ExportError for an unusable
+    tag.
+    """
+    wanted = _wanted_tags(only_tags)
+    chosen = _select(items, wanted)
+    lines = [
+        f"# {markdown_escape(title) or DEFAULT_TITLE}",
+        "",
+        _summary(chosen, today or date.today()),
+        "",
+    ]
+    sections = _groups(chosen, wanted) if group_by_tag else [("", chosen)]
+    for heading, group in sections:
+        if heading:
+            lines += [f"## {heading}", ""]
+        for item in group:
+            lines += [*_item_lines(item), ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def default_export_name(scope: str, today: date | None = None) -> str:
+    """`reading-list-<scope>-<YYYY-MM-DD>.md`, with `scope` made safe for any file system."""
+    text = unicodedata.normalize("NFC", scope).casefold()
+    slug = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in text)
+    slug = re.sub(r"-{2,}", "-", slug).strip("-_")[:48].strip("-_")
+    day = (today or date.today()).isoformat()
+    return f"reading-list-{slug}-{day}.md" if slug else f"reading-list-{day}.md"
+
+
+def _reason(error: OSError) -> str:
+    """A short reason for an OS error, for one-line messages."""
+    return error.strerror or str(error)
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make a rename durable; some platforms cannot open directories, which is fine."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_temp(directory: Path, stem: str, data: bytes) -> Path:
+    """Write `data` to a new file in `directory` (mode from the umask), fsynced."""
+    while True:
+        temp = directory / f".{stem}.{secrets.token_hex(4)}.tmp"
+        try:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+        break
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    return temp
+
+
+def _publish(temp: Path, path: Path, overwrite: bool) -> None:
+    """Move `temp` to `path`; without `overwrite`, never replace an existing file."""
+    if overwrite:
+        os.replace(temp, path)
+        return
+    try:
+        os.link(temp, path)  # atomic "create only if absent"
+    except FileExistsError:
+        raise
+    except OSError:
+        # No hard links here (FAT, some network shares): check, then rename.
+        if os.path.lexists(path):
+            raise FileExistsError(path) from None
+        os.replace(temp, path)
+        return
+    temp.unlink()
+
+
+def write_export(path: Path, text: str, *, overwrite: bool = False) -> Path:
+    """Write `text` to `path` atomically (temp file, fsync, rename); return the path.
+
+    Raises ExportExists when `path` exists and `overwrite` is false, ExportError when the file
+    cannot be written. A failed write leaves no partial file behind.
+    """
+    path = Path(path)
+    directory = path.parent
+    try:
+        temp = _write_temp(directory, path.name, text.encode("utf-8"))
+    except OSError as error:
+        if not directory.is_dir():
+            raise ExportError(f"cannot write {path}: folder {directory} does not exist") from None
+        raise ExportError(f"cannot write {path}: {_reason(error)}") from None
+    try:
+        _publish(temp, path, overwrite)
+    except FileExistsError:
+        raise ExportExists(
+            f"{path} already exists; choose another name or allow overwriting"
+        ) from None
+    except OSError as error:
+        raise ExportError(f"cannot write {path}: {_reason(error)}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            temp.unlink(missing_ok=True)
+    _fsync_directory(directory)
+    return path
