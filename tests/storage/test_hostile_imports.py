@@ -1,0 +1,718 @@
+"""Hostile files through `Library.import_files` (issue "Nothing lost, nothing injected", 5 and 9).
+
+Each hostile file is imported in one call together with a good file: the hostile one gets its
+exact report (added count, or the exact one-line error with its line), the good one still
+imports, a failing file changes no byte of the library, and nothing hangs or eats memory. The
+parser's own refusals are unit-tested in test_ingest.py; this module checks what a user sees
+through the Library. Tests marked xfail(strict) show bugs found here (see their reasons).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+import time
+import tracemalloc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from storage import ingest
+from storage.library import FileReport, Library
+
+T = TypeVar("T")
+
+NOW = "2025-07-01T00:00:00Z"
+"""Fixed import time, so that two libraries given the same papers write the same bytes."""
+MIB = 1024 * 1024
+BASE_ABSTRACT = "We propose BaseNet, a network that is already in the library before the test."
+GOOD_ABSTRACTS = (
+    "We introduce GoodFormer, a transformer for good files. Code: https://github.com/ex/good.",
+    "We present SecondFlow, a flow model that imports next to hostile files.",
+)
+GOOD_TEXT = "ICML 2025 Papers\n\n" + "\n\n".join(GOOD_ABSTRACTS) + "\n"
+OTHER_ABSTRACTS = (
+    "We propose Ünïcode-Net, a model trained on text that is not ASCII.",
+    "Large models memorise [MASK] tokens; we study why and fix it.",
+)
+OTHER_TEXT = "ICML 2025 Papers\n\n" + "\n\n".join(OTHER_ABSTRACTS) + "\n"
+LATIN1 = "Old list 2024\n\nA first abstract that is fine.\n\nCaf\u00e9 abstracts are not UTF-8.\n"
+FILLER = "Results improve on standard benchmarks. "
+CONTROL = {chr(code) for code in (*range(0x20), *range(0x7F, 0xA0))}
+
+
+def control_characters(text: str) -> set[str]:
+    """C0/C1 control characters in `text` (a newline counts: a message must be one line)."""
+    return set(text) & CONTROL
+
+
+def stray_controls(abstract: str) -> set[str]:
+    """Control characters ingest must have stripped (it keeps newline and tab: DESIGN §3)."""
+    return control_characters(abstract) - {"\n", "\t"}
+
+
+# -- the hostile files -------------------------------------------------------------------------
+
+
+def write_bytes(data: bytes) -> Callable[[Path], None]:
+    return lambda path: path.write_bytes(data)
+
+
+def make_dir(path: Path) -> None:
+    path.mkdir()
+    (path / "inside.txt").write_text(GOOD_TEXT)
+
+
+def make_fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def make_long_line(path: Path) -> None:
+    """A 50 MiB file of one line: far over the abstract length limit."""
+    path.write_bytes(b"word " * (10 * MIB))
+
+
+def make_sparse(path: Path) -> None:
+    path.touch()
+    os.truncate(path, 500 * MIB)  # a hole: no disk used, but reading it would take 500 MiB
+
+
+@dataclass(frozen=True)
+class Hostile:
+    """One hostile file and its exact outcome."""
+
+    name: str
+    make: Callable[[Path], None]
+    error: str | None
+    """The exact `FileReport.error`, or None when the file imports."""
+    abstracts: tuple[str, ...] = ()
+    """The abstracts it imports (when it imports)."""
+    skipped: int = 0
+    seconds: float = 5.0
+    """The call must return within this time."""
+    alone: bool = True
+    """Also import it alone (the 50 MiB file is, in its own test: parsing it twice is slow)."""
+
+    @property
+    def report(self) -> FileReport:
+        return FileReport(
+            self.name, added=len(self.abstracts), skipped=self.skipped, error=self.error
+        )
+
+
+CASES = [
+    Hostile(
+        "latin1.txt",
+        write_bytes(LATIN1.encode("latin-1")),
+        "latin1.txt, line 5: not valid UTF-8 text (byte 0xE9); save the file as UTF-8",
+    ),
+    Hostile(
+        "cp1252.txt",
+        write_bytes("H\n\nShe said \u201chello\u201d.\n".encode("cp1252")),
+        "cp1252.txt, line 3: not valid UTF-8 text (byte 0x93); save the file as UTF-8",
+    ),
+    Hostile(
+        "utf16le-bom.txt",
+        write_bytes(b"\xff\xfe" + OTHER_TEXT.encode("utf-16-le")),
+        None,
+        OTHER_ABSTRACTS,
+    ),
+    Hostile(
+        "utf16be-bom.txt",
+        write_bytes(b"\xfe\xff" + OTHER_TEXT.encode("utf-16-be")),
+        None,
+        OTHER_ABSTRACTS,
+    ),
+    Hostile(
+        # Without a BOM UTF-16 cannot be told from binary: its ASCII half is NUL bytes.
+        "utf16-no-bom.txt",
+        write_bytes(OTHER_TEXT.encode("utf-16-le")),
+        "utf16-no-bom.txt: is a binary file (it contains NUL bytes), not a text file",
+    ),
+    Hostile(
+        "utf16-odd.txt",
+        write_bytes(b"\xff\xfe" + OTHER_TEXT.encode("utf-16-le") + b"!"),
+        "utf16-odd.txt, line 6: not valid UTF-16-LE text (byte 0x21); save the file as UTF-8",
+    ),
+    Hostile(
+        "utf8-bom.txt",
+        write_bytes(b"\xef\xbb\xbf" + OTHER_TEXT.replace("\n", "\r\n").encode()),
+        None,
+        OTHER_ABSTRACTS,
+    ),
+    Hostile("bom-only.txt", write_bytes(b"\xef\xbb\xbf"), "bom-only.txt: empty file"),
+    Hostile(
+        "nul.txt",
+        write_bytes(OTHER_TEXT.encode().replace(b"ASCII", b"AS\x00CII")),
+        "nul.txt: is a binary file (it contains NUL bytes), not a text file",
+    ),
+    Hostile(
+        # Only the first 8 KiB are sniffed for NULs; a later stray NUL is a control character
+        # like any other and is stripped: the abstracts import without it.
+        "late-nul.txt",
+        write_bytes(b"ICML 2025 Papers\n\n" + FILLER.encode() * 230 + b"\n\nWe strip N\x00UL.\n"),
+        None,
+        ((FILLER * 230).strip(), "We strip NUL."),
+    ),
+    Hostile(
+        "paper.pdf",
+        write_bytes(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj"),
+        "paper.pdf: is a PDF, not a text file",
+    ),
+    Hostile(
+        "abstracts.txt.gz",
+        write_bytes(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + bytes(range(256))),
+        "abstracts.txt.gz: is a gzip archive, not a text file",
+    ),
+    Hostile("abstracts.d", make_dir, "abstracts.d: is a directory, not a file"),
+    Hostile("pipe.txt", make_fifo, "pipe.txt: is a FIFO (named pipe), not a file", seconds=1.0),
+    Hostile(
+        "huge.txt",
+        make_sparse,
+        "huge.txt: file too large (500.0 MiB; the limit is 64.0 MiB)",
+        seconds=1.0,
+    ),
+    Hostile(
+        "long.txt",
+        make_long_line,
+        "long.txt, line 1: paragraph of 52,428,799 characters is too long for an abstract "
+        "(the limit is 20,000)",
+        alone=False,
+    ),
+    Hostile("empty.txt", write_bytes(b""), "empty.txt: empty file"),
+    Hostile("blank.txt", write_bytes(b" \r\n\t\n\x0c\n"), "blank.txt: empty file"),
+    Hostile("header.txt", write_bytes(b"ICML 2025 Papers\n"), None),
+    Hostile(
+        "headers.txt",
+        write_bytes(b"ICML 2025 Papers\n\n## Oral Session 1\n\nPoster Session 2\n"),
+        None,
+        skipped=2,
+    ),
+]
+CASE = {case.name: case for case in CASES}
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _fixed_import_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every import stamps NOW, so papers.json of two libraries can be compared byte for byte."""
+    monkeypatch.setattr(ingest, "_now", lambda: NOW)
+
+
+def make_library(root: Path) -> Library:
+    """A library holding one paper with a tag, so that both library files exist."""
+    base = root.parent / "base.txt"
+    base.write_text("ICML 2025 Papers\n\n" + BASE_ABSTRACT + "\n")
+    library = Library.open(root, seed=False)
+    (report,) = library.import_files([base])
+    assert report == FileReport("base.txt", added=1)
+    library.tag([library.papers()[0].id], add=["keep"])
+    return library
+
+
+def library_files(root: Path) -> dict[str, tuple[bytes, int, int]]:
+    """Bytes, mtime and inode of both library files (absent ones left out)."""
+    result = {}
+    for name in ("papers.json", "state.json"):
+        path = root / name
+        if path.exists():
+            info = path.stat()
+            result[name] = (path.read_bytes(), info.st_mtime_ns, info.st_ino)
+    return result
+
+
+def unblock(path: Path) -> None:
+    """Give EOF to a reader stuck opening a FIFO; never blocks (no reader: ENXIO)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError:
+        return
+    os.close(fd)
+
+
+def finish_within(seconds: float, call: Callable[[], T], fifo: Path | None = None) -> T:
+    """Run `call` in a thread and fail unless it returns within `seconds`; re-raise its error."""
+    box: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = call()
+        except BaseException as error:  # handed to the test thread below
+            box["error"] = error
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        if fifo is not None:
+            unblock(fifo)
+        thread.join(5)
+        pytest.fail(f"the import did not return within {seconds:g} s")
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]
+
+
+@contextmanager
+def traced_peak() -> Iterator[list[int]]:
+    """Peak bytes allocated by Python inside the block (appended to the yielded list)."""
+    assert not tracemalloc.is_tracing()
+    tracemalloc.start()
+    peak: list[int] = []
+    try:
+        yield peak
+    finally:
+        peak.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+
+
+# -- every kind of hostile file, next to a good one ----------------------------------------------
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_hostile_file_has_its_exact_outcome_and_the_good_file_imports(
+    case: Hostile, tmp_path: Path
+) -> None:
+    library = make_library(tmp_path / "lib")
+    twin_root = tmp_path / "twin"
+    shutil.copytree(library.root, twin_root)
+    before = library_files(library.root)
+    hostile = tmp_path / case.name
+    case.make(hostile)
+    good = tmp_path / "good.txt"
+    good.write_text(GOOD_TEXT)
+
+    if case.error is not None and case.alone:
+        # Alone, a failing file writes nothing at all.
+        alone = finish_within(case.seconds, lambda: library.import_files([hostile]), hostile)
+        assert alone == [case.report]
+        assert library_files(library.root) == before
+
+    reports = finish_within(case.seconds, lambda: library.import_files([hostile, good]), hostile)
+
+    assert reports == [case.report, FileReport("good.txt", added=len(GOOD_ABSTRACTS))]
+    assert library_files(library.root)["state.json"] == before["state.json"]
+    reopened = Library.open(library.root, seed=False)
+    abstracts = {paper.abstract for paper in reopened.papers()}
+    assert abstracts == {BASE_ABSTRACT, *GOOD_ABSTRACTS, *case.abstracts}
+    from_hostile = [paper for paper in reopened.papers() if case.name in paper.sources]
+    assert sorted(paper.abstract for paper in from_hostile) == sorted(case.abstracts)
+    assert all(not stray_controls(paper.abstract) for paper in reopened.papers())
+    if case.error is not None:
+        # papers.json is exactly what importing the good file alone gives.
+        twin = Library.open(twin_root, seed=False)
+        assert twin.import_files([good]) == [reports[1]]
+        papers_json = (library.root / "papers.json").read_bytes()
+        assert papers_json == (twin_root / "papers.json").read_bytes()
+        assert f'"{case.name}"'.encode() not in papers_json
+
+
+def test_one_list_in_three_encodings_is_one_set_of_papers_with_its_venue(tmp_path: Path) -> None:
+    library = Library.open(tmp_path / "lib", seed=False)
+    for name in ("utf8-bom.txt", "utf16le-bom.txt", "utf16be-bom.txt"):
+        CASE[name].make(tmp_path / name)
+    reports = library.import_files(sorted(tmp_path.glob("*.txt")))
+    assert [report.added for report in reports] == [2, 0, 0]
+    assert [report.duplicates for report in reports] == [0, 2, 2]
+    assert {paper.venue for paper in library.papers()} == {"ICML 2025"}
+    assert all("\ufeff" not in paper.abstract for paper in library.papers())
+    assert [paper.sources for paper in library.papers()] == [
+        ("utf16be-bom.txt", "utf16le-bom.txt", "utf8-bom.txt")
+    ] * 2
+
+
+# -- time and memory ----------------------------------------------------------------------------
+
+
+def test_sparse_500_mib_file_is_refused_at_once_with_little_memory(tmp_path: Path) -> None:
+    library = make_library(tmp_path / "lib")
+    huge = tmp_path / "huge.txt"
+    make_sparse(huge)
+    started = time.perf_counter()
+    with traced_peak() as peak:
+        reports = library.import_files([huge])
+    elapsed = time.perf_counter() - started
+    assert reports == [CASE["huge.txt"].report]
+    assert elapsed < 1.0
+    assert peak[0] < 5 * MIB
+
+
+def test_50_mib_single_line_is_refused_quickly_without_copying_it_over_and_over(
+    tmp_path: Path,
+) -> None:
+    library = make_library(tmp_path / "lib")
+    before = library_files(library.root)
+    long = tmp_path / "long.txt"
+    make_long_line(long)
+    size = long.stat().st_size
+    started = time.perf_counter()
+    with traced_peak() as peak:
+        reports = library.import_files([long])
+    elapsed = time.perf_counter() - started
+    assert reports == [CASE["long.txt"].report]
+    assert elapsed < 5.0
+    assert library_files(library.root) == before
+    # Measured: 3.00x the file size (its bytes, the decoded text, one stripped copy of the line).
+    # 3.5x fails as soon as the parser makes one more whole copy of the file.
+    assert peak[0] < 3.5 * size, f"peak {peak[0] / size:.2f}x the file size"
+
+
+# -- property: any bytes import, or fail cleanly; a second import changes nothing ----------------
+
+TEXT_FRAGMENTS = st.sampled_from(
+    [
+        "ICML 2025 Papers\n\n",
+        "Oral Session 3\n\n",
+        "We propose FooNet, a method for bar.",
+        "Code: https://github.com/ex/foo).",
+        "\n\n",
+        "\n---\n",
+        "\r\n",
+        "\x00",
+        "\x1b[31m",
+        "\u202e",
+        "\ufeff",
+        "[MASK]",
+        "[/]",
+        "$K^2$IE",
+        '{"abstract": "We propose JsonNet, a model."}\n',
+        '{"title": "T", "abstract": "',
+        '{"papers": [',
+        '"}\n',
+        '"abstract": ',
+        '"venue": "NeurIPS 2024", ',
+        '"authors": ["A", "B"], ',
+        '"url": "github.com/x/y", ',
+        "\\u00e9",
+        "\\u0000",
+        "\\u001b[2J",
+        "\\n",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        "null",
+        "NaN",
+        "1e999",
+    ]
+)
+TEXTISH = st.lists(st.one_of(TEXT_FRAGMENTS, st.text(max_size=20)), max_size=12).map("".join)
+WORDS = st.sampled_from(
+    [
+        "We propose FooNet,",
+        "a method for bar.",
+        "$K^2$IE",
+        "[MASK]",
+        "[/]",
+        "**bold**",
+        "https://github.com/ex/foo).",
+        "<www.example.org>.",
+        "\x1b[31m",
+        "\u202e",
+        "\x85",
+        "caf\u00e9",
+        "\u8bba\u6587",
+        "\r\n",
+        "Oral Session 3",
+    ]
+)
+# Most paragraphs end a sentence; those that do not, and are short, are section headers.
+PARAGRAPH = st.builds(
+    lambda words, end: " ".join(words) + end,
+    st.lists(st.one_of(WORDS, st.text(max_size=12)), min_size=1, max_size=8),
+    st.sampled_from([".", ".", "!", ""]),
+)
+HEADER = st.sampled_from(["", "ICML 2025 Papers\n\n", "ICML 2025 \u8bba\u6587\u5217\u8868\n\n"])
+ABSTRACT_LIST = st.builds(
+    lambda header, paragraphs: header + "\n\n".join(paragraphs),
+    HEADER,
+    st.lists(PARAGRAPH, min_size=1, max_size=5),
+)
+RECORD = st.fixed_dictionaries(
+    {"abstract": PARAGRAPH},
+    optional={"title": st.text(max_size=12), "venue": WORDS, "authors": st.lists(WORDS)},
+)
+JSON_LINES = st.builds(
+    lambda records, ascii_only: "\n".join(json.dumps(r, ensure_ascii=ascii_only) for r in records),
+    st.lists(RECORD, min_size=1, max_size=4),
+    st.booleans(),
+)
+ENCODINGS = st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "utf-16-be", "utf-32"])
+CONTENT = st.one_of(
+    st.binary(max_size=300),
+    st.builds(lambda text, codec: text.encode(codec), TEXTISH, ENCODINGS),
+    st.builds(lambda text, tail: text.encode() + tail, TEXTISH, st.binary(max_size=8)),
+    st.builds(lambda text, codec: text.encode(codec), ABSTRACT_LIST, ENCODINGS),
+    st.builds(str.encode, ABSTRACT_LIST),
+    st.builds(str.encode, JSON_LINES),
+)
+NAMES = st.sampled_from(["fuzz.txt", "fuzz.jsonl", "fuzz.json", "list.md"])
+
+
+@settings(max_examples=60)
+@given(data=CONTENT, name=NAMES)
+def test_any_bytes_import_or_fail_with_one_line_and_a_second_import_changes_nothing(
+    data: bytes, name: str
+) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "lib"
+        path = Path(tmp) / name
+        path.write_bytes(data)
+        library = Library.open(root, seed=False)
+        (first,) = library.import_files([path])
+        papers_json = root / "papers.json"
+        event("refused" if first.error else "imported" if first.added else "imported nothing")
+        if first.error is not None:
+            assert first == FileReport(name, error=first.error)
+            assert re.match(re.escape(name) + r"(, line [1-9]\d*)?: \S", first.error)
+            assert not control_characters(first.error)
+            assert library.papers() == () and not papers_json.exists()
+            return
+        assert first.added == len(library.papers())
+        for paper in library.papers():
+            assert paper.sources == (name,)
+            assert paper.abstract and not stray_controls(paper.abstract)
+        before = library_files(root)
+        again_report = FileReport(
+            name, duplicates=first.duplicates + first.added, skipped=first.skipped
+        )
+        # Again through the same Library, and through a fresh one (another process's view).
+        for again in (library, Library.open(root, seed=False)):
+            assert again.import_files([path]) == [again_report]
+            assert library_files(root) == before
+
+
+# -- bugs found here (xfail strict: each passes once the bug is fixed; then drop the mark) --------
+
+SURROGATE_RECORDS = {
+    "abstract": '{"abstract": "We propose \\ud800Net, a model."}\n',
+    "title": '{"title": "Bad \\udfff", "abstract": "We propose TitleNet, a model."}\n',
+    "venue": '{"venue": "V\\udc00", "abstract": "We propose VenueNet, a model."}\n',
+    "authors": '{"authors": ["A\\udc00"], "abstract": "We propose AuthorNet, a model."}\n',
+    "url": '{"url": "https://x.org/\\udc00", "abstract": "We propose UrlNet, a model."}\n',
+}
+
+
+def assert_clean_outcome(report: FileReport, name: str, library: Library) -> None:
+    """A refusal is one clean line naming the file; an import stores only encodable text."""
+    if report.error is not None:
+        assert report.added == 0
+        assert re.match(re.escape(name) + r"(, line [1-9]\d*)?: \S", report.error)
+        assert not control_characters(report.error)
+    for paper in library.papers():
+        json.dumps(paper.to_dict(), ensure_ascii=False).encode()  # no lone surrogates
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=UnicodeEncodeError,
+    reason="BUG: a JSON \\uD800-\\uDFFF escape (lone surrogate) in any field reaches Paper; "
+    "paper_id() or the save of papers.json then raises UnicodeEncodeError out of import_files, "
+    "so the good file of the same call is not imported either",
+)
+@pytest.mark.parametrize("field", list(SURROGATE_RECORDS))
+def test_lone_surrogate_escape_in_json_is_refused_or_dropped(field: str, tmp_path: Path) -> None:
+    library = make_library(tmp_path / "lib")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(SURROGATE_RECORDS[field])
+    good = tmp_path / "good.txt"
+    good.write_text(GOOD_TEXT)
+    reports = library.import_files([bad, good])
+    assert reports[1] == FileReport("good.txt", added=len(GOOD_ABSTRACTS))
+    assert_clean_outcome(reports[0], "bad.jsonl", library)
+    on_disk = {paper.abstract for paper in Library.open(library.root, seed=False).papers()}
+    assert set(GOOD_ABSTRACTS) <= on_disk
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=UnicodeEncodeError,
+    reason="BUG: a file name that is not UTF-8 (b'caf\\xe9.txt', common from old archives) "
+    "becomes a lone surrogate in Paper.sources; saving papers.json raises UnicodeEncodeError",
+)
+def test_file_name_that_is_not_utf8_imports(tmp_path: Path) -> None:
+    library = make_library(tmp_path / "lib")
+    latin_name = Path(os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9.txt"))
+    latin_name.write_text(OTHER_TEXT)
+    good = tmp_path / "good.txt"
+    good.write_text(GOOD_TEXT)
+    reports = library.import_files([latin_name, good])
+    assert [report.added for report in reports] == [len(OTHER_ABSTRACTS), len(GOOD_ABSTRACTS)]
+    assert_clean_outcome(reports[0], reports[0].source, library)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="BUG: after a failed save of papers.json (disk full, or the bugs above), the papers "
+    "stay in memory as pending; importing the same file again reports them as duplicates "
+    "('0 added') and writes nothing, so they are on disk nowhere",
+)
+def test_importing_again_after_a_failed_save_writes_the_papers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from storage.errors import SaveError
+    from storage.jsonstore import AtomicJSONStorage
+
+    library = make_library(tmp_path / "lib")
+    good = tmp_path / "good.txt"
+    good.write_text(GOOD_TEXT)
+    real_write = AtomicJSONStorage.write
+
+    def disk_full(self: AtomicJSONStorage, data: dict) -> None:
+        raise SaveError(f"could not save {self.path}: the disk is full; the file is unchanged")
+
+    monkeypatch.setattr(AtomicJSONStorage, "write", disk_full)
+    with pytest.raises(SaveError):
+        library.import_files([good])
+    monkeypatch.setattr(AtomicJSONStorage, "write", real_write)
+    library.import_files([good])
+    on_disk = {paper.abstract for paper in Library.open(library.root, seed=False).papers()}
+    assert set(GOOD_ABSTRACTS) <= on_disk
+    assert not library.pending
+
+
+DEEP = 5_000
+"""Nesting far beyond the json module's recursion limit."""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=RecursionError,
+    reason="BUG: ingest calls json.loads on any file that starts with '[' or '{' and catches "
+    "only JSONDecodeError; deep nesting raises RecursionError out of import_files (even for a "
+    ".txt file, which should fall back to plain text)",
+)
+@pytest.mark.parametrize(
+    ("name", "data", "added"),
+    [
+        ("deep.json", b"[" * DEEP, None),
+        ("deep.txt", b"[" * DEEP + b" is how this odd abstract begins.\n", 1),
+        (
+            "deep.jsonl",
+            b'{"abstract": "We propose DeepNet, a model.", "x": '
+            + b"[" * DEEP
+            + b"]" * DEEP
+            + b"}\n",
+            None,
+        ),
+    ],
+    ids=["json", "txt", "jsonl"],
+)
+def test_deeply_nested_brackets_do_not_crash(
+    name: str, data: bytes, added: int | None, tmp_path: Path
+) -> None:
+    library = make_library(tmp_path / "lib")
+    (tmp_path / name).write_bytes(data)
+    good = tmp_path / "good.txt"
+    good.write_text(GOOD_TEXT)
+    reports = library.import_files([tmp_path / name, good])
+    assert reports[1] == FileReport("good.txt", added=len(GOOD_ABSTRACTS))
+    assert_clean_outcome(reports[0], name, library)
+    if added is not None:
+        assert reports[0] == FileReport(name, added=added)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=ValueError,
+    reason="BUG: a JSON integer of more than 4,300 digits makes json.loads raise ValueError "
+    "(Python's int string-conversion limit), which escapes import_files",
+)
+@pytest.mark.parametrize("name", ["bigint.json", "bigint.jsonl"])
+def test_huge_json_integer_does_not_crash(name: str, tmp_path: Path) -> None:
+    library = make_library(tmp_path / "lib")
+    record = b'{"abstract": "We propose IntNet, a model.", "year": ' + b"1" * 5000 + b"}"
+    (tmp_path / name).write_bytes(b"[" + record + b"]" if name.endswith(".json") else record)
+    good = tmp_path / "good.txt"
+    good.write_text(GOOD_TEXT)
+    reports = library.import_files([tmp_path / name, good])
+    assert reports[1] == FileReport("good.txt", added=len(GOOD_ABSTRACTS))
+    assert_clean_outcome(reports[0], name, library)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="BUG: file names go into FileReport.source/.error and Paper.sources unchanged, so a "
+    "name with a newline makes a two-line error and one with ESC reaches the terminal",
+)
+def test_file_names_with_control_characters_give_clean_reports(tmp_path: Path) -> None:
+    library = make_library(tmp_path / "lib")
+    bad = tmp_path / "bad\nname\x1b[2J.txt"
+    bad.write_bytes(LATIN1.encode("latin-1"))
+    good = tmp_path / "good\x1b]0;pwned\x07.txt"
+    good.write_text(GOOD_TEXT)
+    reports = library.import_files([bad, good])
+    assert reports[0].error is not None and reports[0].added == 0
+    assert reports[1].added == len(GOOD_ABSTRACTS)
+    shown = [reports[0].error, *(report.source for report in reports)]
+    shown += [source for paper in library.papers() for source in paper.sources]
+    assert [text for text in shown if control_characters(text)] == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="BUG: read_bytes calls handle.read(MAX_FILE_BYTES + 1), which allocates a 64 MiB "
+    "buffer for every file however small (tracemalloc peak 64 MiB for a 200-byte file)",
+)
+def test_importing_a_small_file_allocates_little_memory(tmp_path: Path) -> None:
+    library = make_library(tmp_path / "lib")
+    good = tmp_path / "good.txt"
+    good.write_text(GOOD_TEXT)
+    with traced_peak() as peak:
+        reports = library.import_files([good])
+    assert reports == [FileReport("good.txt", added=len(GOOD_ABSTRACTS))]
+    assert peak[0] < 5 * MIB, f"peak {peak[0] / MIB:.1f} MiB"
+
+
+def parse_seconds(text: str, path: Path) -> float:
+    path.write_text(text)
+    started = time.perf_counter()
+    ingest.read_file(path)
+    return time.perf_counter() - started
+
+
+SLOW_PARAGRAPHS = {
+    # storage.urls._trim counts brackets in the whole URL for every trailing ')' it strips.
+    "closing-parens": "See https://example.org/" + ")" * 10_000 + " for the code.",
+    # storage.names.derive_name does work proportional to the text for every method cue.
+    "method-cues": "We propose ParenNet. " * 476,
+}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="BUG: quadratic parsing of one paragraph: 20,000 characters of a URL ending in "
+    "')' x 19,900 take 0.5 s, of 'We propose X.' x 950 0.8 s (normal text of that size: 1.5 ms), "
+    "so a hostile 64 MiB file of such paragraphs takes about 45 minutes to import",
+)
+@pytest.mark.parametrize("kind", list(SLOW_PARAGRAPHS))
+def test_hostile_paragraph_parses_about_as_fast_as_normal_text(kind: str, tmp_path: Path) -> None:
+    hostile = SLOW_PARAGRAPHS[kind]
+    normal = FILLER * (len(hostile) // len(FILLER))
+    normal_time = min(parse_seconds(normal, tmp_path / "normal.txt") for _ in range(3))
+    # Same size, so linear parsing takes about as long; the slack absorbs timer noise. Passing
+    # once in three runs is enough: noise only ever makes a run slower.
+    bound = 4 * normal_time + 0.02
+    times = []
+    for _ in range(3):
+        times.append(parse_seconds(hostile, tmp_path / "hostile.txt"))
+        if times[-1] < bound:
+            break
+    assert times[-1] < bound, f"{times} s; normal text of the same size: {normal_time:.4f} s"
