@@ -8,11 +8,15 @@ Layout of the data directory (`default_root()` unless given):
   written by `AtomicJSONStorage`, each carrying a schema version in its `meta` table.
 - `.lock` — the inter-process lock held around every read-modify-write.
 - `backups/state-<n>.json` — the previous versions of state.json (see `storage.backups`).
+- `journal.json` — the undo / redo history of the user's state (see `storage.journal`).
 
 Every change re-reads state.json under the lock, applies itself, writes the whole file atomically
 and releases the lock, so two processes never lose each other's updates. A change returns only
 once it is on disk; if the write fails the change stays in memory (`pending`) and is written by
 the next change or by `save()`.
+
+Every change to entries is also one step of the undo journal, written right after state.json
+under the same lock: `undo()` / `redo()` take it back (or forward) and survive a restart.
 """
 
 from __future__ import annotations
@@ -31,13 +35,14 @@ from typing import Any
 import filelock
 import platformdirs
 
-from storage import backups, ingest
+from storage import backups, ingest, journal
 from storage.errors import (
     Ambiguous,
     LibraryError,
     NotFound,
     PapershelfError,
 )
+from storage.journal import JournalStore, Step, UndoOutcome
 from storage.jsonstore import AtomicJSONStorage, CorruptFileError, stale_temp_files
 from storage.model import STATUSES, Entry, Paper, Status, normalise_tag
 
@@ -48,6 +53,7 @@ __all__ = [
     "InvalidInput",
     "Library",
     "LibraryBusy",
+    "UndoOutcome",
     "bundled_seed_files",
     "default_root",
 ]
@@ -158,6 +164,7 @@ class Library:
         self._pending_entries: set[str] = set()
         self._pending_papers: set[str] = set()
         self._revision = 0
+        self._journal = JournalStore(root)
 
     # -- opening -------------------------------------------------------------------------
 
@@ -197,6 +204,9 @@ class Library:
             for temp in stale_temp_files(store.path):
                 with suppress(OSError):
                     temp.unlink()
+        for temp in self._journal.temp_files():
+            with suppress(OSError):
+                temp.unlink()
         for temp in (self.root / backups.BACKUP_DIR).glob(".*.tmp"):
             with suppress(OSError):
                 temp.unlink()
@@ -401,15 +411,18 @@ class Library:
 
     def entries(self) -> Mapping[str, Entry]:
         """The non-default entries by paper id: a read-only snapshot, replaced (never mutated)
-        by each change, so ask again when `revision` changes."""
+        by each change, so ask again when `revision` changes. After a restored backup it may
+        hold entries of papers not (yet) in the library."""
         return MappingProxyType(self._entries)
 
     def tag_counts(self, ids: Iterable[str] | None = None) -> Counter[str]:
         """How many papers carry each tag (among `ids`, or the whole library)."""
         counts: Counter[str] = Counter()
         if ids is None:
-            for entry in self._entries.values():
-                counts.update(entry.tags)
+            papers = self._papers
+            for paper_id, entry in self._entries.items():
+                if paper_id in papers:  # a restored backup may hold papers not imported yet
+                    counts.update(entry.tags)
         else:
             for paper_id in ids:
                 entry = self._entries.get(paper_id)
@@ -447,27 +460,47 @@ class Library:
                 raise NotFound(f"no paper with id {paper_id!r}")
         return unique
 
-    def _change(self, ids: Iterable[str] | str, change: Callable[[Entry], Entry]) -> int:
-        """Apply `change` to each paper's entry in one locked read-modify-write of state.json."""
+    def _change(
+        self,
+        ids: Iterable[str] | str,
+        change: Callable[[Entry], Entry],
+        describe: Callable[[str], str],
+    ) -> int:
+        """Apply `change` to each paper's entry in one locked read-modify-write of state.json.
+
+        `describe(target)` words the journal step, `target` being `RelGNN` or `3 papers`.
+        """
         unique = self._check_ids(ids)
         return self._commit(
             lambda entries: {pid: change(entries.get(pid, _DEFAULT_ENTRY)) for pid in unique},
             stamp=True,
+            describe=lambda changed: describe(self._target(changed)),
         )
 
+    def _target(self, ids: Sequence[str]) -> str:
+        names = {pid: self._papers[pid].name for pid in ids[:1] if pid in self._papers}
+        return journal.target_text(ids, names)
+
     def _commit(
-        self, compute: Callable[[Mapping[str, Entry]], Mapping[str, Entry]], *, stamp: bool
+        self,
+        compute: Callable[[Mapping[str, Entry]], Mapping[str, Entry]],
+        *,
+        stamp: bool,
+        describe: Callable[[list[str]], str] | None,
     ) -> int:
         """Under the lock: re-read state.json, compute the wanted entries from it, save.
 
         The entries dict is replaced, never mutated, so a view another thread holds stays whole.
-        `stamp` sets `updated_at` on changed entries (a restore keeps the given one).
+        `stamp` sets `updated_at` on changed entries (a restore keeps the given one). When
+        `describe` is given, the change is recorded as one journal step worded by
+        `describe(changed ids)`; undo and redo pass None and keep the journal themselves.
         """
         with self._locked():
             self._reload_state()
             entries = dict(self._entries)
             now = _now()
-            changed = 0
+            before: dict[str, Entry | None] = {}
+            after: dict[str, Entry | None] = {}
             for paper_id, wanted in compute(self._entries).items():
                 old = entries.get(paper_id, _DEFAULT_ENTRY)
                 if stamp:
@@ -476,18 +509,23 @@ class Library:
                     wanted = replace(wanted, updated_at=now)
                 elif wanted == old:
                     continue
-                changed += 1
+                before[paper_id] = entries.get(paper_id)
                 if wanted.is_default:
                     entries.pop(paper_id, None)
+                    after[paper_id] = None
                 else:
                     entries[paper_id] = wanted
+                    after[paper_id] = wanted
                 self._pending_entries.add(paper_id)
-            if changed:
+            if after:
                 self._entries = entries
                 self._revision += 1
             if self._pending_entries:
                 self._save_state()
-        return changed
+            if after and describe is not None:
+                step = Step(describe(list(after)), before, after, now)
+                self._journal.push(step)
+        return len(after)
 
     def _save_state(self) -> None:
         """Write state.json from memory (under the lock); raises `SaveError`, keeping `pending`."""
@@ -510,8 +548,11 @@ class Library:
         """Add and remove tags (normalised; removal wins) on papers; returns how many changed."""
         adding = frozenset(self._normalise_tags(add))
         removing = frozenset(self._normalise_tags(remove))
+        words = [f"+{t}" for t in sorted(adding - removing)] + [f"-{t}" for t in sorted(removing)]
         return self._change(
-            ids, lambda entry: replace(entry, tags=(entry.tags | adding) - removing)
+            ids,
+            lambda entry: replace(entry, tags=(entry.tags | adding) - removing),
+            lambda target: f"tag {' '.join(words)} on {target}",
         )
 
     @staticmethod
@@ -527,23 +568,136 @@ class Library:
         """Set the reading status (`unread`, `reading`, `read`); returns how many changed."""
         if status not in STATUSES:
             raise InvalidInput(f"unknown status {status!r} (use {', '.join(STATUSES)})")
-        return self._change(ids, lambda entry: replace(entry, status=status))  # type: ignore[arg-type]
+        return self._change(
+            ids,
+            lambda entry: replace(entry, status=status),  # type: ignore[arg-type]
+            lambda target: f"status {status} on {target}",
+        )
 
     def set_starred(self, ids: Iterable[str] | str, starred: bool) -> int:
         """Star or unstar papers; returns how many changed."""
-        return self._change(ids, lambda entry: replace(entry, starred=bool(starred)))
+        verb = "star" if starred else "unstar"
+        return self._change(
+            ids,
+            lambda entry: replace(entry, starred=bool(starred)),
+            lambda target: f"{verb} {target}",
+        )
 
     def set_note(self, paper_id: str, note: str) -> int:
         """Replace a paper's note (control characters removed); returns 1 if it changed."""
         text = ingest.clean_text(note).strip()
         if len(text) > NOTE_MAX_CHARS:
             raise InvalidInput(f"note longer than {NOTE_MAX_CHARS} characters")
-        return self._change([paper_id], lambda entry: replace(entry, note=text))
+        verb = "edit note on" if text else "clear note on"
+        return self._change(
+            [paper_id], lambda entry: replace(entry, note=text), lambda target: f"{verb} {target}"
+        )
 
-    def restore(self, entries: Mapping[str, Entry]) -> int:
-        """Put entries back exactly as given (e.g. to undo a change); returns how many changed."""
+    def edit(self, changes: Mapping[str, Callable[[Entry], Entry]], description: str) -> int:
+        """Apply a different change to each paper, as one write and one undo step.
+
+        `changes` maps paper ids to functions of the current entry; `description` words the
+        undo step. Returns how many papers changed.
+        """
+        unique = self._check_ids(list(changes))
+        return self._commit(
+            lambda entries: {pid: changes[pid](entries.get(pid, _DEFAULT_ENTRY)) for pid in unique},
+            stamp=True,
+            describe=lambda _changed: description,
+        )
+
+    def restore(self, entries: Mapping[str, Entry], description: str | None = None) -> int:
+        """Put entries back exactly as given (e.g. to undo a change); returns how many changed.
+
+        One undo step (worded `description`, default `restore N papers`).
+        """
         wanted = dict(entries)
-        return self._commit(lambda _current: wanted, stamp=False)
+        return self._commit(
+            lambda _current: wanted,
+            stamp=False,
+            describe=lambda changed: description or f"restore {self._target(changed)}",
+        )
+
+    def replace_all_entries(
+        self, entries: Mapping[str, Entry], description: str = "restore a backup"
+    ) -> int:
+        """Make the user's state exactly `entries` (a backup): every other paper's entry becomes
+        the default. Ids of papers not in the library are kept in state.json, so their entries
+        come back when the paper is imported again. One undo step; returns how many changed."""
+        wanted = dict(entries)
+
+        def compute(current: Mapping[str, Entry]) -> dict[str, Entry]:
+            cleared = {pid: _DEFAULT_ENTRY for pid in current if pid not in wanted}
+            return {**cleared, **wanted}
+
+        return self._commit(compute, stamp=False, describe=lambda _changed: description)
+
+    # -- undo and redo ----------------------------------------------------------------------
+
+    def undo(self) -> str | None:
+        """Take back the latest change (of any papershelf process on this library).
+
+        Returns its description (with a note on papers changed elsewhere since, which are left
+        as they are), or None when there is nothing to undo.
+        """
+        outcome = self.travel(back=True)
+        return None if outcome is None else outcome.message
+
+    def redo(self) -> str | None:
+        """Do again the latest undone change; its description, or None when there is none."""
+        outcome = self.travel(back=False)
+        return None if outcome is None else outcome.message
+
+    def travel(self, *, back: bool) -> UndoOutcome | None:
+        """Undo (`back`) or redo one journal step, reporting papers in conflict; see `undo`."""
+        with self._locked():
+            self._reload_state()
+            history = self._journal.load()
+            stack, other = (history.undo, history.redo) if back else (history.redo, history.undo)
+            if not stack:
+                return None
+            step = stack.pop()
+            source, target = (step.after, step.before) if back else (step.before, step.after)
+            plan: dict[str, list[str]] = {}
+
+            def compute(current: Mapping[str, Entry]) -> Mapping[str, Entry]:
+                wanted, plan["moved"], plan["conflicts"] = journal.plan_travel(
+                    source, target, current
+                )
+                return wanted
+
+            self._commit(compute, stamp=False, describe=None)
+            if plan["moved"]:
+                other.append(step.only(plan["moved"]))
+            self._journal.save(history)
+        return UndoOutcome(step.description, len(plan["moved"]), tuple(plan["conflicts"]))
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether the journal holds a change to undo."""
+        return bool(self._journal.peek().undo)
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether the journal holds an undone change to redo."""
+        return bool(self._journal.peek().redo)
+
+    @property
+    def undo_description(self) -> str | None:
+        """What `undo()` would take back (e.g. `tag +to-read on 3 papers`), or None."""
+        steps = self._journal.peek().undo
+        return steps[-1].description if steps else None
+
+    @property
+    def redo_description(self) -> str | None:
+        """What `redo()` would do again, or None."""
+        steps = self._journal.peek().redo
+        return steps[-1].description if steps else None
+
+    @property
+    def journal_notice(self) -> str | None:
+        """A one-line message when the undo history was lost or could not be saved."""
+        return self._journal.notice
 
     def save(self) -> bool:
         """Write changes that failed to save earlier; True when something was written."""

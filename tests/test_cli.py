@@ -307,3 +307,136 @@ def test_installed_console_script_errors_without_traceback(tmp_path):
     assert result.returncode == 1
     assert result.stderr.startswith("papershelf: ")
     assert "Traceback" not in result.stderr
+
+
+# -- undo / redo, backup / restore, reading-list import, related ------------------------------
+
+
+def test_undo_and_redo_print_what_they_did(seeded, capsys):
+    assert run(capsys, "--db", seeded, "tag", "RelGNN", "+a", "+b")[0] == 0
+    code, out, err = run(capsys, "--db", seeded, "undo")
+    assert (code, out.strip()) == (0, "undone: tag +a +b on RelGNN"), err
+    (relgnn,) = [p for p in list_json(capsys, seeded) if p["name"] == "RelGNN"]
+    assert relgnn["tags"] == []
+    assert run(capsys, "--db", seeded, "redo")[1].strip() == "redone: tag +a +b on RelGNN"
+    assert run(capsys, "--db", seeded, "redo")[1].strip() == "nothing to redo"
+    (relgnn,) = [p for p in list_json(capsys, seeded) if p["name"] == "RelGNN"]
+    assert relgnn["tags"] == ["a", "b"]
+
+
+def test_undo_on_a_fresh_library(db, capsys):
+    code, out, _ = run(capsys, "--db", db, "undo")
+    assert (code, out.strip()) == (0, "nothing to undo")
+
+
+def _entries(db: Path) -> dict:
+    from storage.library import Library
+
+    return dict(Library.open(db, seed=False).entries())
+
+
+def test_backup_and_restore_round_trip_exactly(seeded, tmp_path, capsys):
+    from storage.library import Library
+
+    run(capsys, "--db", seeded, "tag", "RelGNN", "+to-read", "+gnn")
+    run(capsys, "--db", seeded, "status", "SUICA", "reading")
+    library = Library.open(seeded, seed=False)
+    library.set_note(library.find("LIFT").id, "note with [MASK] and [/]")
+    library.set_starred(library.find("STRING").id, True)
+    saved = _entries(seeded)
+    backup = tmp_path / "state.json"
+    code, out, err = run(capsys, "--db", seeded, "backup", backup)
+    assert code == 0, err
+    assert out.strip() == f"saved the state of 4 papers to {backup}"
+
+    run(capsys, "--db", seeded, "tag", "RelGNN", "-gnn", "+other")
+    run(capsys, "--db", seeded, "status", "K²IE", "read")
+    code, out, err = run(capsys, "--db", seeded, "restore", backup)
+    assert code == 0, err
+    assert "4 papers with tags" in out and "2 papers changed" in out
+    assert _entries(seeded) == saved  # exactly, updated_at included
+
+    code, out, _ = run(capsys, "--db", seeded, "undo")
+    assert out.strip() == "undone: restore state.json"
+    assert _entries(seeded) != saved
+
+
+def test_backup_refuses_to_overwrite_without_force(seeded, tmp_path, capsys):
+    target = tmp_path / "b.json"
+    target.write_text("mine")
+    code, out, err = run(capsys, "--db", seeded, "backup", target)
+    assert code == 1 and out == ""
+    assert err.strip() == f"papershelf: {target} already exists; use --force to overwrite it"
+    assert target.read_text() == "mine"
+    assert run(capsys, "--db", seeded, "backup", target, "--force")[0] == 0
+    assert json.loads(target.read_text())["format"] == "papershelf-state"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"name": "my-package", "version": "1.0.0", "dependencies": {}}',
+        "[1, 2, 3]",
+        '{"format": "papershelf-state", "version": 7, "entries": {}}',
+        "not json",
+    ],
+)
+def test_restore_of_a_file_from_elsewhere_is_one_line_exit_1(seeded, tmp_path, capsys, content):
+    run(capsys, "--db", seeded, "tag", "RelGNN", "+keep")
+    before = (seeded / "state.json").read_bytes()
+    other = tmp_path / "other.json"
+    other.write_text(content)
+    code, out, err = run(capsys, "--db", seeded, "restore", other)
+    assert code == 1 and out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("papershelf: ")
+    assert "Traceback" not in err and "other.json" in err
+    assert (seeded / "state.json").read_bytes() == before
+
+
+def test_import_applies_an_edited_reading_list(seeded, seed_files, tmp_path, capsys):
+    run(capsys, "--db", seeded, "tag", "RelGNN", "+to-read")
+    run(capsys, "--db", seeded, "tag", "SUICA", "+to-read", "+maybe")
+    listing = tmp_path / "reading-list.md"
+    assert run(capsys, "--db", seeded, "export", "#to-read", "-o", listing)[0] == 0
+    lines = []
+    for line in listing.read_text().splitlines():
+        if "**RelGNN**" in line:
+            line = line.replace("- [ ]", "- [x]").replace(" <!--", " #later <!--")
+        if "**SUICA**" in line:
+            line = line.replace(" #maybe", "")
+        lines.append(line)
+    listing.write_text("\n".join(lines) + "\n")
+    papers_before = (seeded / "papers.json").read_bytes()
+
+    code, out, err = run(capsys, "--db", seeded, "import", listing, seed_files[0])
+    assert code == 0, err
+    assert out.splitlines()[:3] == [
+        "reading-list.md: reading list: 2 papers changed, 0 unchanged",
+        "  SUICA: -maybe",  # in list order: SUICA sits under "## maybe"
+        "  RelGNN: read; +later",
+    ]
+    assert out.splitlines()[3].startswith("000_d1b2f2b4fb6e9314.txt: 0 added")
+    assert (seeded / "papers.json").read_bytes() == papers_before
+    shown = {p["name"]: p for p in list_json(capsys, seeded, "#to-read")}
+    assert shown["RelGNN"]["status"] == "read" and shown["RelGNN"]["tags"] == ["later", "to-read"]
+    assert shown["SUICA"]["status"] == "unread" and shown["SUICA"]["tags"] == ["to-read"]
+    assert run(capsys, "--db", seeded, "undo")[1].strip() == "undone: import reading-list.md"
+
+
+def test_related_lists_other_papers_best_first(seeded, capsys):
+    code, out, err = run(capsys, "--db", seeded, "related", "RelGNN", "--limit", "3", "--json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert len(rows) == 3
+    assert all(set(row) == CONTRACT_KEYS for row in rows)
+    assert "RelGNN" not in {row["name"] for row in rows}
+    scores = [row["score"] for row in rows]
+    assert scores == sorted(scores, reverse=True) and scores[0] > 0
+    code, out, _ = run(capsys, "--db", seeded, "related", "RelGNN", "--limit", "2")
+    assert code == 0 and len(out.splitlines()) == 2
+
+
+@pytest.mark.parametrize("argv", [("backup",), ("restore",), ("related",), ("undo", "x")])
+def test_new_commands_bad_usage_exits_2(seeded, capsys, argv):
+    code, _, err = run(capsys, "--db", seeded, *argv)
+    assert code == 2 and "Traceback" not in err

@@ -94,6 +94,21 @@ def build_parser() -> argparse.ArgumentParser:
         "-o", "--output", type=Path, metavar="FILE", help="file to write (default: stdout)"
     )
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+
+    command("undo", "take back the latest change to tags, status, stars or notes")
+    command("redo", "do again the latest undone change")
+
+    p = command("backup", "save all tags, statuses, stars and notes to one JSON file")
+    p.add_argument("file", type=Path, metavar="FILE")
+    p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+
+    p = command("restore", "replace all tags, statuses, stars and notes with a backup's")
+    p.add_argument("file", type=Path, metavar="FILE")
+
+    p = command("related", "list the papers most like one paper")
+    p.add_argument("ref", metavar="ID|NAME")
+    p.add_argument("--limit", type=_positive_int, default=10, metavar="N", help="default 10")
+    p.add_argument("--json", action="store_true", help="print a JSON array")
     return parser
 
 
@@ -163,13 +178,25 @@ def _open(args: argparse.Namespace, *, seed: bool = True) -> Library:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    """Import files; one line per file, errors on stderr; exit 1 when any file failed."""
+    """Import files; one line per file, errors on stderr; exit 1 when any file failed.
+
+    A Markdown list papershelf exported (it holds `<!-- papershelf:ID -->` comments) is applied
+    as an edited reading list (ticks and tag changes; see `storage.roundtrip`) instead.
+    """
+    from storage.roundtrip import is_reading_list
+
     library = _open(args, seed=False)
     before = len(library.papers())
-    progress = _progress_printer(len(args.files)) if sys.stderr.isatty() else None
-    reports = library.import_files(args.files, venue=args.venue, progress=progress)
+    lists = {i for i, path in enumerate(args.files) if is_reading_list(path)}
+    plain = [path for i, path in enumerate(args.files) if i not in lists]
+    progress = _progress_printer(len(plain)) if plain and sys.stderr.isatty() else None
+    reports = iter(library.import_files(plain, venue=args.venue, progress=progress))
     failed = 0
-    for report in reports:
+    for i, path in enumerate(args.files):
+        if i in lists:
+            failed += not _apply_reading_list(library, path)
+            continue
+        report = next(reports)
         if report.error:
             failed += 1
             print(f"{PROG}: {report.error}", file=sys.stderr)
@@ -178,9 +205,31 @@ def cmd_import(args: argparse.Namespace) -> int:
                 f"{report.source}: {report.added} added, {report.duplicates} duplicates, "
                 f"{report.skipped} skipped"
             )
-    total = len(library.papers())
-    print(f"{plural(total - before, 'new paper')}; the library holds {plural(total, 'paper')}.")
+    if plain:
+        total = len(library.papers())
+        print(f"{plural(total - before, 'new paper')}; the library holds {plural(total, 'paper')}.")
     return EXIT_USER_ERROR if failed else EXIT_OK
+
+
+def _apply_reading_list(library: Library, path: Path) -> bool:
+    """Apply one edited reading list and report it; False (message on stderr) when it failed."""
+    from storage.roundtrip import import_reading_list
+
+    try:
+        report = import_reading_list(library, path)
+    except PapershelfError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return False
+    plan = report.plan
+    parts = [f"{plural(report.changed, 'paper')} changed", f"{plan.unchanged} unchanged"]
+    if plan.unknown:
+        parts.append(f"{len(plan.unknown)} not in this library")
+    if plan.unmatched:
+        parts.append(f"{len(plan.unmatched)} items without a papershelf id skipped")
+    print(f"{report.source}: reading list: {', '.join(parts)}")
+    for line in plan.summary_lines():
+        print(f"  {line}")
+    return True
 
 
 def plural(count: int, noun: str) -> str:
@@ -342,6 +391,73 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_undo(args: argparse.Namespace) -> int:
+    """Take back the latest change; print what it was."""
+    library = _open(args, seed=False)
+    message = library.undo()
+    _journal_notice(library)
+    print(f"undone: {message}" if message is not None else "nothing to undo")
+    return EXIT_OK
+
+
+def cmd_redo(args: argparse.Namespace) -> int:
+    """Do again the latest undone change; print what it was."""
+    library = _open(args, seed=False)
+    message = library.redo()
+    _journal_notice(library)
+    print(f"redone: {message}" if message is not None else "nothing to redo")
+    return EXIT_OK
+
+
+def _journal_notice(library: Library) -> None:
+    if library.journal_notice:
+        print(f"{PROG}: warning: {library.journal_notice}", file=sys.stderr)
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """Write the whole user state to FILE."""
+    from storage.userstate import write_backup
+
+    library = _open(args, seed=False)
+    count = write_backup(library, args.file, force=args.force)
+    print(f"saved the state of {plural(count, 'paper')} to {args.file}")
+    return EXIT_OK
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """Replace the whole user state with FILE's (one undoable step)."""
+    from storage.userstate import restore_backup
+
+    library = _open(args, seed=False)
+    report = restore_backup(library, args.file)
+    line = (
+        f"restored {args.file}: {plural(report.entries, 'paper')} with tags, status, "
+        f"stars or notes; {plural(report.changed, 'paper')} changed"
+    )
+    if report.absent:
+        line += f"; {report.absent} kept for papers not in this library"
+    print(line + " (papershelf undo takes it back)")
+    return EXIT_OK
+
+
+def cmd_related(args: argparse.Namespace) -> int:
+    """The papers most like one paper, best first."""
+    from storage.related import RelatedIndex
+
+    library = _open(args)
+    paper = library.find(args.ref)
+    found = RelatedIndex(library.papers()).related(paper.id, k=args.limit)
+    if args.json:
+        rows = [paper_json(library.get(pid), library.entry(pid), score) for pid, score in found]
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    for pid, score in found:
+        print(f"{score:.3f}  {_summary_line(library.get(pid), library.entry(pid))}")
+    if not found and sys.stderr.isatty():
+        print(f"no paper shares enough words with {paper.name}", file=sys.stderr)
+    return EXIT_OK
+
+
 def run_app(args: argparse.Namespace) -> int:
     """Open the library (seeding it on a first run) and start the Textual app."""
     library = _open(args)
@@ -358,6 +474,11 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "tag": cmd_tag,
     "status": cmd_status,
     "export": cmd_export,
+    "undo": cmd_undo,
+    "redo": cmd_redo,
+    "backup": cmd_backup,
+    "restore": cmd_restore,
+    "related": cmd_related,
 }
 
 

@@ -1,0 +1,143 @@
+"""The user's settings (`<root>/settings.json`) and the paper sort orders they choose between.
+
+The file is small JSON, written atomically::
+
+    {"format": "papershelf-settings", "version": 1, "sort": "changed"}
+
+A missing, damaged or foreign file, or an unknown value, reads as the defaults: settings are
+never worth refusing to start over. Keys this version does not know (written by a newer one) are
+kept in `Settings.extra` and written back unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from storage.errors import LibraryError
+from storage.jsonstore import atomic_write, dumps
+from storage.model import Entry, Paper
+
+__all__ = [
+    "SETTINGS_FILE",
+    "SORT_ORDERS",
+    "Settings",
+    "SortOrder",
+    "load_settings",
+    "save_settings",
+    "sort_ids",
+]
+
+SETTINGS_FILE = "settings.json"
+FORMAT = "papershelf-settings"
+VERSION = 1
+MAX_BYTES = 1024 * 1024
+
+SortOrder = Literal["library", "name", "venue", "status", "changed"]
+SORT_ORDERS: tuple[SortOrder, ...] = get_args(SortOrder)
+
+# `status` order: what is being read first, then the unread, then what is done.
+_STATUS_RANK = {"reading": 0, "unread": 1, "read": 2}
+_DEFAULT_ENTRY = Entry()
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The user's choices; every field has a default."""
+
+    sort: SortOrder = "library"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Keys from a newer papershelf, kept as they were."""
+
+    def with_sort(self, order: str) -> Settings:
+        """A copy with another sort order; ValueError for an unknown one."""
+        if order not in SORT_ORDERS:
+            raise ValueError(f"unknown sort order {order!r} (use {', '.join(SORT_ORDERS)})")
+        return replace(self, sort=order)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole file's content."""
+        return {**self.extra, "format": FORMAT, "version": VERSION, "sort": self.sort}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Settings:
+        """Settings from a file's content; anything unusable falls back to its default."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            return cls()
+        sort = data.get("sort")
+        extra = {k: v for k, v in data.items() if k not in ("format", "version", "sort")}
+        return cls(sort=sort if sort in SORT_ORDERS else "library", extra=extra)
+
+
+def load_settings(root: Path) -> Settings:
+    """The settings stored in `root`, or the defaults when there are none or they are unusable."""
+    path = Path(root) / SETTINGS_FILE
+    try:
+        with open(path, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > MAX_BYTES:
+                return Settings()
+            raw = handle.read()
+    except OSError:
+        return Settings()
+    try:
+        return Settings.from_json(json.loads(raw))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return Settings()
+
+
+def save_settings(root: Path, settings: Settings) -> None:
+    """Write `settings` to `root` atomically; raises SaveError (a LibraryError) on failure."""
+    root = Path(root)
+    try:
+        os.makedirs(root, exist_ok=True)
+    except OSError as error:
+        raise LibraryError(f"cannot create {root}: {error.strerror or error}") from None
+    atomic_write(root / SETTINGS_FILE, dumps(settings.to_json(), indent=2))
+
+
+def sort_ids(
+    ids: Iterable[str],
+    order: SortOrder | str,
+    papers_by_id: Mapping[str, Paper],
+    entries: Mapping[str, Entry],
+) -> list[str]:
+    """`ids` in the given sort order; ties keep the order the ids came in (stable).
+
+    - `library`: import order, which is the iteration order of `papers_by_id`.
+    - `name`: by name, case-insensitively.
+    - `venue`: by venue, case-insensitively; papers without one last.
+    - `status`: reading, then unread, then read.
+    - `changed`: most recently changed first (`updated_at`); papers never changed last, in
+      library order.
+    Ids not in `papers_by_id` go last, in the order given. ValueError for an unknown order.
+    """
+    given = list(ids)
+    known = [pid for pid in given if pid in papers_by_id]
+    unknown = [pid for pid in given if pid not in papers_by_id]
+    if order == "library" or order == "changed":
+        position = {pid: i for i, pid in enumerate(papers_by_id)}
+        known.sort(key=position.__getitem__)
+        if order == "changed":
+            stamps = {pid: (entries.get(pid) or _DEFAULT_ENTRY).updated_at or "" for pid in known}
+            changed = [pid for pid in known if stamps[pid]]
+            changed.sort(key=stamps.__getitem__, reverse=True)
+            # reverse=True keeps ties stable too, so equal stamps stay in library order.
+            known = changed + [pid for pid in known if not stamps[pid]]
+    elif order == "name":
+        known.sort(key=lambda pid: papers_by_id[pid].name.casefold())
+    elif order == "venue":
+        known.sort(
+            key=lambda pid: (
+                papers_by_id[pid].venue is None,
+                (papers_by_id[pid].venue or "").casefold(),
+            )
+        )
+    elif order == "status":
+        known.sort(key=lambda pid: _STATUS_RANK[(entries.get(pid) or _DEFAULT_ENTRY).status])
+    else:
+        raise ValueError(f"unknown sort order {order!r} (use {', '.join(SORT_ORDERS)})")
+    return known + unknown

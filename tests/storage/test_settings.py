@@ -1,0 +1,137 @@
+"""Settings file (never fatal) and the five sort orders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from storage.model import STATUSES, Entry, Paper
+from storage.settings import (
+    SETTINGS_FILE,
+    SORT_ORDERS,
+    Settings,
+    load_settings,
+    save_settings,
+    sort_ids,
+)
+
+
+def test_missing_file_gives_defaults(tmp_path: Path):
+    assert load_settings(tmp_path) == Settings()
+    assert load_settings(tmp_path / "no-such-dir").sort == "library"
+
+
+def test_save_then_load(tmp_path: Path):
+    save_settings(tmp_path / "new", Settings().with_sort("changed"))
+    assert load_settings(tmp_path / "new").sort == "changed"
+    data = json.loads((tmp_path / "new" / SETTINGS_FILE).read_text())
+    assert data == {"format": "papershelf-settings", "version": 1, "sort": "changed"}
+    assert not list((tmp_path / "new").glob("*.tmp"))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"{ broken",
+        b"",
+        b"\xff\xfe\x00",
+        b"[]",
+        b'{"sort": "name"}',  # no format: not ours
+        b'{"format": "papershelf-settings", "version": 1, "sort": "random"}',
+        b'{"format": "papershelf-settings", "version": 1, "sort": 3}',
+    ],
+)
+def test_unusable_content_gives_defaults(tmp_path: Path, content: bytes):
+    (tmp_path / SETTINGS_FILE).write_bytes(content)
+    assert load_settings(tmp_path).sort == "library"
+
+
+def test_a_directory_in_the_way_gives_defaults(tmp_path: Path):
+    (tmp_path / SETTINGS_FILE).mkdir()
+    assert load_settings(tmp_path) == Settings()
+
+
+def test_keys_of_a_newer_version_survive_a_save(tmp_path: Path):
+    newer = {"format": "papershelf-settings", "version": 2, "sort": "venue", "theme": "dark"}
+    (tmp_path / SETTINGS_FILE).write_text(json.dumps(newer))
+    settings = load_settings(tmp_path)
+    assert settings.sort == "venue" and settings.extra == {"theme": "dark"}
+    save_settings(tmp_path, settings.with_sort("name"))
+    saved = json.loads((tmp_path / SETTINGS_FILE).read_text())
+    assert saved["theme"] == "dark" and saved["sort"] == "name"
+
+
+def test_with_sort_refuses_unknown_orders():
+    with pytest.raises(ValueError, match="unknown sort order"):
+        Settings().with_sort("random")
+
+
+# -- sort orders ----------------------------------------------------------------------------
+
+
+def paper(pid: str, name: str, venue: str | None) -> Paper:
+    return Paper(id=pid, name=name, title=None, abstract=name, venue=venue, sources=())
+
+
+PAPERS = {
+    p.id: p
+    for p in [
+        paper("p1", "beta", "NeurIPS 2024"),
+        paper("p2", "Alpha", None),
+        paper("p3", "gamma", "ICML 2025"),
+        paper("p4", "alpha", "icml 2025"),
+        paper("p5", "Delta", "AAAI 2025"),
+    ]
+}
+ENTRIES = {
+    "p2": Entry(status="read", updated_at="2025-06-03T10:00:00Z"),
+    "p3": Entry(status="reading", updated_at="2025-06-01T10:00:00Z"),
+    "p4": Entry(tags=frozenset({"x"}), updated_at="2025-06-03T10:00:00Z"),
+    "p5": Entry(status="reading", updated_at="2025-06-02T09:00:00Z"),
+}
+
+
+@pytest.mark.parametrize(
+    ("order", "expected"),
+    [
+        ("library", ["p1", "p2", "p3", "p4", "p5"]),
+        ("name", ["p4", "p2", "p1", "p5", "p3"]),  # alpha (p4 came first), Alpha, beta, ...
+        ("venue", ["p5", "p4", "p3", "p1", "p2"]),  # AAAI, ICML x2 (given order), NeurIPS, none
+        ("status", ["p3", "p5", "p4", "p1", "p2"]),  # reading, unread, read
+        ("changed", ["p2", "p4", "p5", "p3", "p1"]),  # newest first, ties in library order
+    ],
+)
+def test_sort_orders(order: str, expected: list[str]):
+    given_order = ["p4", "p3", "p5", "p2", "p1"]
+    assert sort_ids(given_order, order, PAPERS, ENTRIES) == expected
+
+
+def test_unknown_ids_go_last_and_unknown_orders_fail():
+    assert sort_ids(["zz", "p2", "p1"], "name", PAPERS, ENTRIES) == ["p2", "p1", "zz"]
+    with pytest.raises(ValueError, match="unknown sort order"):
+        sort_ids(["p1"], "random", PAPERS, ENTRIES)
+
+
+STAMPS = st.sampled_from([None, "2025-01-01T00:00:00Z", "2025-02-01T00:00:00Z"])
+
+
+@given(
+    order=st.sampled_from(SORT_ORDERS),
+    chosen=st.permutations(list(PAPERS)),
+    entries=st.dictionaries(
+        st.sampled_from(list(PAPERS)),
+        st.builds(Entry, status=st.sampled_from(STATUSES), updated_at=STAMPS),
+    ),
+)
+def test_sorting_is_a_stable_permutation(order, chosen, entries):
+    result = sort_ids(chosen, order, PAPERS, entries)
+    assert sorted(result) == sorted(chosen)
+    assert sort_ids(result, order, PAPERS, entries) == result  # sorting twice changes nothing
+    if order == "changed":
+        stamps = [(entries.get(pid) or Entry()).updated_at for pid in result]
+        changed = [s for s in stamps if s]
+        assert stamps[: len(changed)] == sorted(changed, reverse=True)
