@@ -621,9 +621,6 @@ def assert_widget_inert(widget: Widget, where: str) -> None:
     assert_inert(widget_segments(widget), where)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="FilterBar (a Textual Input) draws pasted C1/bidi/C0 controls raw"
-)
 async def test_pasted_controls_in_the_filter_are_not_drawn_raw(hostile_library: Library) -> None:
     app = PapershelfApp(hostile_library)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -636,9 +633,6 @@ async def test_pasted_controls_in_the_filter_are_not_drawn_raw(hostile_library: 
         assert_widget_inert(app.query_one("#filter", Input), "filter bar")
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the tag editor's Input draws pasted C1/bidi/C0 controls raw"
-)
 async def test_pasted_controls_in_the_tag_editor_are_not_drawn_raw(
     hostile_library: Library,
 ) -> None:
@@ -654,9 +648,6 @@ async def test_pasted_controls_in_the_tag_editor_are_not_drawn_raw(
         assert_widget_inert(tag_input, "tag editor input")
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the note editor's TextArea draws pasted C1/bidi/C0 controls raw"
-)
 async def test_pasted_controls_in_the_note_editor_are_not_drawn_raw(
     hostile_library: Library,
 ) -> None:
@@ -672,10 +663,6 @@ async def test_pasted_controls_in_the_note_editor_are_not_drawn_raw(
         assert_widget_inert(area, "note editor")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the export dialog's path Input draws a working directory's escapes raw",
-)
 async def test_export_path_from_a_hostile_directory_is_not_drawn_raw(
     hostile_library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

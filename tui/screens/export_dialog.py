@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from tui.screens.confirm import Confirm
 from tui.screens.dialogs_base import DialogScreen, clean_line, key_hints
+from tui.widgets.safe_input import PathInput
 
 Scope = Literal["results", "tag", "marked"]
 
@@ -99,7 +100,8 @@ class ExportDialog(DialogScreen[ExportRequest]):
                 options.append(Option(self._prompt(index), disabled=choice.disabled))
             yield OptionList(*options, id="scope")
             yield Label("Save to")
-            yield Input(self._auto_path, id="path", select_on_focus=False)
+            # The path stays exact (a folder name may hold an escape); PathInput draws it safely.
+            yield PathInput(self._auto_path, id="path", select_on_focus=False)
             yield Static("", id="error", markup=False)
             yield key_hints(
                 ("↑↓", "what to export"),

@@ -11,6 +11,7 @@ from textual.content import Content
 from textual.widgets import TextArea
 
 from tui.screens.dialogs_base import DialogScreen, clean_line, clean_text, key_hints, shorten
+from tui.widgets.safe_input import SafeTextArea
 
 
 class NoteEditor(DialogScreen[str]):
@@ -32,7 +33,7 @@ class NoteEditor(DialogScreen[str]):
         """A title naming the paper, the text area and the key hints."""
         with Vertical(id="dialog", classes="-note") as dialog:
             dialog.border_title = Content("Note · " + shorten(clean_line(self.paper_name), 60))
-            yield TextArea(
+            yield SafeTextArea(
                 self.note,
                 id="note",
                 soft_wrap=True,

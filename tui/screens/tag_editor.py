@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from tui.screens.dialogs_base import DialogScreen, clean_line, key_hints, shorten
 from tui.screens.tag_editor_logic import Op, TagChange, TagEdits, TagSuggester, parse_tag_input
+from tui.widgets.safe_input import SafeInput
 
 __all__ = ["TagChange", "TagEditor", "TagEdits", "TagSuggester", "parse_tag_input"]
 
@@ -75,7 +76,7 @@ class TagEditor(DialogScreen[TagChange]):
                 yield Static(Content(self._names_line()), id="names", markup=False)
             yield Label("Tags on these papers" if several else "Tags on this paper")
             yield OptionList(id="current")
-            yield Input(
+            yield SafeInput(
                 placeholder="add a tag (a, b, -c) · -tag removes",
                 id="tag-input",
                 suggester=TagSuggester(self._by_use, self._removable),

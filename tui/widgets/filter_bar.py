@@ -7,15 +7,18 @@ from typing import ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widgets import Input
 
 from tui.app_trace import TRACE
+from tui.widgets.safe_input import SafeInput
 
 PLACEHOLDER = "/ filter: words  'exact  !not  ^prefix  a|b  #tag  is:read  has:code  venue:icml"
 
 
-class FilterBar(Input):
-    """Typing filters the list live; `enter` goes to the results, `esc` clears."""
+class FilterBar(SafeInput):
+    """Typing filters the list live; `enter` goes to the results, `esc` clears.
+
+    Pasted control characters are dropped (SafeInput), so the query is what is drawn.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "submit", "To the results", id="filter.done"),
