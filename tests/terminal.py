@@ -63,8 +63,9 @@ class Terminal:
         """Start `argv` in a detached session; the session ends when the program does."""
         exports = " ".join(f"{key}={_quote(value)}" for key, value in env.items())
         # No X or Wayland display: the copy must go through the terminal (OSC 52) to tmux.
+        # COLUMNS/LINES (set by pytest) would make the app ignore the pane size.
         command = (
-            f"cd {_quote(str(cwd))} && exec env -u DISPLAY -u WAYLAND_DISPLAY {exports} "
+            f"cd {_quote(str(cwd))} && exec env -u DISPLAY -u WAYLAND_DISPLAY -u COLUMNS -u LINES {exports} "
             + " ".join(map(_quote, argv))
         )
         self._run(

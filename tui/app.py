@@ -83,6 +83,15 @@ _OUT: list[BindingType] = [
     ),
     Binding("e", "export", "Export", id="app.export", tooltip="Export Markdown"),
 ]
+# Leaving the filter must happen before the next key is routed: the app forwards keys to the
+# focused widget's queue, so with a widget-level binding a fast `enter` then `T` would type "T"
+# into the filter. These priority bindings run in the app's own loop, only while the filter has
+# focus (check_action); the help screen documents them through the filter bar's own bindings.
+_LEAVE_FILTER: list[BindingType] = [
+    Binding("enter", "leave_filter(True)", "To the results", show=False, priority=True),
+    Binding("down", "leave_filter(True)", "To the results", show=False, priority=True),
+    Binding("escape", "leave_filter(False)", "Clear filter", show=False, priority=True),
+]
 _APP: list[BindingType] = [
     Binding("question_mark", "help", "Help", id="app.help"),
     Binding("ctrl+p", "command_palette", "Commands", id="app.palette", show=False),
@@ -96,7 +105,7 @@ class PapershelfApp(PaperActions):
     CSS_PATH = "app.tcss"
     TITLE = "papershelf"
     COMMANDS: ClassVar = App.COMMANDS | {PapershelfCommands}
-    BINDINGS: ClassVar[list[BindingType]] = [*_MOVE, *_PAPERS, *_OUT, *_APP]
+    BINDINGS: ClassVar[list[BindingType]] = [*_MOVE, *_PAPERS, *_OUT, *_APP, *_LEAVE_FILTER]
 
     def __init__(self, library: Library, *, clipboard: Clipboard | None = None) -> None:
         super().__init__(library, clipboard=clipboard)
@@ -311,9 +320,17 @@ class PapershelfApp(PaperActions):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """`/` is for the filter only on the main screen and when no input has focus."""
+        if action == "leave_filter":
+            return isinstance(self.focused, FilterBar) and self.screen is self.screen_stack[0]
         if action == "focus_filter":
             return self.screen is self.screen_stack[0] and not isinstance(self.focused, Input)
         return True
+
+    def action_leave_filter(self, keep: bool) -> None:
+        """`enter`/`down` in the filter: to the results; `esc`: clear the filter first."""
+        if not keep:
+            self.query_one(FilterBar).value = ""
+        self.paper_list.focus()
 
     def action_focus_filter(self) -> None:
         """Focus the filter (at once: keys typed right after `/` must land there)."""

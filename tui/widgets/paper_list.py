@@ -164,6 +164,9 @@ class PaperList(ScrollView, can_focus=True):
             self.scroll_to(y=0, animate=False)
         self._scroll_to_cursor()
         self.refresh()
+        # New results carry new match terms even when the cursor stays on the same paper:
+        # announce it again so the reader highlights this query's matches, not the last one's.
+        self._announced = None
         self._announce()
 
     def refresh_rows(self) -> None:
