@@ -65,8 +65,8 @@ class Terminal:
         # No X or Wayland display: the copy must go through the terminal (OSC 52) to tmux.
         # COLUMNS/LINES (set by pytest) would make the app ignore the pane size.
         command = (
-            f"cd {_quote(str(cwd))} && exec env -u DISPLAY -u WAYLAND_DISPLAY -u COLUMNS -u LINES {exports} "
-            + " ".join(map(_quote, argv))
+            f"cd {_quote(str(cwd))} && exec env -u DISPLAY -u WAYLAND_DISPLAY "
+            f"-u COLUMNS -u LINES {exports} " + " ".join(map(_quote, argv))
         )
         self._run(
             "new-session", "-d", "-s", "app", "-x", str(self.width), "-y", str(self.height), command
