@@ -164,10 +164,10 @@ class PaperList(ScrollView, can_focus=True):
             self.scroll_to(y=0, animate=False)
         self._scroll_to_cursor()
         self.refresh()
-        # New results carry new match terms even when the cursor stays on the same paper:
-        # announce it again so the reader highlights this query's matches, not the last one's.
-        self._announced = None
-        self._announce()
+        # New results carry new match terms even when the cursor stays on the same paper
+        # (or none): announce it always, so the reader shows this query's matches.
+        self._announced = self.current_id
+        self.post_message(self.Highlighted(self._announced))
 
     def refresh_rows(self) -> None:
         """Redraw every row (entries changed: tags, status, star)."""
