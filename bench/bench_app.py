@@ -27,6 +27,8 @@ sys.path.insert(0, str(REPO))
 CORPUS = Path("/work/shared/corpus/ml-abstracts.jsonl")
 QUERIES = ["diffusion", "trasnformer", "graph neural", "reinforcement learning", "llm !vision"]
 SESSION = "papershelf-bench"
+STEPS = ("changed", "searched", "results")
+"""Trace marks between `key` and `list-rendered`, in order (see tui/app.py)."""
 
 
 def build_library(root: Path, corpus: Path) -> int:
@@ -97,6 +99,12 @@ def run_once(root: Path, trace: Path, width: int, height: int) -> dict[str, list
                 keys = [t for t, name, _ in events if name == "key" and before <= t <= rendered]
                 if keys:
                     figures["key_to_list"].append(rendered - keys[0])
+                    # Where the time went: the app's own marks between the key and the frame.
+                    stamps = {name: t for t, name, _ in events if keys[0] <= t <= rendered}
+                    steps = [("key", keys[0]), *((n, stamps[n]) for n in STEPS if n in stamps)]
+                    ends = [*steps[1:], ("list", rendered)]
+                    for (a, ta), (b, tb) in zip(steps, ends, strict=True):
+                        figures.setdefault(f"  {a}->{b}", []).append(tb - ta)
                 time.sleep(0.05)  # a fast typist: ~20 keys/s
             tmux("send-keys", "-t", SESSION, "C-u")  # clear the input for the next query
             wait_for(trace, "list-rendered", after=time.time() - 0.01)

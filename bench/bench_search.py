@@ -77,7 +77,7 @@ def sessions(
         for qi, query in enumerate(queries):
             for k in range(1, len(query) + 1):
                 start = clock()
-                engine.search(query[:k], entries)
+                engine.results(query[:k], entries)
                 elapsed = clock() - start
                 key = (qi, k)
                 best[key] = min(best.get(key, elapsed), elapsed)

@@ -11,14 +11,14 @@ note > abstract; exact > prefix > infix > typo), then library order. A hit's `te
 from __future__ import annotations
 
 import contextlib
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
 from storage.model import Entry, Paper
-from storage.query_hit import NO_DETAILS, Explainer, Hit, add_hits
+from storage.query_hit import NO_DETAILS, Explainer, Hit, Results
 from storage.query_parse import TOKEN_RE, Query, Term, parse_query
 from storage.query_text import (
     FIELDS,
@@ -45,6 +45,7 @@ __all__ = [
     "FIELDS",
     "Hit",
     "Query",
+    "Results",
     "SearchEngine",
     "field_text",
     "highlight_spans",
@@ -53,7 +54,6 @@ __all__ = [
 ]
 
 _DEFAULT_ENTRY = Entry()
-_CHUNK = 512
 _SUBSTRING_CACHE_SIZE = 256
 _RESULT_CACHE_SIZE = 16
 
@@ -101,10 +101,10 @@ class SearchEngine:
         self._ids = tuple(paper.id for paper in self._papers)
         self._position = {paper_id: i for i, paper_id in enumerate(self._ids)}
         size = len(self._papers)
-        self._all_hits: list[Hit] | None = None
+        self._all_hits: Results | None = None
         self._entries_cache: _EntryData | None = None
-        self._results: OrderedDict[str, list[Hit]] = OrderedDict()
-        self._joined: dict[str, list[tuple[int, str, list[int]]]] = {}
+        self._results: OrderedDict[str, Results] = OrderedDict()
+        self._texts: dict[str, list[str]] = {}
         self._sorted: dict[str, tuple[list[str], list[int]]] = {}
         self._substrings: dict[tuple[str, str], list[int]] = {}
         venues: dict[str, list[int]] = {}
@@ -135,44 +135,34 @@ class SearchEngine:
         """The indexed papers, in library order."""
         return self._papers
 
-    def _chunks(self, field: str) -> list[tuple[int, str, list[int]]]:
-        """Lower-case texts of `field` joined in chunks: (first index, text, start offsets).
-
-        Chunks, not one string: one astral character would make a 15 MB string 4 bytes a char.
-        """
-        chunks = self._joined.get(field)
-        if chunks is None:
-            chunks = []
-            texts = [(getattr(paper, field) or "").lower() for paper in self._papers]
-            for first in range(0, len(texts), _CHUNK):
-                part = texts[first : first + _CHUNK]
-                starts: list[int] = []
-                position = 0
-                for text in part:
-                    starts.append(position)
-                    position += len(text) + 1
-                chunks.append((first, "\n".join(part), starts))
-            self._joined[field] = chunks
-        return chunks
+    def _lower(self, field: str) -> list[str]:
+        """The lower-case text of `field` of every paper (built once, for substring search)."""
+        texts = self._texts.get(field)
+        if texts is None:
+            texts = self._texts[field] = [
+                (getattr(paper, field) or "").lower() for paper in self._papers
+            ]
+        return texts
 
     def substring_ids(self, field: str, value: str) -> list[int]:
-        """Papers whose lower-case `field` contains `value` (cached per value)."""
+        """Papers whose lower-case `field` contains `value` (cached per value).
+
+        Typing `'diffusion` one key at a time asks for `'d`, `'di`, ...: each answer is found
+        among the papers of the previous one (any cached shorter piece of `value`), so later
+        keys scan a few papers, not 15 MB. A scan stops at a paper's first occurrence.
+        """
         key = (field, value)
         ids = self._substrings.get(key)
         if ids is not None:
             return ids
-        ids = []
-        for first, joined, starts in self._chunks(field):
-            count = len(starts)
-            position = joined.find(value)
-            while position != -1:
-                slot = bisect_right(starts, position) - 1
-                end = starts[slot + 1] - 1 if slot + 1 < count else len(joined)
-                if position + len(value) <= end:
-                    ids.append(first + slot)
-                    position = joined.find(value, end + 1)  # on to the next paper
-                else:
-                    position = joined.find(value, position + 1)  # ran into the next paper
+        texts = self._lower(field)
+        within = self._substrings.get((field, value[:-1])) if len(value) > 1 else None
+        if within is None and len(value) > 1:
+            within = self._substrings.get((field, value[1:]))
+        if within is None:
+            ids = [i for i, text in enumerate(texts) if value in text]
+        else:
+            ids = [i for i in within if value in texts[i]]
         if len(self._substrings) > _SUBSTRING_CACHE_SIZE:
             self._substrings.clear()
         self._substrings[key] = ids
@@ -202,7 +192,7 @@ class SearchEngine:
     def clear_caches(self) -> None:
         """Forget every cached table and result (for benchmarks of cold searches)."""
         self._index.clear_caches()
-        self._joined.clear()
+        self._texts.clear()
         self._sorted.clear()
         self._substrings.clear()
         self._all_hits = None
@@ -210,12 +200,18 @@ class SearchEngine:
 
     def search(self, query: str | Query, entries: Mapping[str, Entry]) -> list[Hit]:
         """Every paper matching `query`, best first; an empty query lists all in library order."""
+        return list(self.results(query, entries))
+
+    def results(self, query: str | Query, entries: Mapping[str, Entry]) -> Results:
+        """Like `search`, as compact `Results` (hits are made only when read): for the app,
+        whose list reads 40 of 10k hits per keystroke. Results are immutable and may be shared.
+        """
         parsed = parse_query(query) if isinstance(query, str) else query
         if parsed.is_empty:
             if self._all_hits is None:
-                self._all_hits = []
-                add_hits(self._all_hits, self._ids, range(len(self._ids)), 0.0, "", NO_DETAILS)
-            return list(self._all_hits)
+                self._all_hits = Results(self._ids, self._position, NO_DETAILS)
+                self._all_hits.add(range(len(self._ids)), 0.0, "")
+            return self._all_hits
         # Recent results are kept: every new query starts with the same few one-letter searches,
         # and backspacing repeats earlier ones.
         self._entry_data(entries)  # clears the kept results when the entries changed
@@ -227,7 +223,7 @@ class SearchEngine:
                 self._results.popitem(last=False)
         else:
             self._results.move_to_end(parsed.text)
-        return list(hits)
+        return hits
 
 
 class _EntryData:
@@ -285,6 +281,7 @@ class _Context(Explainer):
         self.exacts: list[str] = []
         self.prefixes: list[str] = []
         self._explained: dict[int, tuple[tuple[str, ...], Mapping[str, Spans]]] = {}
+        self._field_spans: dict[tuple[int, str], Spans] = {}
 
     # --- entries ---------------------------------------------------------------------------
 
@@ -392,7 +389,7 @@ class _Context(Explainer):
 
     # --- the search ------------------------------------------------------------------------
 
-    def run(self) -> list[Hit]:
+    def run(self) -> Results:
         result = self.all_bits
         units: list[list[Tier]] = []
         for clause in self.query.clauses:
@@ -413,10 +410,9 @@ class _Context(Explainer):
                 merged = [tier for unit in clause_units for tier in unit]
                 merged.sort(key=lambda tier: -tier.weight)
                 units.append(merged)
-        paper_ids = self.engine._ids
-        hits: list[Hit] = []
+        hits = Results(self.engine._ids, self.engine._position, self)
         if not units:
-            add_hits(hits, paper_ids, bits_to_ids(result), 0.0, "", self)
+            hits.add(bits_to_ids(result), 0.0, "")
             return hits
         if len(units) == 1:
             # One scoring unit: its tiers, best first, are the ranking; no sort needed.
@@ -425,9 +421,7 @@ class _Context(Explainer):
                 fresh = tier.bits & result & ~assigned
                 if fresh:
                     assigned |= fresh
-                    add_hits(
-                        hits, paper_ids, bits_to_ids(fresh), float(tier.weight), tier.field, self
-                    )
+                    hits.add(bits_to_ids(fresh), float(tier.weight), tier.field)
             return hits
         size = self.index.size
         total = [0] * size
@@ -462,7 +456,7 @@ class _Context(Explainer):
             end = start + 1
             while end < len(ids) and total[ids[end]] == score and best[ids[end]] == field:
                 end += 1
-            add_hits(hits, paper_ids, ids[start:end], float(score), field, self)
+            hits.add(ids[start:end], float(score), field)
             start = end
         return hits
 
@@ -488,35 +482,53 @@ class _Context(Explainer):
             value = self._explained[index] = self._details(index)
         return value
 
+    def field_spans(self, index: int, field: str) -> Spans:
+        """The spans of one field of paper `index` (a list row reads name and title only)."""
+        value = self._explained.get(index)
+        if value is not None:
+            return value[1].get(field, ())
+        key = (index, field)
+        spans = self._field_spans.get(key)
+        if spans is None:
+            paper = self.engine._papers[index]
+            entry = self.entries.get(paper.id, _DEFAULT_ENTRY)
+            spans = self._field_spans[key] = self._field_found(paper, entry, field, {})
+        return spans
+
     def _details(self, i: int) -> tuple[tuple[str, ...], Mapping[str, Spans]]:
         paper = self.engine._papers[i]
         entry = self.entries.get(paper.id, _DEFAULT_ENTRY)
         terms: dict[str, str] = {}
         spans: dict[str, Spans] = {}
         for field in FIELDS:
-            text = field_text(paper, entry, field)
-            if not text:
-                continue
-            found: list[tuple[int, int]] = []
-            if self.words:
-                for m in TOKEN_RE.finditer(text):
-                    word = m.group()
-                    if self._token_matches(word.lower(), field):
-                        found.append(m.span())
-                        terms.setdefault(word.lower(), word)
-            for value in self.exacts:
-                for m in literal_pattern(value).finditer(text):
+            found = self._field_found(paper, entry, field, terms)
+            if found:
+                spans[field] = found
+        return tuple(terms.values()), spans
+
+    def _field_found(self, paper: Paper, entry: Entry, field: str, terms: dict[str, str]) -> Spans:
+        """Match spans in one field; adds the matched words to `terms` (lower -> as written)."""
+        text = field_text(paper, entry, field)
+        if not text:
+            return ()
+        found: list[tuple[int, int]] = []
+        if self.words:
+            for m in TOKEN_RE.finditer(text):
+                word = m.group()
+                if self._token_matches(word.lower(), field):
+                    found.append(m.span())
+                    terms.setdefault(word.lower(), word)
+        for value in self.exacts:
+            for m in literal_pattern(value).finditer(text):
+                found.append(m.span())
+                terms.setdefault(m.group().lower(), m.group())
+        if field in ("name", "title"):
+            for value in self.prefixes:
+                m = literal_pattern(value).match(text)
+                if m:
                     found.append(m.span())
                     terms.setdefault(m.group().lower(), m.group())
-            if field in ("name", "title"):
-                for value in self.prefixes:
-                    m = literal_pattern(value).match(text)
-                    if m:
-                        found.append(m.span())
-                        terms.setdefault(m.group().lower(), m.group())
-            if found:
-                spans[field] = tuple(merge_spans(found))
-        return tuple(terms.values()), spans
+        return tuple(merge_spans(found)) if found else ()
 
 
 _NO_PAPER = Paper(id="", name="", title=None, abstract="", venue=None, sources=())

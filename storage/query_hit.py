@@ -1,9 +1,12 @@
-"""`Hit`, one search result, and how thousands of them are built quickly."""
+"""`Hit`, one search result, and `Results`, a ranked list of them kept as paper indices."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from array import array
+from bisect import bisect_right
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from storage.query_text import Spans
 
@@ -13,6 +16,10 @@ class Explainer:
 
     def details(self, index: int) -> tuple[tuple[str, ...], Mapping[str, Spans]]:
         raise NotImplementedError
+
+    def field_spans(self, index: int, field: str) -> Spans:
+        """The spans of one field only (a list row needs name and title, not the abstract)."""
+        return self.details(index)[1].get(field, ())
 
 
 class _Given(Explainer):
@@ -70,6 +77,10 @@ class Hit:
         """Field -> match spans in that field's text (see `field_text`)."""
         return self._explainer.details(self._index)[1]
 
+    def spans_in(self, field: str) -> Spans:
+        """`spans.get(field, ())`, working out only that field when nothing else was asked."""
+        return self._explainer.field_spans(self._index, field)
+
     def _key(self) -> tuple[object, ...]:
         return (self.paper_id, self.score, self.field, self.terms, dict(self.spans))
 
@@ -89,6 +100,17 @@ _SET_SCORE = Hit.__dict__["score"].__set__
 _SET_FIELD = Hit.__dict__["field"].__set__
 _SET_EXPLAINER = Hit.__dict__["_explainer"].__set__
 _SET_INDEX = Hit.__dict__["_index"].__set__
+
+
+def make_hit(paper_id: str, score: float, field: str, explainer: Explainer, index: int) -> Hit:
+    """A Hit whose terms and spans `explainer` works out for paper `index` when read."""
+    hit = _HIT_NEW(Hit)
+    _SET_ID(hit, paper_id)
+    _SET_SCORE(hit, score)
+    _SET_FIELD(hit, field)
+    _SET_EXPLAINER(hit, explainer)
+    _SET_INDEX(hit, index)
+    return hit
 
 
 def add_hits(
@@ -114,3 +136,114 @@ def add_hits(
         _SET_EXPLAINER(hit, explainer)
         _SET_INDEX(hit, i)
         append(hit)
+
+
+class Results(Sequence[Hit]):
+    """Ranked hits kept as paper indices: a `Hit` object is made only for a row that is read.
+
+    A search may match all 10k papers on every keystroke, and a list shows 40 of them: the
+    ranking is one array of library indices plus runs of equal (score, field), built with a few
+    C-level `extend` calls; `paper_id(i)`, `position(paper_id)` and `contains(paper_id)` answer
+    without making hits. Immutable once built (`add` is for the engine while it ranks).
+    """
+
+    __slots__ = (
+        "_bits",
+        "_ends",
+        "_explainer",
+        "_fields",
+        "_ids",
+        "_order",
+        "_position",
+        "_scores",
+    )
+
+    def __init__(
+        self, paper_ids: Sequence[str], position: Mapping[str, int], explainer: Explainer
+    ) -> None:
+        self._ids = paper_ids
+        self._position = position
+        self._explainer = explainer
+        self._order = array("I")
+        self._ends: list[int] = []
+        self._scores: list[float] = []
+        self._fields: list[str] = []
+        self._bits: int | None = None
+
+    def add(self, indices: Sequence[int], score: float, field: str) -> None:
+        """Append papers `indices` (library indices), all with one score and field."""
+        if len(indices):
+            self._order.extend(indices)
+            self._ends.append(len(self._order))
+            self._scores.append(score)
+            self._fields.append(field)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    @overload
+    def __getitem__(self, index: int) -> Hit: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Hit]: ...
+
+    def __getitem__(self, index: int | slice) -> Hit | list[Hit]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._order)))]
+        if index < 0:
+            index += len(self._order)
+        if not 0 <= index < len(self._order):
+            raise IndexError("result index out of range")
+        run = bisect_right(self._ends, index)
+        paper = self._order[index]
+        return make_hit(
+            self._ids[paper], self._scores[run], self._fields[run], self._explainer, paper
+        )
+
+    def __iter__(self) -> Iterator[Hit]:
+        start = 0
+        order, ids, explainer = self._order, self._ids, self._explainer
+        for end, score, field in zip(self._ends, self._scores, self._fields, strict=True):
+            for paper in order[start:end]:
+                yield make_hit(ids[paper], score, field, explainer, paper)
+            start = end
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<Results: {len(self)} hits>"
+
+    @property
+    def indices(self) -> Sequence[int]:
+        """Library indices of the hits, in rank order."""
+        return self._order
+
+    def paper_id(self, index: int) -> str:
+        """The id of hit `index`, without making the Hit."""
+        return self._ids[self._order[index]]
+
+    def position(self, paper_id: str) -> int | None:
+        """Where paper `paper_id` is in the results, or None."""
+        paper = self._position.get(paper_id)
+        if paper is None or not self.contains(paper_id):
+            return None
+        return self._order.index(paper)
+
+    def contains(self, paper_id: str) -> bool:
+        """Whether paper `paper_id` is among the results (a bit test)."""
+        paper = self._position.get(paper_id)
+        return paper is not None and bool(self.bits >> paper & 1)
+
+    @property
+    def bits(self) -> int:
+        """The results as a bitset of library indices."""
+        if self._bits is None:
+            from storage.search_index import ids_to_bits  # here: no import cycle at load time
+
+            self._bits = ids_to_bits(self._order, len(self._ids))
+        return self._bits

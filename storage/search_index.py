@@ -16,9 +16,10 @@ import re
 import sys
 from array import array
 from bisect import bisect_left
-from collections import OrderedDict, defaultdict
-from collections.abc import Iterable, Sequence
+from collections import OrderedDict, defaultdict, deque
+from collections.abc import Iterable, Sequence, Sized
 from dataclasses import dataclass
+from itertools import compress, repeat
 from pathlib import Path
 
 from storage.model import Paper
@@ -91,14 +92,22 @@ def _fuzzy_quality(distance: int, whole: bool) -> int:
 # --- bitsets ---------------------------------------------------------------------------------
 
 _ONE = re.compile("1")
+_TO_FLAGS = bytes.maketrans(b"01", b"\x00\x01")
 
 
 def ids_to_bits(ids: Iterable[int], size: int) -> int:
     """A bitset of paper indices (each < size)."""
-    buf = bytearray((size + 7) >> 3)
-    for i in ids:
-        buf[i >> 3] |= 1 << (i & 7)
-    return int.from_bytes(buf, "little")
+    if not isinstance(ids, Sized) or len(ids) * 16 < size:
+        buf = bytearray((size + 7) >> 3)
+        for i in ids:
+            buf[i >> 3] |= 1 << (i & 7)
+        return int.from_bytes(buf, "little")
+    # Many ids: one "0"/"1" digit per paper, set by a C-level loop (a deque draining a map),
+    # then parsed by int(): 3x faster than shifting bits in one id at a time.
+    digits = bytearray(b"0") * size
+    deque(map(digits.__setitem__, ids, repeat(49)), maxlen=0)  # 49 is "1"
+    digits.reverse()
+    return int(digits, 2) if size else 0
 
 
 def bits_to_ids(bits: int) -> list[int]:
@@ -108,7 +117,9 @@ def bits_to_ids(bits: int) -> list[int]:
     digits = bin(bits)[:1:-1]  # digit i is bit i
     if bits.bit_count() * 16 < len(digits):
         return [m.start() for m in _ONE.finditer(digits)]
-    return [i for i, digit in enumerate(digits) if digit == "1"]
+    # Dense: a C-level loop (compress) over one 0/1 byte per bit.
+    flags = digits.encode("ascii").translate(_TO_FLAGS)
+    return list(compress(range(len(flags)), flags))
 
 
 Posting = int | bytes
@@ -227,9 +238,7 @@ class SearchIndex:
         for first in sorted({token[0] for token in self.vocab}):
             for length in range(4, 15):
                 self._prefix_table(length, first)
-            lo, hi = self.prefix_range(first)
-            for field in INDEXED_FIELDS:
-                self.range_bits(field, lo, hi)
+            self.match_word(first)  # the first key of every query: all its prefix groups
         self._infix_matches("zzz")
 
     def clear_caches(self) -> None:

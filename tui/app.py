@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import threading
 from time import perf_counter
 from typing import TYPE_CHECKING, ClassVar
 
@@ -11,18 +12,17 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input
-from textual.worker import get_current_worker
 
 from storage.errors import PapershelfError
 from storage.model import Entry, normalise_tag
-from storage.query import Hit, SearchEngine
-from tui.app_actions import PaperActions
+from storage.query import SearchEngine
+from tui.app_search import SEARCH_CACHE, SearchWiring
 from tui.app_trace import TRACE
 from tui.commands import BoundAction, PapershelfCommands, help_sections
-from tui.messages import IndexReady, SearchFailed, SearchFinished
+from tui.messages import IndexReady
 from tui.screens.help import HelpScreen
 from tui.widgets.filter_bar import FilterBar
-from tui.widgets.paper_list import AllPapers, PaperList
+from tui.widgets.paper_list import PaperList
 from tui.widgets.reader import Reader
 from tui.widgets.status_line import StatusLine
 from tui.widgets.tag_pane import TagPane
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 NARROW_WIDTH = 100
 """Below this many columns the reader goes under the list instead of beside it."""
 REFRESH_SECONDS = 2.0
+
 """How often to look for changes another papershelf process saved."""
 
 _MOVE: list[BindingType] = [
@@ -86,7 +87,7 @@ _OUT: list[BindingType] = [
 # Leaving the filter must happen before the next key is routed: the app forwards keys to the
 # focused widget's queue, so with a widget-level binding a fast `enter` then `T` would type "T"
 # into the filter. These priority bindings run in the app's own loop, only while the filter has
-# focus (check_action); the help screen documents them through the filter bar's own bindings.
+# focus (check_action), and are documented by the filter bar's own bindings on the help screen.
 _LEAVE_FILTER: list[BindingType] = [
     Binding("enter", "leave_filter(True)", "To the results", show=False, priority=True),
     Binding("down", "leave_filter(True)", "To the results", show=False, priority=True),
@@ -99,7 +100,7 @@ _APP: list[BindingType] = [
 ]
 
 
-class PapershelfApp(PaperActions):
+class PapershelfApp(SearchWiring):
     """Filter, read, tag and export the papers of one Library."""
 
     CSS_PATH = "app.tcss"
@@ -112,11 +113,16 @@ class PapershelfApp(PaperActions):
         self.engine: SearchEngine | None = None
         self.query_text = ""
         self._serial = 0
+        self.shown_serial = 0
+        """The serial of the search whose results the list shows (benchmarks wait for it)."""
         self._seen_revision = library.revision
         self._paper_count = len(library.papers())
         self._search_error: str | None = None
         self._last_poll_error: str | None = None
         self._reader_pending: tuple[str | None] | None = None
+        self._search_lock = threading.Lock()
+        self._last_search = 0.0
+        """Seconds the last search took: a slow one sends the next to the worker."""
 
     def compose(self) -> ComposeResult:
         """Filter on top; the list beside (or above) the reader and tag pane; status; footer."""
@@ -151,14 +157,21 @@ class PapershelfApp(PaperActions):
 
     # -- search ----------------------------------------------------------------------------------
 
-    def _all_hits(self) -> Sequence[Hit]:
-        # The empty query needs no index: every paper in library order, made on demand.
-        return AllPapers(self.library.papers())
-
     @work(thread=True, exclusive=True, group="index")
     def _build_index(self) -> None:
+        # The index comes from the library's cache file when it matches the papers (a tenth
+        # of a second instead of two; `papershelf list` keeps it fresh too); warm-up fills the
+        # tables the first keystrokes need.
         started = perf_counter()
-        engine = SearchEngine(self.library.papers())
+        cache = self.library.root / SEARCH_CACHE
+        papers = self.library.papers()
+        if cache.exists():
+            engine = SearchEngine.load(cache, papers)
+        else:
+            engine = SearchEngine(papers)
+            with contextlib.suppress(OSError):
+                engine.save(cache)
+        engine.warm()
         self.post_message(IndexReady(engine, perf_counter() - started))
 
     @on(IndexReady)
@@ -170,63 +183,7 @@ class PapershelfApp(PaperActions):
         else:
             self._update_status()
 
-    @on(Input.Changed, "#filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
-        self.query_text = event.value
-        self.start_search(keep=None)
-
-    def start_search(self, keep: str | None) -> None:
-        """Search for the current query; the newest search wins, older ones are dropped."""
-        self._serial += 1
-        query = self.query_text
-        if not query.strip():
-            self._show_results(self._serial, self._all_hits(), keep=keep)
-        elif self.engine is None:
-            self._update_status(searching=True)  # queued: IndexReady starts it
-        else:
-            entries = dict(self.library.entries())  # a snapshot: the worker runs in a thread
-            self._search(self.engine, query, entries, self._serial, keep)
-            self._update_status(searching=True)
-
-    @work(thread=True, exclusive=True, group="search")
-    def _search(
-        self, engine: SearchEngine, query: str, entries: dict, serial: int, keep: str | None
-    ) -> None:
-        started = perf_counter()
-        try:
-            hits = engine.search(query, entries)
-        except PapershelfError as error:
-            self.post_message(SearchFailed(serial, query, str(error)))
-            return
-        if not get_current_worker().is_cancelled:
-            self.post_message(SearchFinished(serial, query, hits, keep, perf_counter() - started))
-
-    @on(SearchFinished)
-    def _search_finished(self, message: SearchFinished) -> None:
-        if message.serial == self._serial:
-            self._show_results(message.serial, message.hits, keep=message.keep)
-
-    @on(SearchFailed)
-    def _search_failed(self, message: SearchFailed) -> None:
-        if message.serial == self._serial:
-            self._search_error = message.message
-            self._update_status()
-
-    def _show_results(self, serial: int, hits: Sequence[Hit], keep: str | None) -> None:
-        self._search_error = None
-        self.paper_list.show(hits, keep=keep)
-        self._refresh_side()
-        if TRACE.enabled:
-            detail = f"{serial} {len(hits)} {self.query_text!r}"
-            self.call_after_refresh(TRACE.mark, "list-rendered", detail)
-
     # -- redrawing -------------------------------------------------------------------------------
-
-    def _refresh_side(self) -> None:
-        hits = self.paper_list.hits
-        ids = None if isinstance(hits, AllPapers) else (hit.paper_id for hit in hits)
-        self.query_one(TagPane).show_counts(self.library.tag_counts(ids))
-        self._update_status()
 
     def _update_status(self, searching: bool = False) -> None:
         papers = self.paper_list

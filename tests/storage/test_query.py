@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from storage.errors import QueryError
 from storage.model import Entry, Paper
@@ -14,6 +16,7 @@ from storage.query import (
     parse_query,
     snippet,
 )
+from storage.search_index import bits_to_ids, ids_to_bits
 
 
 def paper(pid: str, name: str, title: str | None, abstract: str, **kw) -> Paper:
@@ -395,3 +398,39 @@ def test_kept_results_follow_changes_to_the_entries_mapping():
     hits = engine.search("diffusion", entries)
     hits.clear()  # the caller's list is its own
     assert len(engine.search("diffusion", entries)) == 2
+
+
+# --- compact results -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", ["", "diffusion", "difusion tree", "'former", "graph|plan"])
+def test_results_are_the_search_hits_without_making_them_up_front(engine, query):
+    results = engine.results(query, ENTRIES)
+    hits = engine.search(query, ENTRIES)
+    assert list(results) == hits
+    assert results == hits
+    assert len(results) == len(hits)
+    assert [results[i] for i in range(len(results))] == hits
+    assert results[1:3] == hits[1:3]
+    if hits:
+        assert results[-1] == hits[-1]
+        assert results[0].spans_in("title") == hits[0].spans.get("title", ())
+    for i, hit in enumerate(hits):
+        assert results.paper_id(i) == hit.paper_id
+        assert results.position(hit.paper_id) == i
+        assert results.contains(hit.paper_id)
+    missing = {p.id for p in PAPERS} - {hit.paper_id for hit in hits}
+    for paper_id in [*missing, "no-such-id"]:
+        assert not results.contains(paper_id)
+        assert results.position(paper_id) is None
+    with pytest.raises(IndexError):
+        results[len(hits)]
+
+
+@given(st.sets(st.integers(min_value=0, max_value=999)), st.integers(min_value=0, max_value=24))
+def test_bitsets_round_trip_sparse_and_dense(ids, extra):
+    size = 1000 + extra
+    for form in (sorted(ids), ids, iter(sorted(ids))):
+        bits = ids_to_bits(form, size)
+        assert bits == sum(1 << i for i in ids)
+        assert bits_to_ids(bits) == sorted(ids)

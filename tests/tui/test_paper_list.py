@@ -28,13 +28,13 @@ async def test_rendering_cost_does_not_grow_with_the_results(tmp_path, monkeypat
     library = Library.open(tmp_path / "big", seed=False)
     library.import_papers(synthetic(5000), "synthetic.jsonl")
     rendered: list[str] = []
-    original = PaperList.row_content
+    original = PaperList.row_pieces
 
     def counting(self: PaperList, hit: Any, width: int, marked: bool) -> Any:
         rendered.append(hit.paper_id)
         return original(self, hit, width, marked)
 
-    monkeypatch.setattr(PaperList, "row_content", counting)
+    monkeypatch.setattr(PaperList, "row_pieces", counting)
     app = PapershelfApp(library)
     async with app.run_test(size=(120, 30)) as pilot:
         await app.workers.wait_for_complete()

@@ -10,19 +10,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, overload
 
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style as RichStyle
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
-from textual.content import Content
+from textual.content import Content, Span
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.style import Style
 
-from storage.model import Entry, Paper
-from storage.query import Hit
-from tui.text import highlighted, plain
+from storage.model import Paper
+from storage.query import Hit, Results
+from tui.text import safe
 
 if TYPE_CHECKING:
     from storage.library import Library
@@ -32,6 +35,8 @@ STATUS_MARKS = {"unread": " ", "reading": "◐", "read": "✓"}
 MARK_BOXES = ("☐", "☑")
 STAR = "★"
 CODE_MARK = "{}"
+_ANNOUNCE_AGAIN = "\x00"
+"""Never a paper id: `show` sets it so that the current paper (or None) is announced again."""
 _PREFIX_WIDTH = 7  # mark, space, status, star, code (2 cells), space
 
 
@@ -54,6 +59,13 @@ class AllPapers(Sequence[Hit]):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self._papers)))]
         return Hit(paper_id=self._papers[index].id, score=0.0, field="", terms=(), spans={})
+
+
+def _position(hits: Sequence[Hit], paper_id: str) -> int | None:
+    """Where paper `paper_id` is in `hits` (without making every Hit when it can)."""
+    if isinstance(hits, Results):
+        return hits.position(paper_id)
+    return next((i for i, hit in enumerate(hits) if hit.paper_id == paper_id), None)
 
 
 class PaperList(ScrollView, can_focus=True):
@@ -115,10 +127,14 @@ class PaperList(ScrollView, can_focus=True):
         self._hits: Sequence[Hit] = ()
         self._cursor = 0
         self._marks: set[str] = set()
-        self._generation = 0
-        self._row_cache: LRUCache[tuple[object, ...], Strip] = LRUCache(512)
+        self.shown_count = 0
+        """How many times `show` was called (with `painted_count`: for the timing trace)."""
+        self.painted_count = 0
+        """`shown_count` when a row was last drawn."""
+        self._row_cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
         self._announced: str | None = None
         self._styles: dict[str, Style] = {}
+        self._rich_styles: dict[tuple[object, ...], RichStyle] = {}
 
     # -- state -------------------------------------------------------------------------------
 
@@ -150,28 +166,47 @@ class PaperList(ScrollView, can_focus=True):
     def show(self, hits: Sequence[Hit], *, keep: str | None = None) -> None:
         """Show new results; keep the cursor on paper `keep` when it is still there."""
         self._hits = hits
-        self._generation += 1
-        self._row_cache.clear()
+        self.shown_count += 1
         index = 0
         if keep is not None:
-            index = next(
-                (i for i, hit in enumerate(self._hits) if hit.paper_id == keep),
-                min(self._cursor, max(0, len(self._hits) - 1)),
-            )
+            found = _position(hits, keep)
+            index = found if found is not None else min(self._cursor, max(0, len(hits) - 1))
         self._cursor = index
-        self.virtual_size = Size(0, len(self._hits))
+        self._set_row_count(len(hits))
         if keep is None:
             self.scroll_to(y=0, animate=False)
         self._scroll_to_cursor()
         self.refresh()
-        # New results carry new match terms even when the cursor stays on the same paper
-        # (or none): announce it always, so the reader shows this query's matches.
-        self._announced = self.current_id
-        self.post_message(self.Highlighted(self._announced))
+        # New results carry new match terms even when the cursor stays on the same paper:
+        # announce it again so the reader highlights this query's matches, not the last one's.
+        self._announced = _ANNOUNCE_AGAIN  # not None: an empty result must announce None
+        self._announce()
+
+    def _set_row_count(self, rows: int) -> None:
+        """Set the virtual height; without a layout pass when the scrollbar stays as it is.
+
+        Setting `virtual_size` asks for a layout of the whole screen, which redraws every
+        widget: on each keystroke that costs more than the list itself. When the scrollbar
+        neither appears nor disappears only its thumb changes, which `_scroll_update` redraws.
+        """
+        size = Size(0, rows)
+        if size == self.virtual_size:
+            return
+        container = self.container_size
+        needs_bar = rows > container.height
+        if (
+            self.is_mounted
+            and container
+            and self.styles.overflow_y == "auto"
+            and needs_bar == self.show_vertical_scrollbar
+        ):
+            self.set_reactive(PaperList.virtual_size, size)
+            self._scroll_update(size)
+        else:
+            self.virtual_size = size
 
     def refresh_rows(self) -> None:
-        """Redraw every row (entries changed: tags, status, star)."""
-        self._generation += 1
+        """Redraw every row (entries changed: tags, status, star; or papers were re-imported)."""
         self._row_cache.clear()
         self.refresh()
 
@@ -267,14 +302,27 @@ class PaperList(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         """Render row `y` of the visible region (the Line API)."""
+        self.painted_count = self.shown_count
         index = round(self.scroll_offset.y) + y
         width = self.scrollable_content_region.width
         if index >= len(self._hits) or width <= 0:
             return Strip.blank(width, self.get_visual_style().rich_style)
         hit = self._hits[index]
+        paper_id = hit.paper_id
         is_cursor = index == self._cursor
-        marked = hit.paper_id in self._marks
-        key = (self._generation, index, width, is_cursor, marked, self.has_focus)
+        marked = paper_id in self._marks
+        # Rows are cached by what they show, not by position: typing a query one key at a time
+        # keeps showing many of the same papers, and moving the cursor redraws two rows.
+        key = (
+            paper_id,
+            width,
+            is_cursor,
+            marked,
+            self._pseudo_classes_cache_key,
+            hit.spans_in("name"),
+            hit.spans_in("title"),
+            self._library.entry(paper_id),
+        )
         strip = self._row_cache.get(key)
         if strip is None:
             strip = self._render_row(hit, width, is_cursor, marked)
@@ -288,74 +336,134 @@ class PaperList(ScrollView, can_focus=True):
             style = self._styles[name] = self.get_visual_style(f"paper-list--{name}", partial=True)
         return style
 
+    def _rich_style(self, base: str, parts: StyleKey) -> RichStyle:
+        """The terminal style of `parts` over the row's `base` style, combined as Content would."""
+        key = (self._pseudo_classes_cache_key, base, parts)
+        style = self._rich_styles.get(key)
+        if style is None:
+            base_style = self.get_visual_style(base) if base else self.get_visual_style()
+            combined = Style.combine([base_style, *(self._part(part) for part in parts)])
+            style = self._rich_styles[key] = combined.rich_style
+        return style
+
     def notify_style_update(self) -> None:
         """The theme or CSS changed: forget cached styles and rows."""
         super().notify_style_update()
         self._styles.clear()
+        self._rich_styles.clear()
         self._row_cache.clear()
 
     def _render_row(self, hit: Hit, width: int, is_cursor: bool, marked: bool) -> Strip:
-        if is_cursor:
-            base = self.get_visual_style("paper-list--cursor")
-        elif marked:
-            base = self.get_visual_style("paper-list--marked")
-        else:
-            base = self.get_visual_style()
-        row = self.row_content(hit, width, marked)
-        segments = row.render_segments(base)
-        return Strip(segments, row.cell_length).adjust_cell_length(width, base.rich_style)
+        base = "paper-list--cursor" if is_cursor else "paper-list--marked" if marked else ""
+        segments = [
+            Segment(text, self._rich_style(base, parts))
+            for text, parts in self.row_pieces(hit, width, marked)
+            if text
+        ]
+        strip = Strip(segments)
+        return strip.adjust_cell_length(width, self._rich_style(base, ()))
 
     def row_content(self, hit: Hit, width: int, marked: bool) -> Content:
-        """The row of one paper, fitted to `width` cells."""
+        """The row of one paper, fitted to `width` cells, as Content (what `render_line` draws)."""
+        spans: list[Span] = []
+        position = 0
+        text: list[str] = []
+        for piece, parts in self.row_pieces(hit, width, marked):
+            for part in parts:
+                spans.append(Span(position, position + len(piece), self._part(part)))
+            text.append(piece)
+            position += len(piece)
+        return Content("".join(text), spans, strip_control_codes=False)
+
+    def row_pieces(self, hit: Hit, width: int, marked: bool) -> list[Piece]:
+        """The row of one paper as (text, style parts) pieces, fitted to `width` cells.
+
+        Text is made safe here (`safe(..., one_line=True)`): pieces become Segments directly.
+        """
         paper = self._library.get(hit.paper_id)
         entry = self._library.entry(hit.paper_id)
-        prefix = Content.assemble(
-            (MARK_BOXES[marked], self._part("box")),
-            " ",
-            (STATUS_MARKS.get(entry.status, " "), self._part("status")),
-            (STAR if entry.starred else " ", self._part("star")),
-            (CODE_MARK if paper.has_code else "  ", self._part("code")),
-            " ",
-        )
-        left = Content.assemble(prefix, self._describe(paper, hit))
-        right = self._annotations(paper, entry)
+        left: list[Piece] = [
+            (MARK_BOXES[marked], ("box",)),
+            (" ", ()),
+            (STATUS_MARKS.get(entry.status, " "), ("status",)),
+            (STAR if entry.starred else " ", ("star",)),
+            (CODE_MARK if paper.has_code else "  ", ("code",)),
+            (" ", ()),
+        ]
+        _highlight(left, paper.name, hit.spans_in("name"), "name")
+        if paper.title and paper.title != paper.name:
+            left.append(("  ", ()))
+            _highlight(left, paper.title, hit.spans_in("title"), "title")
+        right: list[Piece] = []
+        if paper.venue:
+            right.append((safe(paper.venue, one_line=True), ("venue",)))
+        for tag in sorted(entry.tags):
+            if right:
+                right.append((" ", ()))
+            right.append((safe(f"#{tag}", one_line=True), ("tag",)))
+        right_length = _cells(right)
         room = width - _PREFIX_WIDTH
-        right_width = min(right.cell_length, max(0, room // 3))
+        right_width = min(right_length, max(0, room // 3))
         if right_width < 6:
             right_width = 0
         left_width = width - right_width - (1 if right_width else 0)
-        left = left.truncate(left_width, ellipsis=True, pad=True)
-        if not right_width:
-            return left
-        right = right.truncate(right_width, ellipsis=True).pad_left(
-            right_width - min(right.cell_length, right_width)
-        )
-        return Content.assemble(left, " ", right)
+        row = _fit(left, left_width, pad=True)
+        if right_width:
+            fitted = _fit(right, right_width, pad=False)
+            padding = right_width - min(right_length, right_width)
+            row.append((" " * (1 + padding), ()))
+            row.extend(fitted)
+        return row
 
-    def _describe(self, paper: Paper, hit: Hit) -> Content:
-        match = self._part("match")
-        spans = hit.spans or {}
-        name = highlighted(
-            paper.name, spans.get("name", ()), match, self._part("name"), one_line=True
-        )
-        if not paper.title or paper.title == paper.name:
-            return name
-        title = highlighted(
-            paper.title, spans.get("title", ()), match, self._part("title"), one_line=True
-        )
-        return Content.assemble(name, ("  ", ""), title)
 
-    def _annotations(self, paper: Paper, entry: Entry) -> Content:
-        parts: list[Content] = []
-        if paper.venue:
-            parts.append(plain(paper.venue, self._part("venue"), one_line=True))
-        for tag in sorted(entry.tags):
-            parts.append(plain(f"#{tag}", self._part("tag"), one_line=True))
-        if not parts:
-            return Content("")
-        spaced: list[Content | str] = []
-        for part in parts:
-            if spaced:
-                spaced.append(" ")
-            spaced.append(part)
-        return Content.assemble(*spaced)
+Piece = tuple[str, "StyleKey"]
+"""A run of row text and the component parts styling it (none: the row's base style)."""
+StyleKey = tuple[str, ...]
+
+
+def _cells(pieces: list[Piece]) -> int:
+    return sum(len(text) if text.isascii() else cell_len(text) for text, _ in pieces)
+
+
+def _highlight(out: list[Piece], text: str, spans: Sequence[tuple[int, int]], part: str) -> None:
+    """Append `text` (made safe, one line) in `part` style, with `match` over `spans`."""
+    shown = safe(text, one_line=True)
+    end = len(shown)
+    position = 0
+    for start, stop in spans:
+        start, stop = max(start, position), min(stop, end)
+        if start >= stop:
+            continue
+        if start > position:
+            out.append((shown[position:start], (part,)))
+        out.append((shown[start:stop], (part, "match")))
+        position = stop
+    if position < end:
+        out.append((shown[position:], (part,)))
+
+
+def _fit(pieces: list[Piece], width: int, *, pad: bool) -> list[Piece]:
+    """Cut `pieces` to `width` cells with an ellipsis, or pad them: like `Content.truncate`.
+
+    The ellipsis takes the style of the character it replaces, as Content's does.
+    """
+    length = _cells(pieces)
+    if length <= width:
+        if pad and length < width:
+            return [*pieces, (" " * (width - length), ())]
+        return list(pieces)
+    keep = width - 1 if width else 0
+    fitted: list[Piece] = []
+    used = 0
+    for text, parts in pieces:
+        cells = len(text) if text.isascii() else cell_len(text)
+        if used + cells <= keep:
+            fitted.append((text, parts))
+            used += cells
+            continue
+        if keep > used:
+            fitted.append((set_cell_size(text, keep - used), parts))
+        if width:
+            fitted.append(("…", parts))
+        break
+    return fitted
