@@ -287,7 +287,9 @@ class PapershelfApp(SearchWiring):
         """`enter`/`down` in the filter: to the results; `esc`: clear the filter first."""
         if not keep:
             self.query_one(FilterBar).value = ""
-        self.paper_list.focus()
+        # Screen.set_focus takes effect now; Widget.focus() would wait for call_later, and the
+        # next key would still be routed to the filter.
+        self.screen.set_focus(self.paper_list)
 
     def action_focus_filter(self) -> None:
         """Focus the filter (at once: keys typed right after `/` must land there)."""
