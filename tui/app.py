@@ -16,8 +16,10 @@ from textual.widgets import Footer, Input
 from storage.errors import PapershelfError
 from storage.model import Entry, normalise_tag
 from storage.query import SearchEngine
-from tui.app_search import SEARCH_CACHE, SearchWiring
+from tui.app_search import SEARCH_CACHE
 from tui.app_trace import TRACE
+from tui.app_workflow import WORKFLOW_BINDINGS, WorkflowActions
+from tui.app_workflow_sort import SortCommands
 from tui.commands import BoundAction, PapershelfCommands, help_sections
 from tui.messages import IndexReady
 from tui.screens.help import HelpScreen
@@ -64,7 +66,6 @@ _PAPERS: list[BindingType] = [
     Binding("n", "note", "Note", id="app.note", show=False, tooltip="Edit the paper's note"),
     Binding("A", "mark_all", "Mark all results", id="app.mark-all", show=False),
     Binding("U", "clear_marks", "Clear marks", id="app.clear-marks", show=False),
-    Binding("u", "undo", "Undo", id="app.undo", show=False, tooltip="Undo the last change"),
 ]
 _OUT: list[BindingType] = [
     Binding(
@@ -100,13 +101,20 @@ _APP: list[BindingType] = [
 ]
 
 
-class PapershelfApp(SearchWiring):
+class PapershelfApp(WorkflowActions):
     """Filter, read, tag and export the papers of one Library."""
 
     CSS_PATH = "app.tcss"
     TITLE = "papershelf"
-    COMMANDS: ClassVar = App.COMMANDS | {PapershelfCommands}
-    BINDINGS: ClassVar[list[BindingType]] = [*_MOVE, *_PAPERS, *_OUT, *_APP, *_LEAVE_FILTER]
+    COMMANDS: ClassVar = App.COMMANDS | {PapershelfCommands, SortCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *_MOVE,
+        *_PAPERS,
+        *WORKFLOW_BINDINGS,
+        *_OUT,
+        *_APP,
+        *_LEAVE_FILTER,
+    ]
 
     def __init__(self, library: Library, *, clipboard: Clipboard | None = None) -> None:
         super().__init__(library, clipboard=clipboard)
@@ -194,6 +202,7 @@ class PapershelfApp(SearchWiring):
             marked=len(papers.marked),
             searching=searching or (bool(self.query_text.strip()) and self.engine is None),
             error=self._search_error,
+            sort=self.sort_label,
         )
 
     def _show_paper(self, paper_id: str | None) -> None:
@@ -218,8 +227,8 @@ class PapershelfApp(SearchWiring):
             self._paper_count = len(self.library.papers())
             self.engine = None
             self._build_index()
-        if self.query_text.strip():
-            self.start_search(keep=papers.current_id)  # `is:read`, `#tag` may now differ
+        if self.query_text.strip() or self.sort_follows_entries:
+            self.start_search(keep=papers.current_id)  # `is:read`, `#tag`, the order may differ
         else:
             self._refresh_side()
 
@@ -323,7 +332,7 @@ class PapershelfApp(SearchWiring):
             ("List", PaperList.BINDINGS, screen.query_one(PaperList)),
             ("Reader", Reader.BINDINGS, screen.query_one(Reader)),
             ("Tag pane", TagPane.BINDINGS, screen.query_one(TagPane)),
-            ("Papers", [*_PAPERS, *_OUT], None),
+            ("Papers", [*_PAPERS, *WORKFLOW_BINDINGS, *_OUT], None),
             ("App", _APP, None),
         ]
         actions: list[BoundAction] = []

@@ -1,7 +1,9 @@
-"""The actions that change papers or leave the app: tags, status, star, note, copy, open, export.
+"""The actions that change papers or leave the app: tags, status, star, note, undo, copy, export.
 
 `PaperActions` is the base of `PapershelfApp`; it holds no layout. Every change goes straight
-to the Library (which writes it to disk); a `PapershelfError` becomes an error notification.
+to the Library (which writes it to disk and records it in the undo journal, so that `u` and
+`ctrl+r` work across restarts and a bulk change is one step); a `PapershelfError` becomes an
+error notification. When the reader has focus, the actions apply to the paper it shows.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from textual import work
 from textual.app import App
 
 from storage.errors import PapershelfError
-from storage.model import STATUSES, Entry
+from storage.model import STATUSES
 from tui.text import one_line_notice
 from tui.widgets.paper_list import PaperList
+from tui.widgets.reader import Reader
 
 # The dialogs, the exporter and the clipboard are imported when first used: together they
 # cost ~0.1 s of imports that would otherwise delay the first frame.
@@ -31,7 +34,6 @@ if TYPE_CHECKING:
     from tui.screens.tag_editor import TagChange
 
 TO_READ = "to-read"
-UNDO_DEPTH = 50
 
 
 def _plural(count: int, word: str = "paper") -> str:
@@ -56,7 +58,7 @@ class PaperActions(App[None]):
         super().__init__()
         self.library = library
         self._clipboard = clipboard
-        self._undo: list[tuple[str, dict[str, Entry]]] = []
+        self._journal_notice_shown: str | None = None
 
     # -- what the app provides -----------------------------------------------------------------
 
@@ -90,8 +92,21 @@ class PaperActions(App[None]):
         """A one-line notification of user text, never parsed as markup."""
         self.notify(one_line_notice(message, 300), severity=severity, markup=False)  # type: ignore[arg-type]
 
+    def reader_paper_id(self) -> str | None:
+        """The paper the reader shows, when the reader has focus (None otherwise)."""
+        focused = self.focused
+        return focused.paper_id if isinstance(focused, Reader) else None
+
+    def current_paper_id(self) -> str | None:
+        """The paper a one-paper action is about: the focused reader's, else the cursor's."""
+        return self.reader_paper_id() or self.paper_list.current_id
+
     def targets(self) -> tuple[list[str], bool]:
-        """Ids to act on: the marked papers (bulk) or else the one under the cursor."""
+        """Ids to act on: the reader's paper when it has focus, the marked papers (bulk), or
+        else the one under the cursor."""
+        reading = self.reader_paper_id()
+        if reading is not None:
+            return [reading], False
         papers = self.paper_list
         if papers.marked:
             order = {paper.id: i for i, paper in enumerate(self.library.papers())}
@@ -105,20 +120,24 @@ class PaperActions(App[None]):
         return self.library.get(ids[0]).name if ids else "no paper"
 
     def change(self, label: str, ids: Sequence[str], bulk: bool, run: Callable[[], int]) -> None:
-        """Run one Library change on `ids`, remember it for undo, notify, redraw."""
-        before = {pid: self.library.entry(pid) for pid in ids}
+        """Run one Library change on `ids` (the journal records it for undo), notify, redraw."""
         try:
             changed = run()
         except PapershelfError as error:
             self.notify_error(str(error))
             return
-        if changed:
-            self._undo.append((label, before))
-            del self._undo[:-UNDO_DEPTH]
         where = self._describe(ids, bulk)
         unchanged = "" if changed == len(ids) else f" ({_plural(changed)} changed)"
         self.notify_info(f"{label}: {where}{unchanged}")
+        self.show_journal_notice()
         self.after_change()
+
+    def show_journal_notice(self) -> None:
+        """Say once (per message) that the undo history was lost or could not be saved."""
+        notice = self.library.journal_notice
+        if notice and notice != self._journal_notice_shown:
+            self._journal_notice_shown = notice
+            self.notify_info(notice, "warning")
 
     # -- actions ---------------------------------------------------------------------------------
 
@@ -167,7 +186,7 @@ class PaperActions(App[None]):
         ids, bulk = self.targets()
         if not ids:
             return
-        base = self.paper_list.current_id or ids[0]
+        base = self.current_paper_id() or ids[0]
         status = self.library.entry(base).status
         new = STATUSES[(STATUSES.index(status) + 1) % len(STATUSES)]
         self.change(f"Status {new}", ids, bulk, lambda: self.library.set_status(ids, new))
@@ -182,10 +201,10 @@ class PaperActions(App[None]):
         self.change(label, ids, bulk, lambda: self.library.set_starred(ids, starred))
 
     def action_note(self) -> None:
-        """Edit the note of the paper under the cursor."""
+        """Edit the note of the paper in the reader (when focused) or under the cursor."""
         from tui.screens.note_editor import NoteEditor
 
-        paper_id = self.paper_list.current_id
+        paper_id = self.current_paper_id()
         if paper_id is None:
             return
         paper = self.library.get(paper_id)
@@ -199,19 +218,25 @@ class PaperActions(App[None]):
         self.push_screen(NoteEditor(paper.name, self.library.entry(paper_id).note), done)
 
     def action_undo(self) -> None:
-        """Put back the entries the last change touched."""
-        if not self._undo:
-            self.notify_info("Nothing to undo", "warning")
-            return
-        label, before = self._undo.pop()
+        """Take back the latest change to the user's state (from the journal: survives restarts)."""
+        self._travel(back=True)
+
+    def action_redo(self) -> None:
+        """Do again the latest undone change."""
+        self._travel(back=False)
+
+    def _travel(self, *, back: bool) -> None:
         try:
-            self.library.restore(before)
+            description = self.library.undo() if back else self.library.redo()
         except PapershelfError as error:
-            self._undo.append((label, before))
             self.notify_error(str(error))
             return
-        self.notify_info(f"Undone: {label}")
-        self.after_change()
+        if description is None:
+            self.notify_info("Nothing to undo" if back else "Nothing to redo", "warning")
+        else:
+            self.notify_info(f"{'Undone' if back else 'Redone'}: {description}")
+            self.after_change()
+        self.show_journal_notice()
 
     def _choose_url(self, urls: Sequence[str], title: str, then: Callable[[str], None]) -> None:
         from tui.screens.link_chooser import LinkChooser
@@ -227,8 +252,8 @@ class PaperActions(App[None]):
         self.push_screen(LinkChooser(list(urls), title), chosen)
 
     def action_copy_code(self) -> None:
-        """Copy the code URL of the paper under the cursor (a chooser when it has several)."""
-        paper_id = self.paper_list.current_id
+        """Copy the code URL of the paper in focus (a chooser when it has several)."""
+        paper_id = self.current_paper_id()
         if paper_id is None:
             return
         paper = self.library.get(paper_id)
@@ -249,7 +274,7 @@ class PaperActions(App[None]):
 
     def action_open_link(self) -> None:
         """Open the paper's code URL or link in a browser (http/https only)."""
-        paper_id = self.paper_list.current_id
+        paper_id = self.current_paper_id()
         if paper_id is None:
             return
         paper = self.library.get(paper_id)

@@ -319,7 +319,7 @@ async def test_star_toggles_and_u_undoes(make_app, library_root: Path, reopen) -
         await pilot.press("u")
         await settle(app, pilot)
         assert not reopen(library_root).entry(paper_id).starred
-        assert notes.last.startswith("Undone: Starred")
+        assert notes.last == f"Undone: star {app.library.get(paper_id).name}"
         await pilot.press("u")
         assert notes.last == "Nothing to undo"
         assert notes.last_severity == "warning"

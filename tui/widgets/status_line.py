@@ -29,15 +29,19 @@ class StatusLine(Static):
         marked: int,
         searching: bool = False,
         error: str | None = None,
+        sort: str | None = None,
     ) -> None:
-        """Redraw with the given figures (the query is user text: shown literally)."""
+        """Redraw with the given figures (the query is user text: shown literally).
+
+        `sort` names the order of the results (default: relevance with a query, else library).
+        """
         count = plain(f"{shown:,} of {total:,} papers", ".status-line--count")
         parts: list[Content | str] = [count]
         if query.strip():
             parts += ["  filter: ", plain(query, ".status-line--query", one_line=True)]
-            parts.append("  sort: relevance")
+            parts.append(f"  sort: {sort or 'relevance'}")
         else:
-            parts.append("  sort: library order")
+            parts.append(f"  sort: {sort or 'library order'}")
         if marked:
             parts += ["  ", plain(f"{marked:,} marked", ".status-line--marked")]
         if searching:

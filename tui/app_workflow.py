@@ -1,0 +1,236 @@
+"""The reading workflow on top of the search: undo/redo keys, "more like this", sort orders.
+
+`WorkflowActions` sits between `SearchWiring` and `PapershelfApp`: it puts the results in the
+chosen order (`_all_hits`, `_show_results`), builds the related-papers index in a thread after
+the search index is ready (and again when the papers change), and opens the related screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from time import perf_counter
+from typing import TYPE_CHECKING
+
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import Input
+from textual.worker import get_current_worker
+
+from storage.errors import PapershelfError
+from storage.model import Paper
+from storage.related import RelatedIndex
+from storage.settings import SORT_ORDERS, load_settings, save_settings, sort_ids
+from tui.app_search import SearchWiring
+from tui.app_workflow_sort import (
+    ORDER_LABELS,
+    RELEVANCE,
+    SortedHits,
+    find_position,
+    next_order,
+    sort_hits,
+)
+from tui.messages import IndexReady
+from tui.widgets.filter_bar import FilterBar
+from tui.widgets.paper_list import AllPapers
+from tui.widgets.reader import Reader
+
+if TYPE_CHECKING:
+    from collections import Counter
+
+    from storage.library import Library
+    from storage.query import Hit
+    from tui.clipboard import Clipboard
+
+RELATED_COUNT = 10
+
+WORKFLOW_BINDINGS: list[BindingType] = [
+    Binding("u", "undo", "Undo", id="app.undo", show=False, tooltip="Undo the last change"),
+    Binding("ctrl+r", "redo", "Redo", id="app.redo", show=False, tooltip="Redo what u undid"),
+    Binding(
+        "r",
+        "related",
+        "More like this",
+        id="app.related",
+        show=False,
+        tooltip="Papers most like the one in the reader",
+    ),
+    Binding(
+        "S",
+        "sort",
+        "Sort",
+        id="app.sort",
+        show=False,
+        tooltip="Cycle the order: library, name, venue, status, recently changed (relevance)",
+    ),
+]
+"""The workflow's keys; the app adds them to its bindings, the help screen and the palette."""
+
+
+@dataclass
+class RelatedReady(Message):
+    """The related-papers index of `papers` is built."""
+
+    index: RelatedIndex
+    papers: Sequence[Paper]
+    seconds: float
+
+
+class WorkflowActions(SearchWiring):
+    """Sort orders, related papers and the jump to a paper; the app adds layout."""
+
+    def __init__(self, library: Library, *, clipboard: Clipboard | None = None) -> None:
+        super().__init__(library, clipboard=clipboard)
+        self.settings = load_settings(library.root)
+        self.by_relevance = True
+        """With a query: rank by relevance (the default) instead of `settings.sort`."""
+        self.related_index: RelatedIndex | None = None
+        self._related_papers: Sequence[Paper] = ()
+        self._jump_target: str | None = None
+        self._sorted_all: tuple[Sequence[Paper], str, int] | None = None
+        self._sorted_all_hits: Sequence[Hit] = ()
+
+    # -- sort ------------------------------------------------------------------------------------
+
+    @property
+    def sort_order(self) -> str:
+        """The order the results are shown in (`relevance` only while there is a query)."""
+        if self.query_text.strip() and self.by_relevance:
+            return RELEVANCE
+        return self.settings.sort
+
+    @property
+    def sort_label(self) -> str:
+        """The order as the status line names it."""
+        return ORDER_LABELS[self.sort_order]
+
+    @property
+    def sort_follows_entries(self) -> bool:
+        """Whether a change of status, tags or star can move papers (`status`, `changed`)."""
+        return self.sort_order in ("status", "changed")
+
+    def _papers_by_id(self) -> Mapping[str, Paper]:
+        papers = self.library.papers()
+        return {paper.id: paper for paper in papers}
+
+    def _all_hits(self) -> Sequence[Hit]:
+        # Every paper in the remembered order; kept until the papers or the entries change,
+        # so that leaving and clearing the filter do not sort 10k papers again.
+        order = self.settings.sort
+        papers = self.library.papers()
+        if order == "library":
+            return AllPapers(papers)
+        revision = self.library.revision if order in ("status", "changed") else 0
+        cached = self._sorted_all
+        if cached is None or cached[0] is not papers or cached[1:] != (order, revision):
+            by_id = {paper.id: paper for paper in papers}
+            ids = sort_ids(by_id, order, by_id, self.library.entries())
+            self._sorted_all_hits = AllPapers([by_id[paper_id] for paper_id in ids])
+            self._sorted_all = (papers, order, revision)
+        return self._sorted_all_hits
+
+    def _show_results(self, serial: int, hits: Sequence[Hit], keep: str | None) -> None:
+        if self.query_text.strip() and not self.by_relevance:
+            hits = sort_hits(hits, self.settings.sort, self._papers_by_id(), self.library.entries())
+        if self._jump_target is not None:
+            keep, self._jump_target = self._jump_target, None
+        super()._show_results(serial, hits, keep)
+
+    def _tag_counts(self, hits: Sequence[Hit]) -> Counter[str]:
+        # The counts do not depend on the order: count the unsorted results (fast paths there).
+        return super()._tag_counts(hits.base if isinstance(hits, SortedHits) else hits)
+
+    @on(Input.Changed, "#filter")
+    def _query_started(self, event: Input.Changed) -> None:
+        # Runs before the search starts (this class comes first in the app's MRO): a new query
+        # is ranked by relevance whatever order the last one was shown in.
+        if event.value.strip() and not self.query_text.strip():
+            self.by_relevance = True
+
+    def action_sort(self, order: str = "") -> None:
+        """Show the results in `order`, or in the next order of the cycle; remember it."""
+        with_query = bool(self.query_text.strip())
+        new = order or next_order(self.sort_order, with_query=with_query)
+        if new == RELEVANCE:
+            if not with_query:
+                self.notify_info("Relevance needs a filter: type a query with /", "warning")
+                return
+            self.by_relevance = True
+        elif new in SORT_ORDERS:
+            self.by_relevance = False
+            if new != self.settings.sort:
+                self.settings = self.settings.with_sort(new)
+                try:
+                    save_settings(self.library.root, self.settings)
+                except PapershelfError as error:
+                    self.notify_error(f"Sort order not remembered: {error}")
+        else:
+            self.notify_info(f"Unknown sort order: {new}", "warning")
+            return
+        self.notify_info(f"Sorted by {self.sort_label}")
+        self.start_search(keep=self.paper_list.current_id)
+
+    # -- related papers --------------------------------------------------------------------------
+
+    @on(IndexReady)
+    def _index_ready_for_related(self, message: IndexReady) -> None:
+        # After the search index, never before the first frame; again when the papers change
+        # (an import here or in another process rebuilds the search index first).
+        papers = self.library.papers()
+        if papers is self._related_papers:
+            return
+        if [p.id for p in papers] == [p.id for p in self._related_papers]:
+            self._related_papers = papers
+            return
+        self._build_related(papers)
+
+    @work(thread=True, exclusive=True, group="related")
+    def _build_related(self, papers: Sequence[Paper]) -> None:
+        started = perf_counter()
+        index = RelatedIndex(papers)
+        if not get_current_worker().is_cancelled:
+            self.post_message(RelatedReady(index, papers, perf_counter() - started))
+
+    @on(RelatedReady)
+    def _related_ready(self, message: RelatedReady) -> None:
+        self.related_index = message.index
+        self._related_papers = message.papers
+
+    def action_related(self) -> None:
+        """Open "more like this" for the paper in the reader."""
+        from tui.screens.related import RelatedItem, RelatedScreen
+
+        reader = self.screen_stack[0].query_one(Reader)
+        paper_id = reader.paper_id or self.paper_list.current_id
+        if paper_id is None:
+            self.notify_info("No paper in the reader", "warning")
+            return
+        index = self.related_index
+        if index is None or paper_id not in index:
+            self.notify_info("Related papers: still indexing… try again in a moment", "warning")
+            return
+        items = []
+        for other_id, score in index.related(paper_id, RELATED_COUNT):
+            other = self.library.get(other_id)
+            terms = tuple(index.shared_terms(paper_id, other_id))
+            items.append(RelatedItem(other_id, other.name, other.title, other.venue, score, terms))
+        name = self.library.get(paper_id).name
+        self.push_screen(RelatedScreen(name, items), self.jump_to)
+
+    def jump_to(self, paper_id: str | None) -> None:
+        """Put the list's cursor on `paper_id`, clearing the filter when it hides the paper."""
+        if paper_id is None:
+            return
+        papers = self.paper_list
+        found = find_position(papers.hits, paper_id)
+        papers.focus()
+        if found is not None:
+            papers.move_to(found)
+            return
+        self._jump_target = paper_id  # `_show_results` of the cleared filter keeps it
+        filter_bar = self.screen_stack[0].query_one(FilterBar)
+        if filter_bar.value:
+            filter_bar.value = ""
+        else:
+            self.start_search(keep=None)

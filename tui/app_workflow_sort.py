@@ -1,0 +1,131 @@
+"""Sort orders of the results: their names, the `S` cycle, and hits put in another order.
+
+The empty query lists every paper in the remembered order (`storage.settings.SORT_ORDERS`); a
+query ranks by relevance unless the user picks one of those orders with `S` (or the palette).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import overload
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from storage.model import Entry, Paper
+from storage.query import Hit as SearchHit
+from storage.query import Results
+from storage.settings import SORT_ORDERS, sort_ids
+
+RELEVANCE = "relevance"
+"""Not a stored order: the ranking of a query's results."""
+ORDER_LABELS: Mapping[str, str] = {
+    RELEVANCE: "relevance",
+    "library": "library order",
+    "name": "name",
+    "venue": "venue",
+    "status": "status",
+    "changed": "recently changed",
+}
+"""How each order is named in the status line, notifications and the palette."""
+
+
+def next_order(current: str, *, with_query: bool) -> str:
+    """The order `S` moves to: library → name → venue → status → changed (→ relevance)."""
+    cycle = (RELEVANCE, *SORT_ORDERS) if with_query else SORT_ORDERS
+    index = cycle.index(current) if current in cycle else -1
+    return cycle[(index + 1) % len(cycle)]
+
+
+class SortedHits(Sequence[SearchHit]):
+    """The hits of `base` in another order; a Hit is made only for a row that is read."""
+
+    def __init__(self, base: Sequence[SearchHit], order: Sequence[int]) -> None:
+        self.base = base
+        """The hits in their original (relevance) order."""
+        self._order = order
+        self._positions: dict[str, int] | None = None
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    @overload
+    def __getitem__(self, index: int) -> SearchHit: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[SearchHit]: ...
+
+    def __getitem__(self, index: int | slice) -> SearchHit | list[SearchHit]:
+        if isinstance(index, slice):
+            return [self.base[i] for i in self._order[index]]
+        return self.base[self._order[index]]
+
+    def paper_id(self, index: int) -> str:
+        """The id of hit `index`, without making the Hit when the base can tell."""
+        return _paper_id(self.base, self._order[index])
+
+    def position(self, paper_id: str) -> int | None:
+        """Where paper `paper_id` is, or None."""
+        if self._positions is None:
+            self._positions = {self.paper_id(i): i for i in range(len(self._order))}
+        return self._positions.get(paper_id)
+
+
+def find_position(hits: Sequence[SearchHit], paper_id: str) -> int | None:
+    """Where paper `paper_id` is in `hits`, or None (without making every Hit when it can)."""
+    if isinstance(hits, Results | SortedHits):
+        return hits.position(paper_id)
+    return next((i for i, hit in enumerate(hits) if hit.paper_id == paper_id), None)
+
+
+def _paper_id(hits: Sequence[SearchHit], index: int) -> str:
+    return hits.paper_id(index) if isinstance(hits, Results) else hits[index].paper_id
+
+
+def sort_hits(
+    hits: Sequence[SearchHit],
+    order: str,
+    papers_by_id: Mapping[str, Paper],
+    entries: Mapping[str, Entry],
+) -> Sequence[SearchHit]:
+    """`hits` in `order` (`relevance`: as they are); ties keep their relevance order."""
+    if order == RELEVANCE or len(hits) < 2:
+        return hits
+    ids = [_paper_id(hits, i) for i in range(len(hits))]
+    where = {paper_id: i for i, paper_id in enumerate(ids)}
+    ordered = sort_ids(ids, order, papers_by_id, entries)
+    return SortedHits(hits, [where[paper_id] for paper_id in ordered])
+
+
+class SortCommands(Provider):
+    """A palette command per sort order (`S` cycles through them)."""
+
+    def _commands(self) -> list[tuple[str, str]]:
+        return [
+            (f"Sort by {ORDER_LABELS[order]}", f"sort('{order}')")
+            for order in (*SORT_ORDERS, RELEVANCE)
+        ]
+
+    def _runner(self, action: str) -> object:
+        async def run() -> None:
+            await self.app.run_action(action)
+
+        return run
+
+    async def discover(self) -> Hits:
+        """Every order, before anything is typed."""
+        for title, action in self._commands():
+            yield DiscoveryHit(title, self._runner(action), help="S cycles the orders")  # type: ignore[arg-type]
+
+    async def search(self, query: str) -> Hits:
+        """The orders whose command name matches `query`."""
+        matcher = self.matcher(query)
+        for title, action in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(
+                    score,
+                    matcher.highlight(title),
+                    self._runner(action),  # type: ignore[arg-type]
+                    text=title,
+                    help="S cycles the orders",
+                )
