@@ -404,7 +404,9 @@ class PaperList(ScrollView, can_focus=True):
         right_length = _cells(right)
         room = width - _PREFIX_WIDTH
         right_width = min(right_length, max(0, room // 3))
-        if right_width < 6:
+        # Drop the annotations only when they would be cut to a few unreadable cells; a short
+        # one that fits whole (`#rl`) is always shown.
+        if right_width < min(6, right_length):
             right_width = 0
         left_width = width - right_width - (1 if right_width else 0)
         row = _fit(left, left_width, pad=True)
