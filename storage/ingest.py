@@ -17,6 +17,7 @@ from typing import Any
 from storage.errors import IngestError
 from storage.ingest_decode import MAX_FILE_BYTES, decode, read_bytes
 from storage.ingest_text import (
+    clean_line,
     clean_text,
     dedupe_key,
     paper_id,
@@ -169,7 +170,7 @@ def _one_line(value: Any) -> str | None:
     """A JSON string field as one clean line, or None when missing or empty."""
     if not isinstance(value, str):
         return None
-    text = " ".join(clean_text(value).split())
+    text = clean_line(value)
     return text or None
 
 
@@ -230,7 +231,7 @@ def _parse_json(
         if not isinstance(record, dict):
             raise IngestError(source, "a JSON record must be an object", line)
         raw = record.get("abstract")
-        abstract = " ".join(clean_text(raw).split()) if isinstance(raw, str) else ""
+        abstract = clean_line(raw) if isinstance(raw, str) else ""
         if not abstract:
             collector.skipped += 1
             continue

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from storage.ingest_scan import finditer_at, literal_starts, paired_matches
 from storage.ingest_text import clean_text
 from storage.latex_math import MathError, math_to_unicode
 
@@ -55,10 +56,13 @@ _TEXT = re.compile(
     r"|\\(?P<esc>[%&#_$])"
     r"|(?<=\S)(?P<dash>---)(?=\S)"
 )
+# Every _TEXT match begins with one of these (the pattern is case-sensitive).
+_TEXT_STARTS = ("http", "www.", "\\", "---")
 _PROSE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{3,}(?![A-Za-z])")
 _WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}(?![A-Za-z])")
 _TEXT_ARG = re.compile(r"\\(?:text\w*|math(?:rm|tt|bf|sf|it)|operatorname|mbox|emph)\s*\{[^{}]*\}")
 MAX_MATH = 500
+_PAREN_MATH = re.compile(r"\\\((.{1,500}?)\\\)")
 
 
 def _is_math(content: str, after: str) -> bool:
@@ -109,7 +113,7 @@ def _math_pieces(text: str) -> list[_Piece]:
             i = end
         else:
             i += 1
-    for match in re.finditer(r"\\\((.{1,500}?)\\\)", text):
+    for match in _PAREN_MATH.finditer(text):
         if not any(p.start <= match.start() < p.end for p in pieces):
             pieces.append(_math_piece(match.start(), match.end(), match.group(1), match.group()))
     return pieces
@@ -121,7 +125,7 @@ def _pieces(text: str) -> list[_Piece]:
     if "\\" not in text and "---" not in text and "://" not in text and "www." not in text:
         return sorted(pieces, key=lambda piece: piece.start)
     taken = sorted((p.start, p.end) for p in pieces)
-    for match in _TEXT.finditer(text):
+    for match in finditer_at(_TEXT, text, literal_starts(text, _TEXT_STARTS)):
         if any(start < match.end() and match.start() < end for start, end in taken):
             continue
         if match.group("url"):
@@ -155,14 +159,19 @@ _HOLE = "\ufffc"  # one character standing for a piece while emphasis is found
 _BOLD = re.compile(r"(\*\*|__)(?=[^\s*_])(.+?)(?<=[^\s*_])\1")
 _STAR = re.compile(r"(?<!\*)\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?!\*)")
 _UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])(.+?)(?<=[^\s_])_(?!\w)")
+# Where each pattern's lazy `.+?` may stop, by opening marker (see paired_matches).
+_BOLD_CLOSERS = {"**": re.compile(r"(?<=[^\s*_])\*\*"), "__": re.compile(r"(?<=[^\s*_])__")}
+_STAR_CLOSERS = {"*": re.compile(r"(?<=[^\s*])\*(?!\*)")}
+_UNDERSCORE_CLOSERS = {"_": re.compile(r"(?<=[^\s_])_(?!\w)")}
 
 
 def _emphasis(masked: str) -> tuple[set[int], list[tuple[int, int, str]]]:
     """Marker positions to delete and (start, end, style) spans, in masked-string offsets."""
     deleted: set[int] = set()
     spans: list[tuple[int, int, str]] = []
-    chars = list(masked)
-    for match in _BOLD.finditer(masked):
+    if "*" not in masked and "_" not in masked:
+        return deleted, spans  # every marker is one of them
+    for match in paired_matches(_BOLD, _BOLD_CLOSERS, masked):
         if match.group(1) == "__" and (
             (match.start() > 0 and masked[match.start() - 1].isalnum())
             or (match.end() < len(masked) and masked[match.end()].isalnum())
@@ -170,18 +179,26 @@ def _emphasis(masked: str) -> tuple[set[int], list[tuple[int, int, str]]]:
             continue  # `__` inside a word (dunder names) is not emphasis
         deleted.update((match.start(), match.start() + 1, match.end() - 2, match.end() - 1))
         spans.append((match.start() + 2, match.end() - 2, "bold"))
-    for position in deleted:
-        chars[position] = "\x01"  # removed markers must not pair up again as italics
-    working = "".join(chars)
-    for pattern in (_STAR, _UNDERSCORE):
-        for match in pattern.finditer(working):
+    # Removed markers must not pair up again as italics.
+    working = _blanked(masked, deleted)
+    for pattern, closers in ((_STAR, _STAR_CLOSERS), (_UNDERSCORE, _UNDERSCORE_CLOSERS)):
+        for match in paired_matches(pattern, closers, working):
             deleted.update((match.start(), match.end() - 1))
             spans.append((match.start() + 1, match.end() - 1, "italic"))
-        chars = list(working)
-        for position in deleted:
-            chars[position] = "\x01"
-        working = "".join(chars)
+        working = _blanked(working, deleted)
     return deleted, spans
+
+
+def _blanked(text: str, positions: set[int]) -> str:
+    """The text with the characters at these positions replaced by \x01."""
+    out: list[str] = []
+    last = 0
+    for position in sorted(positions):
+        out.append(text[last:position])
+        out.append("\x01")
+        last = position + 1
+    out.append(text[last:])
+    return "".join(out)
 
 
 @lru_cache(maxsize=2048)
@@ -194,22 +211,58 @@ def display_text(abstract: str) -> Display:
         return Display(text, ())
 
 
+def _filled(text: str, pieces: list[_Piece]) -> Display:
+    """`_display` when there is no emphasis: each piece's text in its place."""
+    out: list[str] = []
+    styles: list[tuple[int, int, str]] = []
+    length, last = 0, 0
+    for piece in pieces:
+        plain = text[last : piece.start].replace(_HOLE, " ")
+        out.append(plain)
+        length += len(plain)
+        if piece.style and piece.text:
+            styles.append((length, length + len(piece.text), piece.style))
+        out.append(piece.text)
+        length += len(piece.text)
+        last = piece.end
+    out.append(text[last:].replace(_HOLE, " "))
+    styles.sort()
+    return Display("".join(out), tuple(styles))
+
+
 def _display(text: str) -> Display:
     pieces = _pieces(text)
     if not pieces and "*" not in text and "_" not in text:
         return Display(text, ())
+    masked = _masked(text, pieces)
+    deleted, spans = _emphasis(masked)
+    if not deleted:
+        return _filled(text, pieces)  # the common case, without the offset mapping
+    return _assembled(masked, pieces, deleted, spans)
+
+
+def _masked(text: str, pieces: list[_Piece]) -> str:
+    """The text with each piece replaced by one _HOLE (and any _HOLE already there by a space)."""
     masked_parts, last = [], 0
     for piece in pieces:
         masked_parts.append(text[last : piece.start].replace(_HOLE, " "))
         masked_parts.append(_HOLE)
         last = piece.end
     masked_parts.append(text[last:].replace(_HOLE, " "))
-    masked = "".join(masked_parts)
-    deleted, spans = _emphasis(masked)
+    return "".join(masked_parts)
 
+
+def _assembled(
+    masked: str, pieces: list[_Piece], deleted: set[int], spans: list[tuple[int, int, str]]
+) -> Display:
+    """Holes filled with the pieces' text, deleted markers dropped, spans moved to match."""
     # Events: a deleted marker or a hole filled by a piece's text; plain runs between them
     # are copied as slices, and offsets are mapped with a running shift.
-    holes = [index for index, ch in enumerate(masked) if ch == _HOLE]
+    holes: list[int] = []
+    index = masked.find(_HOLE)
+    while index >= 0:
+        holes.append(index)
+        index = masked.find(_HOLE, index + 1)
     events = sorted([(index, None) for index in deleted] + list(zip(holes, pieces, strict=True)))
     out: list[str] = []
     styles: list[tuple[int, int, str]] = []

@@ -139,9 +139,20 @@ def _font(text: str, font: str) -> str:
     return "".join(_FONT_CHARS.get((font, ch), ch) for ch in text)
 
 
+_SIMPLE = re.compile(r"[\w.\u2032]+|\(.*\)")
+
+
 def _wrap(text: str) -> str:
     """Parenthesise a fraction part unless it is a single symbol or number."""
-    return text if re.fullmatch(r"[\w.\u2032]+|\(.*\)", text) else f"({text})"
+    return text if _SIMPLE.fullmatch(text) else f"({text})"
+
+
+_SPECIAL = re.compile(r"[\\{}^_~]")
+"""The characters the parser does not copy as they are (whitespace aside)."""
+_PLAIN_RUN = re.compile(r"[^\\{}^_~]+")
+_WHITESPACE = re.compile(r"\s")
+_MACRO = re.compile(r"\\([A-Za-z]+|.?)")
+_TEXT_ESCAPE = re.compile(r"\\([%&#$_{}])")
 
 
 class _Parser:
@@ -166,6 +177,12 @@ class _Parser:
                 return "".join(out)
             if ch == "}":
                 raise MathError("unbalanced braces")
+            plain = _PLAIN_RUN.match(self.s, self.i)
+            if plain is not None:
+                # A run of characters atom() copies one by one (whitespace as a space): at once.
+                self.i = plain.end()
+                out.append(_WHITESPACE.sub(" ", plain.group()))
+                continue
             out.append(self.atom(out))
         if closing is not None:
             raise MathError("unclosed group")
@@ -227,11 +244,11 @@ class _Parser:
             self.i += 1
             if depth == 0:
                 text = self.s[start + 1 : self.i - 1]
-                return re.sub(r"\\([%&#$_{}])", r"\1", text).replace("{", "").replace("}", "")
+                return _TEXT_ESCAPE.sub(r"\1", text).replace("{", "").replace("}", "")
         raise MathError("unclosed group")
 
     def macro(self, out: list[str]) -> str:
-        match = re.compile(r"\\([A-Za-z]+|.?)").match(self.s, self.i)
+        match = _MACRO.match(self.s, self.i)
         assert match is not None
         name = match.group(1)
         self.i = match.end()
@@ -287,4 +304,7 @@ def math_to_unicode(source: str) -> str:
     """Convert the inside of one math span; raises MathError when it cannot be shown faithfully."""
     if len(source) > 2000:
         raise MathError("math span too long")
+    if not _SPECIAL.search(source):
+        # Plain characters stand for themselves: what the parser returns, without parsing.
+        return " ".join(source.split())
     return _Parser(source).parse()

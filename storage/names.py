@@ -9,8 +9,10 @@ the abstract scores higher. Generic field acronyms (RL, LLM, GNN...) are never n
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from urllib.parse import urlsplit
 
+from storage.ingest_scan import ascii_fold, finditer_at, literal_starts
 from storage.latex import display_text, latex_to_unicode
 
 MAX_NAME = 40
@@ -46,14 +48,39 @@ _CUE = re.compile(
     r"our (?:proposed |new |novel )?(?:" + _NOUNS + r")s?\s*[:,]?|culminat\w* in our)(?=\W)",
     re.IGNORECASE,
 )
-_APPOSITIVE = re.compile(
-    r"\b(?:" + _NOUNS + r")s?\s*[,:]?\s+(?:called\s+|named\s+|dubbed\s+|termed\s+)?(?=\S)",
-    re.IGNORECASE,
+# Every _CUE match begins with one of these (in any case): _CUE is tried only where one begins,
+# not at each of the ~1,200 positions of an abstract (scanning them is most of the cost).
+_CUE_WORDS = (
+    "we",
+    "this",
+    "our",
+    "called",
+    "named",
+    "dubbed",
+    "termed",
+    "coined",
+    "referred",
+    "known",
+    "the proposed",
+    "culminat",
 )
+_APPOSITIVE_TEXT = (
+    r"\b(?:" + _NOUNS + r")s?\s*[,:]?\s+(?:called\s+|named\s+|dubbed\s+|termed\s+)?(?=\S)"
+)
+_APPOSITIVE = re.compile(_APPOSITIVE_TEXT, re.IGNORECASE)
+# The same on lower-cased ASCII text (one case to compare is about four times faster); the
+# pattern has no upper-case letters or case-dependent classes, so both find the same spans.
+_APPOSITIVE_LOWER = re.compile(_APPOSITIVE_TEXT)
 _SPACE = re.compile(r"\s*")
 _TOKEN = re.compile(r"[^\s,;:()\[\]\"\u2013\u2014]+")  # en/em dashes end a name too
 _ACRONYM = re.compile(r"\(([^()\s]{2,25})\)(?=[\s,.;:)]|$)")
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z0-9*$(\"']|\s*$)")
+_NOVEL = re.compile(r"(?:^|(?<=[.!?] ))(\S+) (?:\([^()]*\) )?(?:is|,) an? (?:novel|new)\b")
+# Every _NOVEL match holds "novel" or "new" after one of these, and begins at 0 or after a
+# sentence break.
+_NOVEL_LEADS = ("is a ", "is an ", ", a ", ", an ")
+_SENTENCE_BREAKS = (". ", "! ", "? ")
+_PUNCTUATION = re.compile(r"[,;:.]")
 _WORD_PARTS = re.compile(r"[^\W_]+", re.UNICODE)
 _STOP_END = _words(
     """of the and a an for in on to with via by from at as or its their that which is are our we
@@ -73,6 +100,8 @@ _GENERIC_REPOS = _words(
     "code src source project repo repository main master paper official implementation release "
     "github"
 )
+_SHORT_PARENS = re.compile(r"\s*\([^()]{1,20}\)")
+_REPO_SUFFIX = re.compile(r"[-_.](?:main|master|official|code|pytorch|release)$", re.IGNORECASE)
 _TITLE_WORDS = _words("position survey review tutorial perspective benchmark overview")
 
 
@@ -88,13 +117,15 @@ def _is_generic(name: str) -> bool:
 
 def _namelike(token: str) -> bool:
     """A coined name: RelGNN, SUICA, k-DTW, Info-Coevolution, K²IE, GPT4o (not 'Safe')."""
+    if token.islower():
+        return False  # no capital: most words are, and the checks below all need one
     if not 2 <= len(token) <= MAX_NAME or not token[0].isalnum() or _is_generic(token):
         return False
-    if not any(ch.isalpha() for ch in token) or token.replace("-", "").isdigit():
+    if not any(map(str.isalpha, token)) or token.replace("-", "").isdigit():
         return False
-    upper = sum(ch.isupper() for ch in token)
-    inner_upper = any(ch.isupper() for ch in token[1:])
-    has_digit = any(ch.isdigit() or ch in "²³¹" for ch in token)
+    upper = sum(map(str.isupper, token))
+    inner_upper = any(map(str.isupper, token[1:]))
+    has_digit = any(map(str.isdigit, token))  # superscripts ²³¹ are digits too
     parts = token.split("-")
     if any(len(part) >= 3 and part.isalpha() and part.islower() for part in parts[1:]):
         return False  # "L1-infinite", "RL-free", "GPT-based": a description, not a name
@@ -119,6 +150,13 @@ def _expansion_start(acronym: str, text: str, end: int) -> int | None:
     return start if not letters else None
 
 
+def _expansion(acronym: re.Match[str], text: str, known: dict[int, int | None]) -> int | None:
+    """`_expansion_start` of an `_ACRONYM` match, remembered in `known` by its position."""
+    if acronym.start() not in known:
+        known[acronym.start()] = _expansion_start(acronym.group(1), text, acronym.start())
+    return known[acronym.start()]
+
+
 def _styled(text: str, start: int, end: int) -> str | None:
     """A bold/code/italic span that is a whole word group and could be a name."""
     if (start > 0 and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
@@ -131,49 +169,108 @@ def _styled(text: str, start: int, end: int) -> str | None:
     return None
 
 
+def _has_novel_part(text: str) -> bool:
+    """Whether the text has what every _NOVEL match has: "is a novel", ", an new"..."""
+    for word in ("novel", "new"):
+        index = text.find(word)
+        while index >= 0:
+            if text.endswith(_NOVEL_LEADS, 0, index):
+                return True
+            index = text.find(word, index + 1)
+    return False
+
+
+def _capital_ahead(text: str, start: int, stop: int) -> bool:
+    """Whether a token beginning in text[start:stop] may hold an upper-case letter."""
+    # A token that begins in the window and runs past its end runs through stop - 1.
+    run = _TOKEN.match(text, stop - 1)
+    # islower(): some lower-case letter and no upper-case (or title-case) one.
+    return not text[start : run.end() if run else stop].islower()
+
+
+def _appositive_ends(text: str, start: int, stop: int) -> list[int]:
+    """Where the `_APPOSITIVE` matches in text[start:stop] end (start > 0)."""
+    # The window and the character before it, which `\b` looks at.
+    segment = text[start - 1 : stop]
+    if not segment.isascii():
+        return [match.end() for match in _APPOSITIVE.finditer(text, start, stop)]
+    # In ASCII, lower() keeps positions, and the case-sensitive pattern is much faster.
+    offset = start - 1
+    return [offset + match.end() for match in _APPOSITIVE_LOWER.finditer(segment.lower(), 1)]
+
+
+def _window_candidates(
+    text: str, window_start: int, stop: int, expansions: dict[int, int | None]
+) -> list[tuple[int, int, str]]:
+    """Candidates in the window after a cue: the token right after it, acronyms, appositives.
+
+    `expansions` keeps `_expansion_start` by acronym position, for windows that overlap.
+    """
+    found: list[tuple[int, int, str]] = []
+    direct = _TOKEN.match(text, _SPACE.match(text, window_start).end())
+    acronyms = [
+        (match, start)
+        for match in (
+            _ACRONYM.finditer(text, window_start, stop)
+            if text.find("(", window_start, stop) >= 0
+            else ()
+        )
+        if _namelike(_strip(match.group(1)))
+        and (start := _expansion(match, text, expansions)) is not None
+    ]
+    if direct and direct.start() < stop:
+        token = _strip(direct.group())
+        # "we introduce Pior-Informed Preference Alignment (PIPA)": the acronym names it.
+        expanded = any(
+            match.start() > direct.start()
+            and len(text[direct.end() : match.start()].split()) <= 8
+            and not _PUNCTUATION.search(text, direct.end(), match.start())
+            for match, _ in acronyms
+        )
+        if _namelike(token) and not expanded:
+            found.append((5, direct.start(), token))
+    for match, start in acronyms:
+        # "we propose [a novel] Expansion Words (ACR)" names it; an acronym further on
+        # ("...first study on adapting visual in-context learning (V-ICL)") is a topic.
+        gap = len(text[window_start:start].split()) if start >= window_start else 99
+        found.append((5 if gap <= 3 else 2, match.start(), _strip(match.group(1))))
+    for appositive_end in _appositive_ends(text, window_start, stop):
+        token_match = _TOKEN.match(text, appositive_end)
+        if token_match and _namelike(_strip(token_match.group())):
+            found.append((4, token_match.start(), _strip(token_match.group())))
+    return found
+
+
 def _candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[tuple[int, int, str]]:
     """(score, position, name) for every possible method name."""
     found: list[tuple[int, int, str]] = []
-    ends = [match.end() for match in _SENTENCE_END.finditer(text)] + [len(text)]
-    for cue in _CUE.finditer(text):
-        stop = min(next(end for end in ends if end >= cue.end()), cue.end() + 240)
+    expansions: dict[int, int | None] = {}
+    for cue in finditer_at(_CUE, text, literal_starts(ascii_fold(text), _CUE_WORDS)):
+        # The window ends at the first sentence end at or after the cue (a match is one
+        # character, and what it looks at lies after it, so search from there finds it).
+        sentence_end = _SENTENCE_END.search(text, cue.end() - 1)
+        stop = min(sentence_end.end() if sentence_end else len(text), cue.end() + 240)
         window_start = cue.end()
-        direct = _TOKEN.match(text, _SPACE.match(text, window_start).end())
-        acronyms = [
-            (match, start)
-            for match in _ACRONYM.finditer(text, window_start, stop)
-            if _namelike(_strip(match.group(1)))
-            and (start := _expansion_start(match.group(1), text, match.start())) is not None
-        ]
-        if direct and direct.start() < stop:
-            token = _strip(direct.group())
-            # "we introduce Pior-Informed Preference Alignment (PIPA)": the acronym names it.
-            expanded = any(
-                match.start() > direct.start()
-                and len(text[direct.end() : match.start()].split()) <= 8
-                and not re.search(r"[,;:.]", text[direct.end() : match.start()])
-                for match, _ in acronyms
-            )
-            if _namelike(token) and not expanded:
-                found.append((5, direct.start(), token))
-        for match, start in acronyms:
-            # "we propose [a novel] Expansion Words (ACR)" names it; an acronym further on
-            # ("...first study on adapting visual in-context learning (V-ICL)") is a topic.
-            gap = len(text[window_start:start].split()) if start >= window_start else 99
-            found.append((5 if gap <= 3 else 2, match.start(), _strip(match.group(1))))
-        for match in _APPOSITIVE.finditer(text, window_start, stop):
-            token_match = _TOKEN.match(text, match.end())
-            if token_match and _namelike(_strip(token_match.group())):
-                found.append((4, token_match.start(), _strip(token_match.group())))
-        for start, end, style in styles:
-            if window_start <= start < stop and (name := _styled(text, start, end)):
+        # Every name _namelike accepts has a capital: with none ahead, skip the window's scans.
+        if _capital_ahead(text, window_start, stop):
+            found.extend(_window_candidates(text, window_start, stop, expansions))
+        # Styles are sorted by start: only those starting in the window (linear, not quadratic,
+        # in text with many cues and many styles).
+        index = bisect_left(styles, (window_start,))
+        while index < len(styles) and styles[index][0] < stop:
+            start, end, style = styles[index]
+            if name := _styled(text, start, end):
                 found.append((5 if style != "italic" else 3, start, name))
+            index += 1
     for start, end, style in styles:
         if style != "italic" and (name := _styled(text, start, end)):
             found.append((3, start, name))
-    for match in re.finditer(
-        r"(?:^|(?<=[.!?] ))(\S+) (?:\([^()]*\) )?(?:is|,) an? (?:novel|new)\b", text
-    ):
+    # Most abstracts have no "is a novel"; in the others, try only where a sentence starts.
+    novel: list[re.Match[str]] = []
+    if _has_novel_part(text):
+        starts = [0] + [index + 2 for index in literal_starts(text, _SENTENCE_BREAKS)]
+        novel = finditer_at(_NOVEL, text, starts)
+    for match in novel:
         if _namelike(_strip(match.group(1))):
             found.append((4, match.start(1), _strip(match.group(1))))
     return found
@@ -198,8 +295,11 @@ def method_name(abstract: str, code_urls: tuple[str, ...] = ()) -> str | None:
     text = display.text
     repo = (repo_name(code_urls) or "").casefold()
     best: tuple[int, int, str] | None = None
+    counts: dict[str, int] = {}  # a name found after each of many cues is counted once
     for score, position, name in _candidates(text, display.styles):
-        repeats = _count(text, name)
+        repeats = counts.get(name)
+        if repeats is None:
+            repeats = counts[name] = _count(text, name)
         if score < 3 or (score == 3 and repeats < 2):
             continue  # weak evidence (a topic's acronym, a stray bold word) names nothing
         # Repeated names are the paper's subject; the repository's name confirms it.
@@ -214,12 +314,7 @@ def repo_name(code_urls: tuple[str, ...]) -> str | None:
     for url in code_urls:
         segments = [part for part in urlsplit(url).path.split("/") if part]
         # "HiGen_main", "foo-official": the suffix says nothing about the paper.
-        name = re.sub(
-            r"[-_.](?:main|master|official|code|pytorch|release)$",
-            "",
-            segments[-1] if segments else "",
-            flags=re.IGNORECASE,
-        )
+        name = _REPO_SUFFIX.sub("", segments[-1] if segments else "")
         if len(segments) >= 2 and name.lower() not in _GENERIC_REPOS:
             return name[:MAX_NAME]
     return None
@@ -231,7 +326,8 @@ def headline(text: str, limit: int = MAX_HEADLINE) -> str:
     match = _SENTENCE_END.search(text)
     sentence = text[: match.start()] if match else text
     sentence = _OPENERS.sub("", sentence, count=1) or sentence
-    sentence = re.sub(r"\s*\([^()]{1,20}\)", "", sentence)  # "(TC)" costs room, adds little
+    if "(" in sentence:  # the pattern needs one, and scanning for it is slow
+        sentence = _SHORT_PARENS.sub("", sentence)  # "(TC)" costs room, adds little
     sentence = sentence.strip(" ,;:.")
     cut = len(sentence) > limit
     words = sentence[: limit + 1].split(" ")

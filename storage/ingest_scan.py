@@ -1,0 +1,96 @@
+"""Fast regex scans for ingest: a pattern tried only where a match can begin.
+
+`pattern.finditer(text)` tries the pattern at every position; for patterns that begin with a
+word boundary, a lookbehind or case-insensitive letters, Python's regex engine cannot skip ahead,
+and a scan costs about a microsecond per 10 characters. When every match must begin with one of
+a few literal strings, `str.find` locates those places far faster, and the pattern is tried
+there alone, with the same result.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Iterable
+
+# The only non-ASCII characters that a case-insensitive regex matches to an ASCII letter
+# (dotted and dotless I, long s, Kelvin sign); a test checks every code point.
+_LOOKALIKES = {0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
+
+
+def ascii_fold(text: str) -> str:
+    """The text lower-cased, with the same length, for finding where a case-insensitive regex
+    can match ASCII words: each position holds the ASCII letter a `re.IGNORECASE` pattern's
+    letter would match there, and each other non-ASCII character is `?`."""
+    if text.isascii():
+        return text.lower()
+    if any(chr(code) in text for code in _LOOKALIKES):
+        text = text.translate(_LOOKALIKES)
+    # str.lower() is not used on non-ASCII text: "İ".lower() is two characters.
+    return text.encode("ascii", "replace").decode("ascii").lower()
+
+
+def literal_starts(text: str, literals: Iterable[str]) -> list[int]:
+    """Every position where one of the literals begins (overlapping ones included), sorted."""
+    starts: list[int] = []
+    for literal in literals:
+        index = text.find(literal)
+        while index >= 0:
+            starts.append(index)
+            index = text.find(literal, index + 1)
+    starts.sort()
+    return starts
+
+
+def finditer_at(
+    pattern: re.Pattern[str], text: str, starts: list[int], pos: int = 0
+) -> list[re.Match[str]]:
+    """`list(pattern.finditer(text, pos))`, given every position where a match could begin.
+
+    `starts` (sorted) must include each position where `pattern` can match: then this finds the
+    same matches. The pattern is matched against the whole text, so lookbehinds and `\\b` see the
+    characters before each start. Patterns that can match the empty string are not supported.
+    """
+    matches: list[re.Match[str]] = []
+    end = pos
+    for start in starts:
+        # finditer's rule: the next match begins at or after the end of the previous one.
+        if start >= end and (match := pattern.match(text, start)) is not None:
+            matches.append(match)
+            end = match.end()
+    return matches
+
+
+def paired_matches(
+    pattern: re.Pattern[str], closers: dict[str, re.Pattern[str]], text: str
+) -> list[re.Match[str]]:
+    """`list(pattern.finditer(text))` for an emphasis pattern `M(?=...)(.+?)(?<=...)M`, in
+    linear time.
+
+    `closers` maps each opening marker M to a pattern that matches where the lazy `.+?` may
+    stop: its lookbehind and the closing marker. Scanning for a closer that never comes makes
+    the plain scan quadratic (`*a *a *a ...` takes seconds); here the pattern is tried only
+    when a closer follows with no line break (which `.` does not cross) before it, and then
+    the lazy scan stops at that closer, so each character is scanned about once.
+    """
+    starts = literal_starts(text, closers)
+    ends = {
+        marker: [start for start in starts if closer.match(text, start)]
+        for marker, closer in closers.items()
+    }
+    matches: list[re.Match[str]] = []
+    end = 0
+    for start in starts:
+        if start < end:
+            continue
+        marker = next(marker for marker in closers if text.startswith(marker, start))
+        # The first closer after the marker and at least one character of content.
+        candidates = ends[marker]
+        index = bisect_left(candidates, start + len(marker) + 1)
+        if index == len(candidates) or text.find("\n", start, candidates[index]) >= 0:
+            continue
+        match = pattern.match(text, start)
+        if match is not None:
+            matches.append(match)
+            end = match.end()
+    return matches
