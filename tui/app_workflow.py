@@ -23,6 +23,7 @@ from storage.model import Paper
 from storage.related import RelatedIndex
 from storage.settings import SORT_ORDERS, load_settings, save_settings, sort_ids
 from tui.app_search import SearchWiring
+from tui.app_trace import TRACE
 from tui.app_workflow_sort import (
     ORDER_LABELS,
     RELEVANCE,
@@ -194,11 +195,13 @@ class WorkflowActions(SearchWiring):
 
     @on(RelatedReady)
     def _related_ready(self, message: RelatedReady) -> None:
+        TRACE.mark("related-ready", f"{message.seconds:.3f}")
         self.related_index = message.index
         self._related_papers = message.papers
 
     def action_related(self) -> None:
         """Open "more like this" for the paper in the reader."""
+        TRACE.mark("related-key")
         from tui.screens.related import RelatedItem, RelatedScreen
 
         reader = self.screen_stack[0].query_one(Reader)

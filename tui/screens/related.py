@@ -14,6 +14,7 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.app_trace import TRACE
 from tui.screens.dialogs_base import DialogScreen, clean_line, key_hints, shorten
 from tui.text import plain
 
@@ -73,6 +74,9 @@ class RelatedScreen(DialogScreen[str]):
 
     def on_mount(self) -> None:
         """Focus the list with the best match highlighted."""
+        if TRACE.enabled:
+            # bench/bench_related_app.py: from `r` to this screen painted.
+            self.call_after_refresh(TRACE.mark, "related-shown")
         if self.items:
             related = self.query_one("#related", OptionList)
             related.focus()
