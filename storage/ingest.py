@@ -9,15 +9,17 @@ line: a 50 MB single-line file is refused, not parsed.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from storage.errors import IngestError
-from storage.ingest_decode import MAX_FILE_BYTES, decode, read_bytes
+from storage.ingest_decode import MAX_FILE_BYTES, decode, read_bytes, source_name
 from storage.ingest_text import (
     clean_line,
+    clean_name,
     clean_text,
     dedupe_key,
     paper_id,
@@ -32,12 +34,14 @@ __all__ = [
     "MAX_ABSTRACT_CHARS",
     "MAX_FILE_BYTES",
     "ParseResult",
+    "clean_name",
     "clean_text",
     "dedupe_key",
     "merge_papers",
     "paper_id",
     "parse_bytes",
     "read_file",
+    "source_name",
 ]
 
 MAX_ABSTRACT_CHARS = 20_000
@@ -185,14 +189,33 @@ def _authors(value: Any) -> tuple[str, ...]:
     return tuple(name for name in names if name)
 
 
+def _loads(text: str, line: int) -> Any:
+    """`json.loads`, with every way it can fail as a `_JsonError` at `line`."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _JsonError(error.msg, line + error.lineno - 1, syntax=True) from None
+    except RecursionError:
+        raise _JsonError("nested too deeply", line) from None
+    except ValueError:
+        # Python's limit on int(str) (4,300 digits): JSON itself sets none.
+        raise _JsonError("a number has too many digits", _long_number_line(text, line)) from None
+
+
+def _long_number_line(text: str, line: int) -> int:
+    """The line of the first run of more than 4,300 digits (the one json.loads refused)."""
+    match = _LONG_NUMBER.search(text)
+    return line if match is None else line + text.count("\n", 0, match.start())
+
+
+_LONG_NUMBER = re.compile(r"(?<!\d)\d{4301,}")  # the lookbehind keeps the search linear
+
+
 def _records(text: str, source: str) -> list[tuple[int, Any]]:
-    """JSON array or JSON Lines records with their line numbers; raises ValueError if neither."""
+    """JSON array or JSON Lines records with their line numbers; raises _JsonError if neither."""
     stripped = text.lstrip()
     if stripped.startswith("["):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise _JsonError(error.msg, error.lineno) from None
+        data = _loads(text, 1)
         if not isinstance(data, list):
             raise _JsonError("expected a JSON array of records", 1)
         # Line numbers are not kept by json; report the record's position instead.
@@ -202,13 +225,17 @@ def _records(text: str, source: str) -> list[tuple[int, Any]]:
         if not line.strip():
             continue
         try:
-            records.append((number, json.loads(line)))
-        except json.JSONDecodeError as error:
+            records.append((number, _loads(line, number)))
+        except _JsonError as error:
+            if not error.syntax:
+                raise
             try:
                 # A whole-file JSON object (pretty-printed record or {"papers": [...]}).
-                whole = json.loads(text)
-            except json.JSONDecodeError:
-                raise _JsonError(error.msg, number) from None
+                whole = _loads(text, 1)
+            except _JsonError as whole_error:
+                # The line's own error, unless the whole file got further (a deep or long
+                # number further on).
+                raise (error if whole_error.syntax else whole_error) from None
             if isinstance(whole, dict) and isinstance(whole.get("papers"), list):
                 return [(index + 1, item) for index, item in enumerate(whole["papers"])]
             return [(1, whole)]
@@ -216,10 +243,12 @@ def _records(text: str, source: str) -> list[tuple[int, Any]]:
 
 
 class _JsonError(ValueError):
-    def __init__(self, message: str, line: int) -> None:
+    def __init__(self, message: str, line: int, *, syntax: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
+        self.syntax = syntax
+        """A syntax error (the text may be another kind of JSON, or not JSON at all)."""
 
 
 def _parse_json(
@@ -264,6 +293,7 @@ def parse_bytes(
     data: bytes, source: str, venue: str | None = None, *, now: str | None = None
 ) -> ParseResult:
     """Parse one file's bytes; raises IngestError (and imports nothing) when it cannot."""
+    source = clean_name(source)
     text = clean_text(decode(data, source))
     if not text.strip():
         raise IngestError(source, "empty file")
@@ -284,4 +314,4 @@ def parse_bytes(
 def read_file(path: Path, venue: str | None = None) -> ParseResult:
     """Read and parse one file; directories, FIFOs, devices, binary and huge files are refused."""
     path = Path(path)
-    return parse_bytes(read_bytes(path), path.name or str(path), venue)
+    return parse_bytes(read_bytes(path), source_name(path), venue)

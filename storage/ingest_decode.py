@@ -6,13 +6,16 @@ import codecs
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from storage.errors import IngestError
+from storage.ingest_text import clean_name
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """Files larger than this are refused from their size alone, without reading them."""
 
 SNIFF_BYTES = 8192
+_GROWN_CHUNK = 1024 * 1024
 _MAGIC = {
     b"%PDF": "a PDF",
     b"\x1f\x8b": "a gzip archive",
@@ -62,9 +65,35 @@ def check_size(size: int, source: str) -> None:
         )
 
 
+def source_name(path: Path) -> str:
+    """The name a file is reported and recorded by: its base name as one clean line."""
+    return clean_name(path.name or str(path))
+
+
+def _read_capped(handle: BinaryIO, size: int) -> bytes:
+    """The file's bytes, at most one past MAX_FILE_BYTES, given its size from fstat.
+
+    `read(n)` allocates n bytes up front, so only the expected size (plus one byte, to notice
+    growth) is asked for; a file that grew since (or that reports size 0, like /proc files) is
+    read on in pieces, so that it is still refused when it passes the cap.
+    """
+    data = handle.read(min(size, MAX_FILE_BYTES) + 1)
+    if len(data) <= size:
+        return data
+    parts = [data]
+    total = len(data)
+    while total <= MAX_FILE_BYTES:
+        chunk = handle.read(min(_GROWN_CHUNK, MAX_FILE_BYTES + 1 - total))
+        if not chunk:
+            break
+        parts.append(chunk)
+        total += len(chunk)
+    return b"".join(parts)
+
+
 def read_bytes(path: Path) -> bytes:
     """Read a regular file of acceptable size; everything else is refused before it is opened."""
-    source = path.name or str(path)
+    source = source_name(path)
     try:
         # stat first: opening a FIFO for reading blocks until a writer appears.
         info = os.stat(path)
@@ -82,10 +111,11 @@ def read_bytes(path: Path) -> bytes:
     except OSError as error:
         raise IngestError(source, f"cannot read: {error.strerror or error}") from None
     with os.fdopen(fd, "rb") as handle:
-        if _kind(os.fstat(handle.fileno()).st_mode) is not None:
+        opened = os.fstat(handle.fileno())
+        if _kind(opened.st_mode) is not None:
             raise IngestError(source, "is not a regular file")
-        # Read at most one byte past the cap, so a file that grew after the stat is still refused.
-        data = handle.read(MAX_FILE_BYTES + 1)
+        # At most one byte past the cap, so a file that grew after the stat is still refused.
+        data = _read_capped(handle, opened.st_size)
     check_size(len(data), source)
     return data
 

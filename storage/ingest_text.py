@@ -6,6 +6,7 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 
 # Bidi embeddings/overrides (U+202A-202E), isolates (U+2066-2069) and the invisible direction
@@ -20,6 +21,9 @@ _STRIP_TABLE: dict[int, int | None] = {
     0x2028: 0x0A,
     0x2029: 0x0A,
     0x0D: 0x0A,  # a lone CR (old Mac line end) is a line break
+    # Lone surrogates (JSON "\ud800" escapes, undecodable file names) cannot be encoded as
+    # UTF-8: left in, they make saving papers.json fail.
+    **{code: None for code in range(0xD800, 0xE000)},
 }
 
 _CHUNK = 2048
@@ -27,7 +31,11 @@ _SCAN = 1 << 16
 _PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
 _ASCII_ALLOWED = _PRINTABLE_ASCII + b"\t\n"
 """The ASCII characters that _STRIP_TABLE keeps as they are."""
-_NEEDS_STRIP = re.compile("[" + "".join(re.escape(chr(code)) for code in _STRIP_TABLE) + "]")
+_NEEDS_STRIP = re.compile(
+    "["
+    + "".join(re.escape(chr(code)) for code in _STRIP_TABLE if not 0xD800 <= code < 0xE000)
+    + "\ud800-\udfff]"
+)
 _QUOTES = str.maketrans(
     {
         "\u2018": "'",
@@ -119,7 +127,8 @@ def _clean_already(text: str) -> bool:
 
 
 def clean_text(text: str) -> str:
-    """NFC; CRLF/CR to LF; strip C0/C1 controls (except newline and tab), DEL and bidi controls."""
+    """NFC; CRLF/CR to LF; strip C0/C1 controls (except newline and tab), DEL, bidi controls
+    and lone surrogates."""
     # Clean ASCII text (most text, and all text cleaned before) is returned as it is.
     if text.isascii() and _ascii_within(text, _ASCII_ALLOWED):
         return text
@@ -130,6 +139,19 @@ def clean_text(text: str) -> str:
     if _NEEDS_STRIP.search(text):
         text = text.translate(_STRIP_TABLE)
     return _nfc(text)
+
+
+def clean_name(name: str) -> str:
+    """A file name as one clean line, for reports and `Paper.sources`.
+
+    A name that is not UTF-8 reaches Python with its bad bytes as lone surrogates
+    (surrogateescape): they are shown as U+FFFD. Controls go (`clean_text`), and newlines and
+    tabs become spaces, so that an error naming the file stays one line.
+    """
+    # A surrogate that no byte escaped cannot be encoded back: clean_text drops it.
+    with suppress(UnicodeEncodeError):
+        name = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return clean_text(name).replace("\n", " ").replace("\t", " ")
 
 
 def _printable_ascii(text: str) -> bool:

@@ -9,6 +9,8 @@ Layout of the data directory (`default_root()` unless given):
 - `.lock` — the inter-process lock held around every read-modify-write.
 - `backups/state-<n>.json` — the previous versions of state.json (see `storage.backups`).
 - `journal.json` — the undo / redo history of the user's state (see `storage.journal`).
+- `papers.cache` — a fast copy of papers.json, trusted only while papers.json is unchanged (see
+  `storage.papercache`).
 
 Every change re-reads state.json under the lock, applies itself, writes the whole file atomically
 and releases the lock, so two processes never lose each other's updates. A change returns only
@@ -30,12 +32,11 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import filelock
-import platformdirs
 
-from storage import backups, ingest, journal
+from storage import backups, journal, papercache
 from storage.errors import (
     Ambiguous,
     LibraryError,
@@ -43,8 +44,12 @@ from storage.errors import (
     PapershelfError,
 )
 from storage.journal import JournalStore, Step, UndoOutcome
-from storage.jsonstore import AtomicJSONStorage, CorruptFileError, stale_temp_files
+from storage.jsonstore import AtomicJSONStorage, CorruptFileError, StatKey, stale_temp_files
 from storage.model import STATUSES, Entry, Paper, Status, normalise_tag
+
+if TYPE_CHECKING:
+    # Imported where used: `papershelf list` and the app's start never parse a file.
+    from storage import ingest
 
 __all__ = [
     "LOCK_TIMEOUT",
@@ -95,6 +100,8 @@ def default_root() -> Path:
     home = os.environ.get(HOME_ENV, "").strip()
     if home:
         return Path(home).expanduser()
+    import platformdirs  # here: most runs name the directory, and the import is not free
+
     return Path(platformdirs.user_data_dir("papershelf", appauthor=False))
 
 
@@ -159,6 +166,9 @@ class Library:
         self._papers: dict[str, Paper] = {}
         self._paper_list: tuple[Paper, ...] | None = None
         self._papers_raw: dict[str, Any] | None = None
+        self._papers_key: StatKey | None = None
+        """StatKey of the papers.json `_papers` holds (read from it, its cache, or written)."""
+        self._papers_cache = root / papercache.CACHE_FILE
         self._entries: dict[str, Entry] = {}
         self._state_raw: dict[str, Any] | None = None
         self._pending_entries: set[str] = set()
@@ -205,6 +215,9 @@ class Library:
                 with suppress(OSError):
                     temp.unlink()
         for temp in self._journal.temp_files():
+            with suppress(OSError):
+                temp.unlink()
+        for temp in papercache.temp_files(self._papers_cache):
             with suppress(OSError):
                 temp.unlink()
         for temp in (self.root / backups.BACKUP_DIR).glob(".*.tmp"):
@@ -301,19 +314,34 @@ class Library:
 
     def _reload_papers(self) -> bool:
         """Re-read papers.json if it changed on disk (under the lock); True when it did."""
-        data = self._read(self._papers_store, "papers")
-        if data is self._papers_raw:
+        # papers.cache (storage.papercache) stands in for parsing a papers.json it was made from.
+        key = self._papers_store.current_key()
+        if key is not None and key == self._papers_key:
             return False
-        try:
-            loaded = {
-                paper.id: paper
-                for paper in map(_paper_from_record, (data or {}).get("papers", {}).values())
-            }
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            reason = f"a paper record is invalid: {error}"
-            bad = CorruptFileError(self._papers_store.path, reason, self._papers_store.loaded_key)
-            raise self._quarantine(self._papers_store, bad, "papers") from None
+        cached = papercache.load(self._papers_cache, key) if key is not None else None
+        if cached is not None:
+            data = None  # raw records unread: the next import serialises every paper anew
+            loaded = {paper.id: paper for paper in cached}
+        else:
+            data = self._read(self._papers_store, "papers")
+            if data is self._papers_raw and (data is not None or self._papers_key is None):
+                return False
+            try:
+                loaded = {
+                    paper.id: paper
+                    for paper in map(_paper_from_record, (data or {}).get("papers", {}).values())
+                }
+            except (KeyError, TypeError, ValueError, AttributeError) as error:
+                reason = f"a paper record is invalid: {error}"
+                store = self._papers_store
+                bad = CorruptFileError(store.path, reason, store.loaded_key)
+                raise self._quarantine(store, bad, "papers") from None
+            key = self._papers_store.loaded_key
+            if data is not None and key is not None:
+                papercache.save(self._papers_cache, key, loaded.values())
         if self._pending_papers:
+            from storage import ingest
+
             # An import that failed to save is still wanted: lay it over what is on disk now.
             for paper_id in self._pending_papers:
                 mine = self._papers[paper_id]
@@ -321,6 +349,7 @@ class Library:
                 loaded[paper_id] = mine if old is None else ingest.merge_papers(old, mine)
         self._papers = loaded
         self._papers_raw = data
+        self._papers_key = key
         self._paper_list = None
         self._revision += 1
         return True
@@ -437,7 +466,7 @@ class Library:
         False and the next call tries again.
         """
         if (
-            self._papers_store.current_key() == self._papers_store.loaded_key
+            self._papers_store.current_key() == self._papers_key
             and self._state_store.current_key() == self._state_store.loaded_key
         ):
             return False
@@ -585,6 +614,8 @@ class Library:
 
     def set_note(self, paper_id: str, note: str) -> int:
         """Replace a paper's note (control characters removed); returns 1 if it changed."""
+        from storage import ingest
+
         text = ingest.clean_text(note).strip()
         if len(text) > NOTE_MAX_CHARS:
             raise InvalidInput(f"note longer than {NOTE_MAX_CHARS} characters")
@@ -726,15 +757,20 @@ class Library:
         A file that fails to parse imports nothing and gets `FileReport.error`; the others still
         import. `progress(done_files, total_files)` is called after each file is parsed.
         """
+        from storage import ingest
+
         files = [Path(path) for path in paths]
         parsed: list[ingest.ParseResult | FileReport] = []
         for done, path in enumerate(files, start=1):
             try:
                 parsed.append(ingest.read_file(path, venue))
             except PapershelfError as error:
-                parsed.append(FileReport(path.name or str(path), error=str(error)))
+                parsed.append(FileReport(ingest.source_name(path), error=str(error)))
             except OSError as error:
-                parsed.append(FileReport(path.name or str(path), error=f"{path}: {error.strerror}"))
+                # Names are cleaned: a newline or ESC in one must not reach the terminal.
+                where = ingest.clean_name(str(path))
+                error_line = f"{where}: {error.strerror}"
+                parsed.append(FileReport(ingest.source_name(path), error=error_line))
             if progress is not None:
                 progress(done, len(files))
         batches = [result.papers for result in parsed if not isinstance(result, FileReport)]
@@ -770,6 +806,8 @@ class Library:
                 self._paper_list = None
                 self._revision += 1
                 self._pending_papers |= changed
+            if self._pending_papers:
+                # Also papers an earlier import could not save: they are in memory only.
                 self._save_papers()
         return counts
 
@@ -777,6 +815,8 @@ class Library:
     def _merge(
         batch: Sequence[Paper], papers: dict[str, Paper], changed: set[str]
     ) -> tuple[int, int]:
+        from storage import ingest
+
         added = seen = 0
         for paper in batch:
             old = papers.get(paper.id)
@@ -804,3 +844,6 @@ class Library:
         self._papers_store.write(data)
         self._papers_raw = data
         self._pending_papers = set()
+        self._papers_key = self._papers_store.loaded_key
+        if self._papers_key is not None:
+            papercache.save(self._papers_cache, self._papers_key, self._papers.values())

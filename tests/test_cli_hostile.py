@@ -4,7 +4,7 @@ Each hostile file is imported in one command together with a good file, in-proce
 `tui.cli.main`: the exact lines on stdout and stderr, the exit status, the good file imported,
 the library files unchanged by a failing file, and no hang. The Library-level twin of this
 table, with the memory checks and the parser property, is tests/storage/test_hostile_imports.py.
-Tests marked xfail(strict) show bugs found here (see their reasons).
+The tests at the end check bugs found here, now fixed.
 """
 
 from __future__ import annotations
@@ -246,40 +246,26 @@ def test_sparse_500_mib_file_is_refused_at_once_with_little_memory(
     assert peak < 5 * MIB
 
 
-# -- bugs found here (xfail strict: each passes once the bug is fixed; then drop the mark) --------
-
-
-def crash(name: str, data: bytes, raises: type[BaseException], why: str) -> object:
-    return pytest.param(
-        name,
-        data,
-        id=name,
-        marks=pytest.mark.xfail(strict=True, raises=raises, reason=f"BUG: {why}"),
-    )
+# -- bugs found here (each test failed before its fix) ------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("name", "data"),
     [
-        crash(
+        # A JSON lone-surrogate escape (\udfff) once reached papers.json's encoder.
+        (
             "surrogate.jsonl",
             b'{"title": "Bad \\udfff", "abstract": "We propose TitleNet, a model."}\n',
-            UnicodeEncodeError,
-            "a JSON lone-surrogate escape (\\udfff) reaches papers.json's encoder: traceback",
         ),
-        crash(
-            "deep.json",
-            b"[" * 5_000,
-            RecursionError,
-            "deeply nested JSON raises RecursionError out of ingest: traceback",
-        ),
-        crash(
+        # Deeply nested JSON once raised RecursionError out of ingest.
+        ("deep.json", b"[" * 5_000),
+        # A JSON integer over 4,300 digits once raised ValueError out of ingest.
+        (
             "bigint.json",
             b'[{"abstract": "We propose IntNet, a model.", "n": ' + b"1" * 5_000 + b"}]",
-            ValueError,
-            "a JSON integer over 4,300 digits raises ValueError out of ingest: traceback",
         ),
     ],
+    ids=["surrogate.jsonl", "deep.json", "bigint.json"],
 )
 def test_malformed_json_is_one_line_on_stderr_not_a_traceback(
     name: str, data: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -297,12 +283,6 @@ def test_malformed_json_is_one_line_on_stderr_not_a_traceback(
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnicodeEncodeError,
-    reason="BUG: a file name that is not UTF-8 (b'caf\\xe9.txt') becomes a lone surrogate in "
-    "Paper.sources; saving papers.json raises UnicodeEncodeError: traceback, nothing imported",
-)
 def test_file_name_that_is_not_utf8_imports(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -318,13 +298,6 @@ def test_file_name_that_is_not_utf8_imports(
     assert set(out) & CONTROL == set()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: file names reach stdout/stderr unchanged: a newline in a name splits the "
-    "error over two lines, and ESC sequences in a name (OSC title, clear screen) reach the "
-    "terminal from `import` and from `show` (Paper.sources)",
-)
 def test_control_characters_in_file_names_never_reach_the_terminal(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 from terminal import Terminal, papershelf_command
 
+from storage.ingest import clean_name
 from storage.library import Library
 from storage.model import Entry, Paper
 
@@ -151,7 +152,8 @@ def test_hostile_text_never_reaches_the_terminal(term: Terminal, tmp_path: Path)
     screen = term.wait_for_text("2 of 2 papers")
     assert "EvilNet␛[2J" in screen  # the name, in the list, with the escape made visible
     # The file's paper is first: the reader shows its hostile file name.
-    term.wait_for_text("list␛[2J␛]52;c;aGk=␇␛]8;;evil␛\\")  # (a long word: wrapped)
+    # Ingest stores the file name cleaned (controls dropped); its start shows (a long word: wraps).
+    term.wait_for_text(clean_name(FILE_NAME)[:25])
     term.keys("j")  # the hostile paper
     screen = term.wait_for_text("We study [MASK] and [/] tokens.")
     assert "[@click=app.quit]quit[/] stay inert." in screen

@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
         "With no command, starts the app.",
         allow_abbrev=False,
     )
-    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     _add_db(parser)
     # Sub-parsers get SUPPRESS as default, so `--db` given before the command is not reset.
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -122,6 +122,30 @@ def _positive_int(text: str) -> int:
     return value
 
 
+class _VersionAction(argparse.Action):
+    """`--version`, looking the version up only when asked: importlib.metadata is slow to load
+    and would otherwise cost every `papershelf list` tens of milliseconds."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **_kwargs: object) -> None:
+        super().__init__(
+            option_strings,
+            dest=argparse.SUPPRESS,
+            default=argparse.SUPPRESS,
+            nargs=0,
+            help="show the program's version number and exit",
+        )
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        print(f"{PROG} {_version()}")
+        parser.exit()
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -183,6 +207,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     A Markdown list papershelf exported (it holds `<!-- papershelf:ID -->` comments) is applied
     as an edited reading list (ticks and tag changes; see `storage.roundtrip`) instead.
     """
+    from storage.ingest_text import clean_name
     from storage.roundtrip import is_reading_list
 
     library = _open(args, seed=False)
@@ -199,10 +224,13 @@ def cmd_import(args: argparse.Namespace) -> int:
         report = next(reports)
         if report.error:
             failed += 1
-            print(f"{PROG}: {report.error}", file=sys.stderr)
+            # File names are cleaned by ingest; cleaned again here so none reaches the terminal
+            # with a newline or ESC whatever made the report.
+            print(f"{PROG}: {clean_name(report.error)}", file=sys.stderr)
         else:
             print(
-                f"{report.source}: {report.added} added, {report.duplicates} duplicates, "
+                f"{clean_name(report.source)}: {report.added} added, "
+                f"{report.duplicates} duplicates, "
                 f"{report.skipped} skipped"
             )
     if plain:
@@ -213,12 +241,13 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def _apply_reading_list(library: Library, path: Path) -> bool:
     """Apply one edited reading list and report it; False (message on stderr) when it failed."""
+    from storage.ingest_text import clean_name
     from storage.roundtrip import import_reading_list
 
     try:
         report = import_reading_list(library, path)
     except PapershelfError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+        print(f"{PROG}: {clean_name(str(error))}", file=sys.stderr)
         return False
     plan = report.plan
     parts = [f"{plural(report.changed, 'paper')} changed", f"{plan.unchanged} unchanged"]
@@ -226,7 +255,7 @@ def _apply_reading_list(library: Library, path: Path) -> bool:
         parts.append(f"{len(plan.unknown)} not in this library")
     if plan.unmatched:
         parts.append(f"{len(plan.unmatched)} items without a papershelf id skipped")
-    print(f"{report.source}: reading list: {', '.join(parts)}")
+    print(f"{clean_name(report.source)}: reading list: {', '.join(parts)}")
     for line in plan.summary_lines():
         print(f"  {line}")
     return True
@@ -319,6 +348,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(paper_json(paper, entry, None), ensure_ascii=False, indent=2))
         return EXIT_OK
+    from storage.ingest_text import clean_name
     from storage.latex import display_text
 
     lines = [paper.name]
@@ -328,7 +358,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     fields = [
         ("id", paper.id),
         ("venue", paper.venue or "—"),
-        ("sources", ", ".join(paper.sources)),
+        # Sources are file names, maybe stored before ingest cleaned them.
+        ("sources", ", ".join(map(clean_name, paper.sources))),
         ("status", entry.status + (" ★" if entry.starred else "")),
         ("tags", " ".join(f"#{t}" for t in sorted(entry.tags)) or "—"),
     ]

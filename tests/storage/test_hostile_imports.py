@@ -4,7 +4,7 @@ Each hostile file is imported in one call together with a good file: the hostile
 exact report (added count, or the exact one-line error with its line), the good one still
 imports, a failing file changes no byte of the library, and nothing hangs or eats memory. The
 parser's own refusals are unit-tested in test_ingest.py; this module checks what a user sees
-through the Library. Tests marked xfail(strict) show bugs found here (see their reasons).
+through the Library. The tests at the end check bugs found here, now fixed.
 """
 
 from __future__ import annotations
@@ -495,7 +495,7 @@ def test_any_bytes_import_or_fail_with_one_line_and_a_second_import_changes_noth
             assert library_files(root) == before
 
 
-# -- bugs found here (xfail strict: each passes once the bug is fixed; then drop the mark) --------
+# -- bugs found here (each test failed before its fix) ------------------------------------------
 
 SURROGATE_RECORDS = {
     "abstract": '{"abstract": "We propose \\ud800Net, a model."}\n',
@@ -516,13 +516,6 @@ def assert_clean_outcome(report: FileReport, name: str, library: Library) -> Non
         json.dumps(paper.to_dict(), ensure_ascii=False).encode()  # no lone surrogates
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnicodeEncodeError,
-    reason="BUG: a JSON \\uD800-\\uDFFF escape (lone surrogate) in any field reaches Paper; "
-    "paper_id() or the save of papers.json then raises UnicodeEncodeError out of import_files, "
-    "so the good file of the same call is not imported either",
-)
 @pytest.mark.parametrize("field", list(SURROGATE_RECORDS))
 def test_lone_surrogate_escape_in_json_is_refused_or_dropped(field: str, tmp_path: Path) -> None:
     library = make_library(tmp_path / "lib")
@@ -537,12 +530,6 @@ def test_lone_surrogate_escape_in_json_is_refused_or_dropped(field: str, tmp_pat
     assert set(GOOD_ABSTRACTS) <= on_disk
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnicodeEncodeError,
-    reason="BUG: a file name that is not UTF-8 (b'caf\\xe9.txt', common from old archives) "
-    "becomes a lone surrogate in Paper.sources; saving papers.json raises UnicodeEncodeError",
-)
 def test_file_name_that_is_not_utf8_imports(tmp_path: Path) -> None:
     library = make_library(tmp_path / "lib")
     latin_name = Path(os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9.txt"))
@@ -554,13 +541,6 @@ def test_file_name_that_is_not_utf8_imports(tmp_path: Path) -> None:
     assert_clean_outcome(reports[0], reports[0].source, library)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: after a failed save of papers.json (disk full, or the bugs above), the papers "
-    "stay in memory as pending; importing the same file again reports them as duplicates "
-    "('0 added') and writes nothing, so they are on disk nowhere",
-)
 def test_importing_again_after_a_failed_save_writes_the_papers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -589,13 +569,6 @@ DEEP = 5_000
 """Nesting far beyond the json module's recursion limit."""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=RecursionError,
-    reason="BUG: ingest calls json.loads on any file that starts with '[' or '{' and catches "
-    "only JSONDecodeError; deep nesting raises RecursionError out of import_files (even for a "
-    ".txt file, which should fall back to plain text)",
-)
 @pytest.mark.parametrize(
     ("name", "data", "added"),
     [
@@ -626,12 +599,6 @@ def test_deeply_nested_brackets_do_not_crash(
         assert reports[0] == FileReport(name, added=added)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="BUG: a JSON integer of more than 4,300 digits makes json.loads raise ValueError "
-    "(Python's int string-conversion limit), which escapes import_files",
-)
 @pytest.mark.parametrize("name", ["bigint.json", "bigint.jsonl"])
 def test_huge_json_integer_does_not_crash(name: str, tmp_path: Path) -> None:
     library = make_library(tmp_path / "lib")
@@ -644,12 +611,6 @@ def test_huge_json_integer_does_not_crash(name: str, tmp_path: Path) -> None:
     assert_clean_outcome(reports[0], name, library)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: file names go into FileReport.source/.error and Paper.sources unchanged, so a "
-    "name with a newline makes a two-line error and one with ESC reaches the terminal",
-)
 def test_file_names_with_control_characters_give_clean_reports(tmp_path: Path) -> None:
     library = make_library(tmp_path / "lib")
     bad = tmp_path / "bad\nname\x1b[2J.txt"
@@ -664,12 +625,6 @@ def test_file_names_with_control_characters_give_clean_reports(tmp_path: Path) -
     assert [text for text in shown if control_characters(text)] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: read_bytes calls handle.read(MAX_FILE_BYTES + 1), which allocates a 64 MiB "
-    "buffer for every file however small (tracemalloc peak 64 MiB for a 200-byte file)",
-)
 def test_importing_a_small_file_allocates_little_memory(tmp_path: Path) -> None:
     library = make_library(tmp_path / "lib")
     good = tmp_path / "good.txt"

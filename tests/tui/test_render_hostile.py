@@ -26,6 +26,7 @@ from textual.style import Style
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static, TextArea
 
+from storage.ingest import clean_name
 from storage.latex import display_text
 from storage.library import Library
 from storage.model import Entry, Paper
@@ -533,10 +534,13 @@ async def test_main_screen_shows_hostile_paper_literally(hostile_library: Librar
         assert app.is_running and app.return_code is None
 
         # The paper imported from the file with the hostile name shows that name as its source.
-        file_paper = next(p for p in hostile_library.papers() if p.sources == (FILE_NAME,))
+        # Ingest stores the file name cleaned (controls dropped): the reader shows that.
+        file_paper = next(
+            p for p in hostile_library.papers() if p.sources == (clean_name(FILE_NAME),)
+        )
         await show_paper(app, pilot, file_paper.id)
         reader_text = app.query_one(Reader).text
-        assert f"\nfrom   {shown(FILE_NAME, True)}\n" in reader_text
+        assert f"\nfrom   {shown(clean_name(FILE_NAME), True)}\n" in reader_text
         assert_screen_inert(app, "main screen, file paper")
 
         # Markup typed into the filter shows literally in the status line.
