@@ -7,13 +7,12 @@ from typing import Any
 
 import pytest
 from test_app import SIZE, Notes, go_to, settle
-from textual.widgets import OptionList
 
 import tui.app_workflow as workflow
 from storage.library import Library
 from storage.model import Paper
 from storage.related import RelatedIndex
-from tui.screens.related import RelatedScreen
+from tui.screens.related import RelatedList, RelatedScreen
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
 from tui.widgets.reader import Reader
@@ -25,8 +24,7 @@ def expected(library: Library, paper_id: str) -> list[tuple[str, float]]:
 
 
 def prompts(screen: RelatedScreen) -> list[str]:
-    options = screen.query_one("#related", OptionList)
-    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+    return [str(prompt) for prompt in screen.query_one("#related", RelatedList).prompts]
 
 
 async def test_r_lists_the_ten_most_related_papers_with_scores_and_terms(
@@ -157,3 +155,24 @@ async def test_the_index_is_rebuilt_when_papers_are_imported(make_app, library: 
         await pilot.pause()
         assert isinstance(app.screen, RelatedScreen)
         assert app.screen.items[0].paper_id == twin.id
+
+
+async def test_j_and_k_move_the_highlight_and_stop_at_the_ends(make_app, library: Library) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        source = app.query_one(Reader).paper_id
+        assert source is not None
+        await pilot.press("r")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RelatedScreen)
+        related = screen.query_one("#related", RelatedList)
+        assert app.focused is related and related.cursor == 0
+        await pilot.press("k")  # already at the top
+        assert related.cursor == 0
+        await pilot.press(*["j"] * 12)  # past the bottom
+        assert related.cursor == len(screen.items) - 1
+        await pilot.press("k", "k", "enter")
+        await settle(app, pilot)
+        assert app.paper_list.current_id == expected(library, source)[-3][0]

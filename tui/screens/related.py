@@ -7,12 +7,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from textual import on
+from rich.segment import Segment
+from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widgets import Static
 
 from tui.app_trace import TRACE
 from tui.screens.dialogs_base import DialogScreen, clean_line, key_hints, shorten
@@ -34,6 +40,105 @@ class RelatedItem:
     shared_terms: tuple[str, ...]
 
 
+class RelatedList(ScrollView, can_focus=True):
+    """The ranked entries drawn line by line, the entry under the cursor highlighted.
+
+    A Line-API widget rather than an OptionList: it builds no per-option layout, only draws
+    the rows on screen, so the screen shows within a frame even on a big library.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "move(-1)", "Up", show=False),
+        Binding("down,j", "move(1)", "Down", show=False),
+        Binding("home", "move_to(0)", "First", show=False),
+        Binding("end", "move_to(-1)", "Last", show=False),
+        Binding("enter", "choose", "Choose", show=False),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "related-list--cursor",
+        "related--score",
+        "related--name",
+        "related--venue",
+        "related--title",
+        "related--terms",
+    }
+
+    cursor: reactive[int] = reactive(0, init=False)
+    """The index of the highlighted entry."""
+
+    class Chosen(Message):
+        """The entry at `index` was chosen (enter or a click)."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, prompts: Sequence[Content], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.prompts = tuple(prompts)
+        # One row per line of every entry: (entry index, the line), and each entry's first row.
+        self._rows: list[tuple[int, Content]] = []
+        self._starts: list[int] = []
+        for index, prompt in enumerate(self.prompts):
+            self._starts.append(len(self._rows))
+            self._rows.extend((index, line) for line in prompt.split("\n"))
+        self._starts.append(len(self._rows))
+        self.virtual_size = Size(0, len(self._rows))
+
+    def render_line(self, y: int) -> Strip:
+        """Row `y` of the view: one line of an entry, cut with an ellipsis at the edge."""
+        width = self.scrollable_content_region.width
+        row = self.scroll_offset.y + y
+        base = self.visual_style
+        if row >= len(self._rows) or width <= 0:
+            return Strip.blank(width, base.rich_style)
+        index, line = self._rows[row]
+        if index == self.cursor:
+            base += self.get_visual_style("related-list--cursor")
+        fitted = line.truncate(width, ellipsis=True, pad=True)
+        segments = [
+            Segment(text, style.rich_style)
+            for text, style in fitted.render(base, end="", parse_style=self._get_style)
+        ]
+        return Strip(segments, width)
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        """Redraw the two entries that changed and keep the new one in view."""
+        for index in (old, new):
+            if 0 <= index < len(self.prompts):
+                self.refresh(self._entry_region(index).translate(-self.scroll_offset))
+        if 0 <= new < len(self.prompts):
+            self.scroll_to_region(self._entry_region(new), animate=False, immediate=True)
+
+    def _entry_region(self, index: int) -> Region:
+        start, end = self._starts[index], self._starts[index + 1]
+        return Region(0, start, max(1, self.scrollable_content_region.width), end - start)
+
+    def action_move(self, step: int) -> None:
+        """Move the cursor `step` entries, stopping at either end."""
+        if self.prompts:
+            self.cursor = max(0, min(len(self.prompts) - 1, self.cursor + step))
+
+    def action_move_to(self, index: int) -> None:
+        """Put the cursor on entry `index` (negative counts from the end)."""
+        if self.prompts:
+            self.cursor = index % len(self.prompts)
+
+    def action_choose(self) -> None:
+        """Choose the highlighted entry."""
+        if self.prompts:
+            self.post_message(self.Chosen(self.cursor))
+
+    def on_click(self, event: events.Click) -> None:
+        """A click highlights and chooses the entry under the pointer."""
+        row = event.y + self.scroll_offset.y
+        if 0 <= event.y < self.scrollable_content_region.height and row < len(self._rows):
+            event.stop()
+            self.cursor = self._rows[row][0]
+            self.action_choose()
+
+
 class RelatedScreen(DialogScreen[str]):
     """Lists `items` (best first) for the paper `source_name`; dismisses the chosen paper's id."""
 
@@ -41,14 +146,6 @@ class RelatedScreen(DialogScreen[str]):
         Path(__file__).with_name("dialogs.tcss"),
         Path(__file__).with_name("related.tcss"),
     ]
-
-    COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "related--score",
-        "related--name",
-        "related--venue",
-        "related--title",
-        "related--terms",
-    }
 
     def __init__(self, source_name: str, items: Sequence[RelatedItem]) -> None:
         super().__init__()
@@ -61,11 +158,7 @@ class RelatedScreen(DialogScreen[str]):
             name = shorten(clean_line(self.source_name), 60)
             dialog.border_title = Content(f"More like {name}")
             if self.items:
-                options = [
-                    Option(related_prompt(item), id=f"related-{index}")
-                    for index, item in enumerate(self.items)
-                ]
-                yield OptionList(*options, id="related")
+                yield RelatedList([related_prompt(item) for item in self.items], id="related")
             else:
                 yield Static(
                     Content("No related papers: no other paper shares its terms."), id="none"
@@ -78,14 +171,12 @@ class RelatedScreen(DialogScreen[str]):
             # bench/bench_related_app.py: from `r` to this screen painted.
             self.call_after_refresh(TRACE.mark, "related-shown")
         if self.items:
-            related = self.query_one("#related", OptionList)
-            related.focus()
-            related.highlighted = 0
+            self.query_one("#related", RelatedList).focus()
 
-    @on(OptionList.OptionSelected, "#related")
-    def _selected(self, event: OptionList.OptionSelected) -> None:
+    def on_related_list_chosen(self, event: RelatedList.Chosen) -> None:
+        """Close with the chosen paper's id."""
         event.stop()
-        self.dismiss(self.items[event.option_index].paper_id)
+        self.dismiss(self.items[event.index].paper_id)
 
 
 def related_prompt(item: RelatedItem) -> Content:
