@@ -6,7 +6,9 @@ from typing import ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.message import Message
+from textual.widget import Widget
 
 from tui.app_trace import TRACE
 from tui.widgets.safe_input import SafeInput
@@ -34,6 +36,15 @@ class FilterBar(SafeInput):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(placeholder=PLACEHOLDER, id=id, select_on_focus=False)
+
+    def _watch_value(self, value: str) -> None:
+        # Input's watcher sets `virtual_size` (a layout reactive) to the text's width, so every
+        # key would lay out the whole screen. The bar's size never depends on its text (unless
+        # CSS makes it auto-sized): store the new virtual size quietly (horizontal scrolling
+        # reads it) and Input's own assignment is then a no-op; the text repaints all the same.
+        if not self.styles.auto_dimensions:
+            self.set_reactive(Widget.virtual_size, Size(self.content_width, 1))
+        super()._watch_value(value)
 
     async def _on_key(self, event: events.Key) -> None:
         # The bench measures from the key event to the list being drawn.

@@ -54,6 +54,7 @@ class Reader(VerticalScroll, can_focus=True):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._shown: str | None = None
+        self._body_content: Content | None = None
 
     def compose(self) -> ComposeResult:
         """A single Static holds the whole paper (it wraps to the pane's width)."""
@@ -71,15 +72,35 @@ class Reader(VerticalScroll, can_focus=True):
 
     def show(self, paper: Paper | None, entry: Entry, hit: Hit | None = None) -> None:
         """Show `paper` (None: an empty-state message); scroll to the top for a new paper."""
-        body = self.query_one("#reader-body", Static)
         if paper is None:
-            body.update(Content("No paper matches the filter."))
+            self._update_body(Content("No paper matches the filter."))
             self._shown = None
             return
-        body.update(reader_content(paper, entry, hit))
+        self._update_body(reader_content(paper, entry, hit))
         if paper.id != self._shown:
             self.scroll_home(animate=False)
         self._shown = paper.id
+
+    def _update_body(self, content: Content) -> None:
+        """Show `content`, laying the screen out only when the body's height changes.
+
+        A layout arranges and redraws the whole screen (tens of ms beside a long list), and the
+        reader updates after every search. Content of as many wrapped lines at the body's width
+        (always so for the same paper with other highlights) fits without one.
+        """
+        body = self.query_one("#reader-body", Static)
+        old = self._body_content
+        width = body.content_size.width
+        same_height = (
+            old is not None
+            and width > 0
+            and (
+                old.plain == content.plain  # other highlights only: no need to wrap it again
+                or old.get_height(body.styles, width) == content.get_height(body.styles, width)
+            )
+        )
+        self._body_content = content
+        body.update(content, layout=not same_height)
 
 
 def reader_content(paper: Paper, entry: Entry, hit: Hit | None) -> Content:

@@ -1,0 +1,312 @@
+"""papers.cache: a marshalled copy of papers.json, used only while papers.json is unchanged."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from killworker import make_papers
+
+from storage import papercache
+from storage.errors import LibraryError
+from storage.jsonstore import StatKey, stat_key
+from storage.library import Library
+from storage.model import Paper
+
+REPO = Path(__file__).resolve().parents[2]
+KEY: StatKey = (1_700_000_000_123_456_789, 4096, 123456)
+
+text = st.text(max_size=40)  # any code point, surrogates and control characters included
+strings = st.lists(text, max_size=3).map(tuple)
+papers_strategy = st.lists(
+    st.builds(
+        Paper,
+        id=st.text("0123456789abcdef", min_size=12, max_size=12),
+        name=text,
+        title=st.none() | text,
+        abstract=text,
+        venue=st.none() | text,
+        sources=strings,
+        code_urls=strings,
+        links=strings,
+        imported_at=text,
+        authors=strings,
+        url=st.none() | text,
+    ),
+    max_size=8,
+)
+
+
+def payload_of(path: Path) -> bytes:
+    return path.read_bytes()[papercache._HEADER.size :]
+
+
+def write_raw(path: Path, key: StatKey, payload: bytes, *, fmt: int = papercache.FORMAT) -> None:
+    """A cache file with any payload behind a header that matches `key`."""
+    mtime, size, inode = key
+    header = papercache._HEADER.pack(papercache.MAGIC, fmt, mtime, size, inode, len(payload))
+    path.write_bytes(header + payload)
+
+
+# -- the module on its own --------------------------------------------------------------------
+
+
+@given(papers=papers_strategy)
+def test_round_trip_gives_equal_papers(tmp_path_factory: pytest.TempPathFactory, papers) -> None:
+    path = tmp_path_factory.mktemp("cache") / papercache.CACHE_FILE
+    assert papercache.save(path, KEY, papers)
+    loaded = papercache.load(path, KEY)
+    assert loaded == papers
+    assert all(type(paper) is Paper for paper in loaded)
+    # Every field is really set (no slot left empty by the column-wise build).
+    assert [paper.to_dict() for paper in loaded] == [paper.to_dict() for paper in papers]
+
+
+def test_round_trip_of_an_empty_library(tmp_path: Path) -> None:
+    path = tmp_path / papercache.CACHE_FILE
+    assert papercache.save(path, KEY, [])
+    assert papercache.load(path, KEY) == []
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        (KEY[0] + 1, KEY[1], KEY[2]),  # rewritten in place
+        (KEY[0], KEY[1] + 1, KEY[2]),  # grown
+        (KEY[0], KEY[1], KEY[2] + 1),  # replaced by another file
+    ],
+)
+def test_a_cache_of_another_papers_json_is_not_used(tmp_path: Path, other: StatKey) -> None:
+    path = tmp_path / papercache.CACHE_FILE
+    assert papercache.save(path, KEY, make_papers(3))
+    assert papercache.load(path, other) is None
+    assert papercache.load(path, KEY) == make_papers(3)
+
+
+def test_missing_cache_is_none(tmp_path: Path) -> None:
+    assert papercache.load(tmp_path / "nothing.cache", KEY) is None
+
+
+@pytest.mark.parametrize("keep", [0, 7, papercache._HEADER.size, -1, -100])
+def test_truncated_cache_is_none(tmp_path: Path, keep: int) -> None:
+    path = tmp_path / papercache.CACHE_FILE
+    assert papercache.save(path, KEY, make_papers(5))
+    data = path.read_bytes()
+    path.write_bytes(data[:keep])
+    assert papercache.load(path, KEY) is None
+
+
+def test_garbage_and_other_formats_are_none(tmp_path: Path) -> None:
+    path = tmp_path / papercache.CACHE_FILE
+    path.write_bytes(b"\x00" * 200)
+    assert papercache.load(path, KEY) is None
+    assert papercache.save(path, KEY, make_papers(2))
+    payload = payload_of(path)
+    write_raw(path, KEY, payload, fmt=papercache.FORMAT + 1)
+    assert papercache.load(path, KEY) is None
+    write_raw(path, KEY, payload)  # the same bytes with this format's header: fine again
+    assert papercache.load(path, KEY) == make_papers(2)
+    path.write_bytes(b"NOTMAGIC" + path.read_bytes()[8:])
+    assert papercache.load(path, KEY) is None
+
+
+def test_garbled_payload_is_none(tmp_path: Path) -> None:
+    path = tmp_path / papercache.CACHE_FILE
+    assert papercache.save(path, KEY, make_papers(4))
+    payload = bytearray(payload_of(path))
+    payload[len(payload) // 2 :] = b"\xff" * (len(payload) - len(payload) // 2)
+    write_raw(path, KEY, bytes(payload))
+    assert papercache.load(path, KEY) is None
+
+
+def columns_of(papers: list[Paper]) -> list[list[object]]:
+    return [[getattr(paper, name) for paper in papers] for name in papercache._FIELDS]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "fields renamed",
+        "a field missing",
+        "a column short",
+        "a number for a name",
+        "a list for a tuple",
+        "bytes in sources",
+        "None for an abstract",
+        "not a pair",
+    ],
+)
+def test_a_payload_that_does_not_fit_paper_is_none(tmp_path: Path, damage: str) -> None:
+    fields = list(papercache._FIELDS)
+    columns = columns_of(make_papers(3))
+    if damage == "fields renamed":
+        fields[1] = "label"
+    elif damage == "a field missing":
+        del fields[-1], columns[-1]
+    elif damage == "a column short":
+        columns[3] = columns[3][:2]
+    elif damage == "a number for a name":
+        columns[fields.index("name")][1] = 7
+    elif damage == "a list for a tuple":
+        columns[fields.index("sources")][0] = ["synthetic.txt"]
+    elif damage == "bytes in sources":
+        columns[fields.index("sources")][2] = (b"synthetic.txt",)
+    elif damage == "None for an abstract":
+        columns[fields.index("abstract")][0] = None
+    payload = (tuple(fields), tuple(map(tuple, columns)))
+    if damage == "not a pair":
+        payload = (tuple(fields), tuple(map(tuple, columns)), "extra")  # type: ignore[assignment]
+    path = tmp_path / papercache.CACHE_FILE
+    write_raw(path, KEY, marshal.dumps(payload))
+    assert papercache.load(path, KEY) is None
+    # The same file undamaged is used, so the check above is about the damage only.
+    intact = (papercache._FIELDS, tuple(map(tuple, columns_of(make_papers(3)))))
+    write_raw(path, KEY, marshal.dumps(intact))
+    assert papercache.load(path, KEY) == make_papers(3)
+
+
+def test_save_failure_returns_false_and_leaves_nothing(tmp_path: Path) -> None:
+    blocker = tmp_path / papercache.CACHE_FILE
+    blocker.mkdir()  # os.replace cannot put a file over a directory
+    assert papercache.save(blocker, KEY, make_papers(2)) is False
+    assert sorted(p.name for p in tmp_path.iterdir()) == [papercache.CACHE_FILE]
+    assert papercache.save(tmp_path / "missing" / "papers.cache", KEY, make_papers(2)) is False
+
+
+# -- the Library's use of it ------------------------------------------------------------------
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """A library of 12 papers, written by an import (which also writes the cache)."""
+    path = tmp_path / "lib"
+    Library.open(path, seed=False).import_papers(make_papers(12), "synthetic.txt")
+    return path
+
+
+def papers_key(root: Path) -> StatKey:
+    return stat_key(os.stat(root / "papers.json"))
+
+
+def test_an_import_writes_a_current_cache(root: Path) -> None:
+    assert papercache.load(root / papercache.CACHE_FILE, papers_key(root)) == make_papers(12)
+
+
+def test_open_uses_the_cache_instead_of_papers_json(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_json(*_args: object) -> None:
+        raise AssertionError("papers.json was parsed although its cache is current")
+
+    real_read = Library._read
+
+    def read(self: Library, store, kind: str):
+        if kind == "papers":
+            no_json()
+        return real_read(self, store, kind)
+
+    monkeypatch.setattr(Library, "_read", read)
+    library = Library.open(root, seed=False)
+    assert list(library.papers()) == make_papers(12)
+    assert library.get(make_papers(12)[4].id).name == "MethodPaper4"
+
+
+def test_a_stale_cache_is_never_used(root: Path) -> None:
+    other = root.parent / "other"
+    Library.open(other, seed=False).import_papers(make_papers(3, prefix="other"), "o.txt")
+    stale = (root / papercache.CACHE_FILE).read_bytes()
+    os.replace(other / "papers.json", root / "papers.json")  # papers.json changed behind its back
+    library = Library.open(root, seed=False)
+    assert list(library.papers()) == make_papers(3, prefix="other")
+    cache = (root / papercache.CACHE_FILE).read_bytes()
+    assert cache != stale  # rebuilt for the papers.json now in place
+    assert papercache.load(root / papercache.CACHE_FILE, papers_key(root)) == make_papers(
+        3, prefix="other"
+    )
+
+
+def test_a_damaged_cache_is_ignored_and_rebuilt(root: Path) -> None:
+    cache = root / papercache.CACHE_FILE
+    data = cache.read_bytes()
+    cache.write_bytes(data[: len(data) // 2])
+    library = Library.open(root, seed=False)
+    assert list(library.papers()) == make_papers(12)
+    assert papercache.load(cache, papers_key(root)) == make_papers(12)
+
+
+def test_a_damaged_papers_json_is_reported_despite_an_old_cache(root: Path) -> None:
+    (root / "papers.json").write_text("{ not json", encoding="utf-8")
+    with pytest.raises(LibraryError, match="damaged"):
+        Library.open(root, seed=False)
+    assert list(root.glob("papers.json.corrupt-*"))
+
+
+def test_an_unwritable_cache_does_not_stop_the_library(root: Path) -> None:
+    cache = root / papercache.CACHE_FILE
+    cache.unlink()
+    cache.mkdir()
+    library = Library.open(root, seed=False)
+    assert list(library.papers()) == make_papers(12)
+    library.import_papers(make_papers(2, prefix="more"), "more.txt")
+    assert len(Library.open(root, seed=False).papers()) == 14
+    assert list(root.rglob("*.tmp")) == []
+
+
+def test_refresh_sees_an_import_by_another_process(root: Path) -> None:
+    reader = Library.open(root, seed=False)
+    assert reader.refresh() is False
+    Library.open(root, seed=False).import_papers(make_papers(2, prefix="late"), "late.txt")
+    assert reader.refresh() is True
+    assert len(reader.papers()) == 14
+    assert reader.refresh() is False
+
+
+def test_refresh_after_papers_json_vanishes_empties_the_library(root: Path) -> None:
+    library = Library.open(root, seed=False)
+    (root / "papers.json").unlink()
+    assert library.refresh() is True
+    assert list(library.papers()) == []
+
+
+def test_an_import_after_a_cached_open_keeps_every_paper(root: Path) -> None:
+    library = Library.open(root, seed=False)  # from the cache: no raw records in memory
+    library.import_papers(make_papers(3, prefix="new"), "new.txt")
+    library.tag([make_papers(12)[0].id], add=["x"])
+    (root / papercache.CACHE_FILE).unlink()  # force the papers.json path
+    reopened = Library.open(root, seed=False)
+    assert list(reopened.papers()) == make_papers(12) + make_papers(3, prefix="new")
+    assert reopened.entry(make_papers(12)[0].id).tags == frozenset({"x"})
+
+
+def test_open_removes_temp_files_of_a_killed_cache_writer(root: Path) -> None:
+    leftover = root / f".{papercache.CACHE_FILE}.999.deadbeef.tmp"
+    leftover.write_bytes(b"half a cache")
+    Library.open(root, seed=False)
+    assert not leftover.exists()
+
+
+def test_open_and_list_import_no_parser(root: Path) -> None:
+    """`papershelf list` needs neither the importers, nor platformdirs, nor package metadata."""
+    script = (
+        "import sys\n"
+        "from tui.cli import build_parser\n"
+        "from storage.library import Library\n"
+        "build_parser()\n"
+        f"library = Library.open({str(root)!r}, seed=False)\n"
+        "assert len(library.papers()) == 12\n"
+        "heavy = ('storage.ingest', 'storage.latex', 'storage.names', 'rapidfuzz',\n"
+        "         'platformdirs', 'importlib.metadata', 'textual')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    env = {**os.environ, "PAPERSHELF_HOME": str(root)}
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
