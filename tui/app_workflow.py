@@ -7,6 +7,7 @@ the search index is ready (and again when the papers change), and opens the rela
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from time import perf_counter
@@ -196,6 +197,8 @@ class WorkflowActions(SearchWiring):
     @on(RelatedReady)
     def _related_ready(self, message: RelatedReady) -> None:
         TRACE.mark("related-ready", f"{message.seconds:.3f}")
+        # The index lives as long as the library: exempt it from full garbage collections too.
+        gc.freeze()
         self.related_index = message.index
         self._related_papers = message.papers
 
