@@ -11,7 +11,7 @@ from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 
 from storage.errors import PapershelfError
 from storage.model import Entry, normalise_tag
@@ -24,6 +24,7 @@ from tui.commands import BoundAction, PapershelfCommands, help_sections
 from tui.messages import IndexReady
 from tui.screens.help import HelpScreen
 from tui.widgets.filter_bar import FilterBar
+from tui.widgets.footer import QuietFooter
 from tui.widgets.paper_list import PaperList
 from tui.widgets.reader import Reader
 from tui.widgets.status_line import StatusLine
@@ -141,7 +142,7 @@ class PapershelfApp(WorkflowActions):
                 yield Reader(id="reader")
                 yield TagPane(id="tags")
         yield StatusLine(id="status")
-        yield Footer()
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         """Show every paper at once; build the search index only after the first frame."""
