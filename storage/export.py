@@ -38,6 +38,7 @@ from pathlib import Path
 
 from storage.errors import PapershelfError
 from storage.export_read import ListedItem, ListScan, parse_markdown_list, scan_markdown_list
+from storage.jsonstore import fsync_directory
 from storage.mdescape import clean_inline, link_destination, markdown_escape
 from storage.model import Entry, Paper, normalise_tag
 
@@ -325,20 +326,6 @@ def _reason(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def _fsync_directory(directory: Path) -> None:
-    """Make a rename durable; some platforms cannot open directories, which is fine."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def _write_temp(directory: Path, stem: str, data: bytes) -> Path:
     """Write `data` to a new file in `directory` (mode from the umask), fsynced."""
     while True:
@@ -402,5 +389,5 @@ def write_export(path: Path, text: str, *, overwrite: bool = False) -> Path:
     finally:
         with contextlib.suppress(OSError):
             temp.unlink(missing_ok=True)
-    _fsync_directory(directory)
+    fsync_directory(directory)
     return path

@@ -36,7 +36,14 @@ from pathlib import Path
 from typing import Any
 
 from storage.errors import LibraryError
-from storage.jsonstore import StatKey, atomic_write, dumps, stale_temp_files, stat_key
+from storage.jsonstore import (
+    StatKey,
+    atomic_write,
+    dumps,
+    move_aside,
+    stale_temp_files,
+    stat_key,
+)
 from storage.model import Entry
 
 __all__ = [
@@ -345,15 +352,9 @@ class JournalStore:
 
     def _quarantine(self, key: StatKey, suffix: str) -> Path | None:
         # Only the version seen to be bad is moved: one another process just wrote stays.
-        if stat_key(os.stat(self.path)) != key:
-            return None
-        target = self.path.with_name(f"{self.path.name}.corrupt-{suffix}")
-        counter = 1
-        while target.exists():
-            counter += 1
-            target = self.path.with_name(f"{self.path.name}.corrupt-{suffix}-{counter}")
-        os.replace(self.path, target)
-        self._cache = None
+        target = move_aside(self.path, key, suffix)
+        if target is not None:
+            self._cache = None
         return target
 
     def save(self, history: Journal) -> bool:

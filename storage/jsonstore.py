@@ -45,6 +45,26 @@ def stat_key(st: os.stat_result) -> StatKey:
     return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
+def move_aside(path: Path, key: StatKey, suffix: str) -> Path | None:
+    """Rename the damaged file `path` to `<name>.corrupt-<suffix>` (never over another one).
+
+    Only the version seen to be damaged (`key`) is moved: None when the file has meanwhile
+    been replaced or removed, since what is there now was not seen to be bad.
+    """
+    try:
+        if stat_key(os.stat(path)) != key:
+            return None
+    except FileNotFoundError:
+        return None
+    target = path.with_name(f"{path.name}.corrupt-{suffix}")
+    counter = 1
+    while target.exists():
+        counter += 1
+        target = path.with_name(f"{path.name}.corrupt-{suffix}-{counter}")
+    os.replace(path, target)
+    return target
+
+
 def temp_path_for(path: Path) -> Path:
     """A fresh, hidden temp-file name next to `path` (same directory, so os.replace is atomic)."""
     return path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
@@ -212,15 +232,9 @@ class AtomicJSONStorage(Storage):
         Returns the new path, or None when the file was meanwhile replaced (it is not moved then:
         whatever is there now was not seen to be damaged). Callers hold the library lock.
         """
-        if self.current_key() != key:
-            return None
-        target = self.path.with_name(f"{self.path.name}.corrupt-{suffix}")
-        counter = 1
-        while target.exists():
-            counter += 1
-            target = self.path.with_name(f"{self.path.name}.corrupt-{suffix}-{counter}")
-        os.replace(self.path, target)
-        self._cache = None
+        target = move_aside(self.path, key, suffix)
+        if target is not None:
+            self._cache = None
         return target
 
     def close(self) -> None:
