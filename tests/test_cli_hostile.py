@@ -11,141 +11,50 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 import time
 import tracemalloc
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hostile_files import (
+    CASES,
+    CONTROL,
+    GOOD_ABSTRACTS,
+    GOOD_TEXT,
+    LATIN1,
+    MIB,
+    NOW,
+    OTHER_TEXT,
+    Hostile,
+    finish_within,
+    make_library,
+    make_sparse,
+)
 
 from storage import ingest
-from storage.library import Library
 from tui.cli import main
 
-NOW = "2025-07-01T00:00:00Z"
-"""Fixed import time, so that two libraries given the same papers write the same bytes."""
-MIB = 1024 * 1024
-BASE_ABSTRACT = "We propose BaseNet, a network that is already in the library before the test."
-GOOD_ABSTRACTS = (
-    "We introduce GoodFormer, a transformer for good files. Code: https://github.com/ex/good.",
-    "We present SecondFlow, a flow model that imports next to hostile files.",
-)
-GOOD_TEXT = "ICML 2025 Papers\n\n" + "\n\n".join(GOOD_ABSTRACTS) + "\n"
 GOOD_LINE = "good.txt: 2 added, 0 duplicates, 0 skipped\n"
-OTHER_TEXT = (
-    "ICML 2025 Papers\n\nWe propose Ünïcode-Net, a model trained on text that is not ASCII.\n\n"
-    "Large models memorise [MASK] tokens; we study why and fix it.\n"
-)
-LATIN1 = "Old list 2024\n\nA first abstract that is fine.\n\nCaf\u00e9 abstracts are not UTF-8.\n"
-CONTROL = {chr(code) for code in (*range(0x20), *range(0x7F, 0xA0))} - {"\n"}
+TERMINAL_CONTROL = CONTROL - {"\n"}
+"""Control characters that must not reach the terminal (output lines end in a newline)."""
 
 
-def write_bytes(data: bytes) -> Callable[[Path], None]:
-    return lambda path: path.write_bytes(data)
+def expected_stdout(case: Hostile) -> str:
+    """Its own report line (when it imports), the good file's, then the summary."""
+    added = len(case.abstracts)
+    lines = (
+        []
+        if case.error
+        else [f"{case.name}: {added} added, 0 duplicates, {case.skipped} skipped\n"]
+    )
+    new = added + len(GOOD_ABSTRACTS)
+    lines += [GOOD_LINE, f"{new} new papers; the library holds {1 + new} papers.\n"]
+    return "".join(lines)
 
 
-def make_dir(path: Path) -> None:
-    path.mkdir()
-    (path / "inside.txt").write_text(GOOD_TEXT)
-
-
-def make_fifo(path: Path) -> None:
-    os.mkfifo(path)
-
-
-def make_sparse(path: Path) -> None:
-    path.touch()
-    os.truncate(path, 500 * MIB)  # a hole: no disk used, but reading it would take 500 MiB
-
-
-def make_long_line(path: Path) -> None:
-    path.write_bytes(b"word " * (10 * MIB))  # 50 MiB, one line
-
-
-@dataclass(frozen=True)
-class Hostile:
-    """One hostile file and exactly what `papershelf import` says about it."""
-
-    name: str
-    make: Callable[[Path], None]
-    error: str | None
-    """The exact message after `papershelf: ` on stderr, or None when the file imports."""
-    added: int = 0
-    skipped: int = 0
-    seconds: float = 5.0
-    """The command must return within this time."""
-
-    @property
-    def stdout(self) -> str:
-        """Its own report line (when it imports), the good file's, then the summary."""
-        lines = (
-            []
-            if self.error
-            else [f"{self.name}: {self.added} added, 0 duplicates, {self.skipped} skipped\n"]
-        )
-        new = self.added + len(GOOD_ABSTRACTS)
-        lines += [GOOD_LINE, f"{new} new papers; the library holds {1 + new} papers.\n"]
-        return "".join(lines)
-
-    @property
-    def stderr(self) -> str:
-        return f"papershelf: {self.error}\n" if self.error else ""
-
-
-CASES = [
-    Hostile(
-        "latin1.txt",
-        write_bytes(LATIN1.encode("latin-1")),
-        "latin1.txt, line 5: not valid UTF-8 text (byte 0xE9); save the file as UTF-8",
-    ),
-    Hostile("utf16le-bom.txt", write_bytes(b"\xff\xfe" + OTHER_TEXT.encode("utf-16-le")), None, 2),
-    Hostile("utf16be-bom.txt", write_bytes(b"\xfe\xff" + OTHER_TEXT.encode("utf-16-be")), None, 2),
-    Hostile(
-        "utf16-no-bom.txt",
-        write_bytes(OTHER_TEXT.encode("utf-16-le")),
-        "utf16-no-bom.txt: is a binary file (it contains NUL bytes), not a text file",
-    ),
-    Hostile("utf8-bom.txt", write_bytes(b"\xef\xbb\xbf" + OTHER_TEXT.encode()), None, 2),
-    Hostile(
-        "nul.txt",
-        write_bytes(OTHER_TEXT.encode().replace(b"ASCII", b"AS\x00CII")),
-        "nul.txt: is a binary file (it contains NUL bytes), not a text file",
-    ),
-    Hostile(
-        "paper.pdf",
-        write_bytes(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"),
-        "paper.pdf: is a PDF, not a text file",
-    ),
-    Hostile(
-        "abstracts.txt.gz",
-        write_bytes(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + bytes(range(256))),
-        "abstracts.txt.gz: is a gzip archive, not a text file",
-    ),
-    Hostile("abstracts.d", make_dir, "abstracts.d: is a directory, not a file"),
-    Hostile("pipe.txt", make_fifo, "pipe.txt: is a FIFO (named pipe), not a file", seconds=1.0),
-    Hostile(
-        "huge.txt",
-        make_sparse,
-        "huge.txt: file too large (500.0 MiB; the limit is 64.0 MiB)",
-        seconds=1.0,
-    ),
-    Hostile(
-        "long.txt",
-        make_long_line,
-        "long.txt, line 1: paragraph of 52,428,799 characters is too long for an abstract "
-        "(the limit is 20,000)",
-    ),
-    Hostile("empty.txt", write_bytes(b""), "empty.txt: empty file"),
-    Hostile("header.txt", write_bytes(b"ICML 2025 Papers\n"), None),
-    Hostile(
-        "headers.txt",
-        write_bytes(b"ICML 2025 Papers\n\n## Oral Session 1\n\nPoster Session 2\n"),
-        None,
-        skipped=2,
-    ),
-]
+def expected_stderr(case: Hostile) -> str:
+    """The file's one-line error after `papershelf: `, or nothing when it imports."""
+    return f"papershelf: {case.error}\n" if case.error else ""
 
 
 @pytest.fixture(autouse=True)
@@ -154,48 +63,13 @@ def _fixed_import_time(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ingest, "_now", lambda: NOW)
 
 
-def make_library(root: Path) -> None:
-    """A library holding one paper with a tag, so that both library files exist."""
-    base = root.parent / "base.txt"
-    base.write_text("ICML 2025 Papers\n\n" + BASE_ABSTRACT + "\n")
-    library = Library.open(root, seed=False)
-    library.import_files([base])
-    library.tag([library.papers()[0].id], add=["keep"])
-
-
-def unblock(path: Path) -> None:
-    """Give EOF to a reader stuck opening a FIFO; never blocks (no reader: ENXIO)."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
-    except OSError:
-        return
-    os.close(fd)
-
-
 def run_within(
     seconds: float, capsys: pytest.CaptureFixture[str], argv: list[str], fifo: Path | None = None
 ) -> tuple[int, str, str]:
-    """`main(argv)` in a thread; fails unless it returns within `seconds`. (code, out, err)."""
-    box: dict[str, object] = {}
-
-    def target() -> None:
-        try:
-            box["code"] = main(argv)
-        except BaseException as error:  # handed to the test thread below
-            box["error"] = error
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    if thread.is_alive():
-        if fifo is not None:
-            unblock(fifo)
-        thread.join(5)
-        pytest.fail(f"papershelf import did not return within {seconds:g} s")
+    """`main(argv)`, failing unless it returns within `seconds`; (code, out, err)."""
+    code = finish_within(seconds, lambda: main(argv), fifo)
     out, err = capsys.readouterr()
-    if "error" in box:
-        raise box["error"]  # type: ignore[misc]
-    return box["code"], out, err  # type: ignore[return-value]
+    return code, out, err
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
@@ -215,7 +89,11 @@ def test_import_command_reports_a_hostile_file_exactly_and_imports_the_good_one(
     argv = ["--db", str(db), "import", str(hostile), str(good)]
     code, out, err = run_within(case.seconds, capsys, argv, hostile)
 
-    assert (code, out, err) == (1 if case.error else 0, case.stdout, case.stderr)
+    assert (code, out, err) == (
+        1 if case.error else 0,
+        expected_stdout(case),
+        expected_stderr(case),
+    )
     assert (db / "state.json").read_bytes() == state_before
     if case.error:
         # papers.json is exactly what importing the good file alone gives.
@@ -295,7 +173,7 @@ def test_file_name_that_is_not_utf8_imports(
     code = main(["--db", str(db), "import", latin_name, str(good)])
     out, err = capsys.readouterr()
     assert code == 0 and GOOD_LINE in out and err == ""
-    assert set(out) & CONTROL == set()
+    assert set(out) & TERMINAL_CONTROL == set()
 
 
 def test_control_characters_in_file_names_never_reach_the_terminal(
@@ -315,4 +193,4 @@ def test_control_characters_in_file_names_never_reach_the_terminal(
     code = main(["--db", str(db), "show", "GoodFormer"])
     shown, _ = capsys.readouterr()
     assert code == 0 and "GoodFormer" in shown
-    assert set(out + err + shown) & CONTROL == set()
+    assert set(out + err + shown) & TERMINAL_CONTROL == set()
