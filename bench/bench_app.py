@@ -25,10 +25,16 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 CORPUS = Path("/work/shared/corpus/ml-abstracts.jsonl")
-QUERIES = ["diffusion", "trasnformer", "graph neural", "reinforcement learning", "llm !vision"]
-SESSION = "papershelf-bench"
+SESSION = f"papershelf-bench-{os.getpid()}"
+"""Per process, so that two runs on one machine do not drive each other's app."""
 STEPS = ("changed", "searched", "results")
 """Trace marks between `key` and `list-rendered`, in order (see tui/app.py)."""
+
+
+def read_queries(path: Path) -> list[str]:
+    """The fixed query list shared with bench_search.py (comments start with `# `)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if line.strip() and not line.startswith("# ")]
 
 
 def build_library(root: Path, corpus: Path) -> int:
@@ -42,31 +48,61 @@ def build_library(root: Path, corpus: Path) -> int:
     return len(library.papers())
 
 
-def read_trace(path: Path) -> list[tuple[float, str, str]]:
+def parse_trace(text: str) -> list[tuple[float, str, str]]:
     events = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         stamp, _, rest = line.partition(" ")
         event, _, detail = rest.partition(" ")
         events.append((float(stamp), event, detail))
     return events
 
 
-def wait_for(path: Path, event: str, after: float = 0.0, timeout: float = 30.0) -> float:
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if path.exists():
-            for stamp, name, _ in read_trace(path):
+class TraceReader:
+    """Reads the app's trace as it grows, parsing each line once.
+
+    The bench polls while the app works; re-reading the whole file every poll would compete
+    with the app (and tmux) for the machine's two cores and inflate the very times measured.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.events: list[tuple[float, str, str]] = []
+        self._offset = 0
+        self._partial = ""
+
+    def poll(self) -> None:
+        try:
+            with self.path.open("r", encoding="utf-8") as file:
+                file.seek(self._offset)
+                chunk = file.read()
+                self._offset = file.tell()
+        except FileNotFoundError:
+            return
+        text = self._partial + chunk
+        complete, _, self._partial = text.rpartition("\n")
+        if complete:
+            self.events.extend(parse_trace(complete))
+
+    def wait_for(self, event: str, after: float = 0.0, timeout: float = 30.0) -> float:
+        deadline = time.time() + timeout
+        seen = 0
+        while time.time() < deadline:
+            self.poll()
+            for stamp, name, _ in self.events[seen:]:
                 if name == event and stamp >= after:
                     return stamp
-        time.sleep(0.01)
-    raise TimeoutError(f"no {event!r} in {path} within {timeout} s")
+            seen = len(self.events)
+            time.sleep(0.005)
+        raise TimeoutError(f"no {event!r} in {self.path} within {timeout} s")
 
 
 def tmux(*args: str) -> None:
     subprocess.run(["tmux", *args], check=True)
 
 
-def run_once(root: Path, trace: Path, width: int, height: int) -> dict[str, list[float]]:
+def run_once(
+    root: Path, trace: Path, width: int, height: int, queries: list[str]
+) -> dict[str, list[float]]:
     trace.unlink(missing_ok=True)
     code = (
         "from pathlib import Path; from storage.library import Library; "
@@ -81,8 +117,9 @@ def run_once(root: Path, trace: Path, width: int, height: int) -> dict[str, list
     started = time.time()
     tmux("new-session", "-d", "-s", SESSION, "-x", str(width), "-y", str(height), command)
     try:
-        first = wait_for(trace, "first-frame")
-        ready = wait_for(trace, "index-ready")
+        reader = TraceReader(trace)
+        first = reader.wait_for("first-frame")
+        ready = reader.wait_for("index-ready")
         figures: dict[str, list[float]] = {
             "start_to_first_frame": [first - started],
             "start_to_index_ready": [ready - started],
@@ -90,12 +127,12 @@ def run_once(root: Path, trace: Path, width: int, height: int) -> dict[str, list
         }
         tmux("send-keys", "-t", SESSION, "/")
         time.sleep(0.3)
-        for query in QUERIES:
+        for query in queries:
             for char in query:
                 before = time.time()
                 tmux("send-keys", "-t", SESSION, "-l", char)
-                rendered = wait_for(trace, "list-rendered", after=before)
-                events = read_trace(trace)
+                rendered = reader.wait_for("list-rendered", after=before)
+                events = reader.events
                 keys = [t for t, name, _ in events if name == "key" and before <= t <= rendered]
                 if keys:
                     figures["key_to_list"].append(rendered - keys[0])
@@ -107,7 +144,7 @@ def run_once(root: Path, trace: Path, width: int, height: int) -> dict[str, list
                         figures.setdefault(f"  {a}->{b}", []).append(tb - ta)
                 time.sleep(0.05)  # a fast typist: ~20 keys/s
             tmux("send-keys", "-t", SESSION, "C-u")  # clear the input for the next query
-            wait_for(trace, "list-rendered", after=time.time() - 0.01)
+            reader.wait_for("list-rendered", after=time.time() - 0.01)
             time.sleep(0.2)
         return figures
     finally:
@@ -129,19 +166,23 @@ def main() -> int:
     )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--size", default="120x40")
+    parser.add_argument("--queries", type=Path, default=REPO / "bench" / "queries.txt")
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         print("tmux is needed", file=sys.stderr)
         return 2
     width, height = (int(part) for part in args.size.split("x"))
+    queries = read_queries(args.queries)
     count = build_library(args.root, args.corpus)
     print(
-        f"library: {count} papers in {args.root}; terminal {width}x{height}; {os.cpu_count()} cpus"
+        f"library: {count} papers in {args.root}; terminal {width}x{height}; "
+        f"{len(queries)} queries; {os.cpu_count()} cpus"
     )
     merged: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as scratch:
         for run in range(args.runs):
-            figures = run_once(args.root, Path(scratch) / f"trace-{run}.txt", width, height)
+            trace = Path(scratch) / f"trace-{run}.txt"
+            figures = run_once(args.root, trace, width, height, queries)
             for name, values in figures.items():
                 merged.setdefault(name, []).extend(values)
     for name, values in merged.items():

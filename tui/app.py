@@ -135,7 +135,7 @@ class PapershelfApp(WorkflowActions):
 
     def compose(self) -> ComposeResult:
         """Filter on top; the list beside (or above) the reader and tag pane; status; footer."""
-        yield FilterBar(id="filter")
+        yield FilterBar(on_edit=self.query_edited, id="filter")
         with Horizontal(id="body"):
             yield PaperList(self.library, id="papers")
             with Vertical(id="side"):

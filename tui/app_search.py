@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from time import perf_counter
 
 from textual import on, work
-from textual.widgets import Input
 from textual.worker import get_current_worker
 
 from storage.errors import PapershelfError
@@ -47,10 +46,10 @@ class SearchWiring(PaperActions):
         # The empty query needs no index: every paper in library order, made on demand.
         return AllPapers(self.library.papers())
 
-    @on(Input.Changed, "#filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
+    def query_edited(self, query: str) -> None:
+        """The filter's text changed (typed, pasted, cleared or set by code): search for it."""
         TRACE.mark("changed")
-        self.query_text = event.value
+        self.query_text = query
         self.start_search(keep=None)
 
     def start_search(self, keep: str | None) -> None:

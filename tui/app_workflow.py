@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widgets import Input
 from textual.worker import get_current_worker
 
 from storage.errors import PapershelfError
@@ -143,12 +142,11 @@ class WorkflowActions(SearchWiring):
         # The counts do not depend on the order: count the unsorted results (fast paths there).
         return super()._tag_counts(hits.base if isinstance(hits, SortedHits) else hits)
 
-    @on(Input.Changed, "#filter")
-    def _query_started(self, event: Input.Changed) -> None:
-        # Runs before the search starts (this class comes first in the app's MRO): a new query
-        # is ranked by relevance whatever order the last one was shown in.
-        if event.value.strip() and not self.query_text.strip():
+    def query_edited(self, query: str) -> None:
+        """A new query (the filter was empty) is ranked by relevance, whatever the last order."""
+        if query.strip() and not self.query_text.strip():
             self.by_relevance = True
+        super().query_edited(query)
 
     def action_sort(self, order: str = "") -> None:
         """Show the results in `order`, or in the next order of the cycle; remember it."""
