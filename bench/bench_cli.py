@@ -9,12 +9,15 @@
 `tui/`, e.g. `git archive HEAD storage tui | tar -x -C SRC`): before / after in one run.
 
 1. `Library.open(root)` timed inside fresh processes (wall and CPU): with `papers.cache` as it is,
-   and with it removed before each run (the papers.json path, which also rewrites the cache).
+   and with it removed before each run (the papers.json path, which also rewrites the cache);
+   then `storage.listing.load(root)`, what `list` reads instead (trees that have it).
 2. `papershelf --db ROOT list QUERY` and `fzf --filter=QUERY --exact` over one line per paper
    (`id name | title | abstract`, the text `list` searches), side by side: every run goes through
    every query, and within a query the commands rotate which goes first, so the noise of the
    shared machine falls on all of them. Wall time per process and CPU time (user + system, from
-   the children's rusage) are reported as medians, with the ratio ours / fzf.
+   the children's rusage) are reported as medians, with the ratio ours / fzf. A warm-up run
+   first lets each tree write its caches (`listing.cache`, `search-index.bin`), as the first
+   `list` after an import does.
 
 Child processes get a bytecode cache in a temp directory (as an installed papershelf has its
 .pyc files) unless `--no-pyc`, which keeps `PYTHONDONTWRITEBYTECODE` as the environment sets it.
@@ -52,6 +55,18 @@ library = Library.open(sys.argv[1], seed=False)
 t2, c2 = time.perf_counter(), time.process_time()
 print(json.dumps({"import": t1 - t0, "open": t2 - t1, "open_cpu": c2 - c1,
                   "papers": len(library.papers())}))
+"""
+
+LISTING_CODE = """
+import json, sys, time
+from pathlib import Path
+t0, c0 = time.perf_counter(), time.process_time()
+from storage import listing
+t1, c1 = time.perf_counter(), time.process_time()
+shelf = listing.load(Path(sys.argv[1]))
+t2, c2 = time.perf_counter(), time.process_time()
+print(json.dumps({"import": t1 - t0, "open": t2 - t1, "open_cpu": c2 - c1,
+                  "papers": len(shelf.papers) if shelf is not None else -1}))
 """
 
 
@@ -112,6 +127,21 @@ def bench_open(root: Path, runners: list[Runner], runs: int) -> None:
             )
     # Leave a cache in place for the `list` runs.
     runners[0].timed([sys.executable, "-c", OPEN_CODE, str(root)])
+    for runner in runners:
+        if not (runner.source / "storage" / "listing.py").exists():
+            continue
+        runner.timed(runner.papershelf(root, "list", "warm up"))  # writes listing.cache
+        got = [
+            json.loads(runner.timed([sys.executable, "-c", LISTING_CODE, str(root)])[2])
+            for _ in range(runs)
+        ]
+        load = ms(statistics.median(r["open"] for r in got))
+        print(
+            f"{runner.label:9} {'listing.load':22} load {load}"
+            f" (cpu {ms(statistics.median(r['open_cpu'] for r in got))})"
+            f" · import storage.listing {ms(statistics.median(r['import'] for r in got))}"
+            f" · {got[0]['papers']} papers"
+        )
 
 
 def write_lines(root: Path, target: Path) -> int:

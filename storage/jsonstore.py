@@ -23,9 +23,21 @@ from typing import Any
 from tinydb.storages import Storage
 
 from storage.errors import LibraryError, SaveError
+from storage.listing_state import StatKey, stat_key
 
-StatKey = tuple[int, int, int]
-"""`(st_mtime_ns, st_size, st_ino)`: a file's identity for caching purposes."""
+__all__ = [
+    "TEMP_SUFFIX",
+    "AtomicJSONStorage",
+    "CorruptFileError",
+    "StatKey",
+    "atomic_write",
+    "dumps",
+    "fsync_directory",
+    "move_aside",
+    "stale_temp_files",
+    "stat_key",
+    "temp_path_for",
+]
 
 TEMP_SUFFIX = ".tmp"
 
@@ -38,11 +50,6 @@ class CorruptFileError(LibraryError):
         self.reason = reason
         self.key = key
         super().__init__(f"{path} is damaged ({reason})")
-
-
-def stat_key(st: os.stat_result) -> StatKey:
-    """The part of a stat result that changes whenever the file is replaced or rewritten."""
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 def move_aside(path: Path, key: StatKey, suffix: str) -> Path | None:

@@ -6,11 +6,14 @@ Layout of the data directory (`default_root()` unless given):
 - `state.json` — the user's tags, statuses, stars and notes (only non-default entries), rewritten
   on every change. Both are TinyDB files (`{"meta": {...}, "<table>": {"<paper id>": {...}}}`)
   written by `AtomicJSONStorage`, each carrying a schema version in its `meta` table.
-- `.lock` — the inter-process lock held around every read-modify-write.
+- `.lock` — the inter-process lock held around every read-modify-write (a read-only open,
+  `Library.open(read_only=True)`, takes no lock and creates no lock file).
 - `backups/state-<n>.json` — the previous versions of state.json (see `storage.backups`).
 - `journal.json` — the undo / redo history of the user's state (see `storage.journal`).
 - `papers.cache` — a fast copy of papers.json, trusted only while papers.json is unchanged (see
   `storage.papercache`).
+- `listing.cache` — what `papershelf list` prints and searches, trusted on the same terms (see
+  `storage.listing`; written by the CLI, never by the Library).
 
 Every change re-reads state.json under the lock, applies itself, writes the whole file atomically
 and releases the lock, so two processes never lose each other's updates. A change returns only
@@ -34,8 +37,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-import filelock
-
 from storage import backups, journal, papercache
 from storage.errors import (
     Ambiguous,
@@ -45,9 +46,22 @@ from storage.errors import (
 )
 from storage.journal import JournalStore, Step, UndoOutcome
 from storage.jsonstore import AtomicJSONStorage, CorruptFileError, StatKey, stale_temp_files
+from storage.listing_state import (
+    LISTING_FILE,
+    META_ID,
+    PAPERS_FILE,
+    SCHEMA_VERSION,
+    SEARCH_CACHE,
+    STATE_FILE,
+    default_root,
+    entries_from_records,
+    meta_problem,
+)
 from storage.model import STATUSES, Entry, Paper, Status, normalise_tag
 
 if TYPE_CHECKING:
+    import filelock
+
     # Imported where used: `papershelf list` and the app's start never parse a file.
     from storage import ingest
 
@@ -63,17 +77,11 @@ __all__ = [
     "default_root",
 ]
 
-SCHEMA_VERSION = 1
-"""Version of both files' layout; a file with a higher version is refused, never overwritten."""
-PAPERS_FILE = "papers.json"
-STATE_FILE = "state.json"
 LOCK_FILE = ".lock"
 LOCK_TIMEOUT = 5.0
 """Seconds to wait for another papershelf process to finish saving."""
-HOME_ENV = "PAPERSHELF_HOME"
 NOTE_MAX_CHARS = 20_000
 _DEFAULT_ENTRY = Entry()
-_META_ID = "1"
 
 
 class InvalidInput(PapershelfError):
@@ -82,6 +90,10 @@ class InvalidInput(PapershelfError):
 
 class LibraryBusy(LibraryError):
     """Another papershelf process held the library's lock for longer than the timeout."""
+
+
+class _NeedsLock(Exception):
+    """A read-only open met a damaged file: only a locked open may move it aside."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,16 +105,6 @@ class FileReport:
     duplicates: int = 0
     skipped: int = 0
     error: str | None = None
-
-
-def default_root() -> Path:
-    """The data directory: `$PAPERSHELF_HOME` if set, else the platform's user data directory."""
-    home = os.environ.get(HOME_ENV, "").strip()
-    if home:
-        return Path(home).expanduser()
-    import platformdirs  # here: most runs name the directory, and the import is not free
-
-    return Path(platformdirs.user_data_dir("papershelf", appauthor=False))
 
 
 def bundled_seed_files() -> list[Path]:
@@ -127,7 +129,7 @@ def _now() -> str:
 
 
 def _meta(kind: str) -> dict[str, dict[str, Any]]:
-    return {_META_ID: {"schema": SCHEMA_VERSION, "kind": kind, "app": "papershelf"}}
+    return {META_ID: {"schema": SCHEMA_VERSION, "kind": kind, "app": "papershelf"}}
 
 
 def _paper_from_record(record: dict[str, Any]) -> Paper:
@@ -159,10 +161,11 @@ class Library:
         self.lock_timeout = lock_timeout
         self._papers_store = AtomicJSONStorage(root / PAPERS_FILE)
         self._state_store = AtomicJSONStorage(root / STATE_FILE)
-        self._file_lock = filelock.FileLock(
-            root / LOCK_FILE, thread_local=False, poll_interval=0.002, preserve_lock_file=True
-        )
+        self._file_lock: filelock.FileLock | None = None
+        """Made on first use: importing filelock costs a read-only `papershelf list` 20+ ms."""
         self._thread_lock = threading.RLock()
+        self._lock_depth = 0
+        """How deep this process is inside `_locked()`; damaged files are moved only under it."""
         self._papers: dict[str, Paper] = {}
         self._paper_list: tuple[Paper, ...] | None = None
         self._papers_raw: dict[str, Any] | None = None
@@ -185,14 +188,25 @@ class Library:
         seed: bool = True,
         *,
         lock_timeout: float = LOCK_TIMEOUT,
+        read_only: bool = False,
     ) -> Library:
         """Open (creating if needed) the library in `root` (default: `default_root()`).
 
         Removes temp files left by a killed writer, loads both files and, when `seed` is true and
         the library holds no papers, imports the bundled seeds. Raises `LibraryError` when a file
         is damaged (it is moved aside first), written by a newer papershelf, or locked too long.
+
+        `read_only` loads the files without the lock (every write replaces a whole file, so a
+        reader sees one version or the other) and leaves temp files alone: for a process that
+        only reads, like `papershelf list`. Anything that needs a write (seeding an empty
+        library, moving a damaged file aside) falls back to the ordinary locked open; later
+        changes through the library lock as always.
         """
         path = Path(root).expanduser() if root is not None else default_root()
+        if read_only:
+            library = cls._open_unlocked(path, lock_timeout, seed)
+            if library is not None:
+                return library
         try:
             path.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -208,6 +222,21 @@ class Library:
             library.import_files(bundled_seed_files())
         return library
 
+    @classmethod
+    def _open_unlocked(cls, path: Path, lock_timeout: float, seed: bool) -> Library | None:
+        """The library in `path` read without the lock, or None when only a locked open will do."""
+        if not path.is_dir() or not (path / PAPERS_FILE).is_file():
+            return None  # a first start: it creates the directory and may seed
+        library = cls(path, lock_timeout=lock_timeout)
+        try:
+            library._reload_papers()
+            library._reload_state()
+        except _NeedsLock:
+            return None
+        if seed and not library._papers:
+            return None
+        return library
+
     def _remove_stale_temp_files(self) -> None:
         # Only called under the lock: no live writer can own a temp file now.
         for store in (self._papers_store, self._state_store):
@@ -220,6 +249,12 @@ class Library:
         for temp in papercache.temp_files(self._papers_cache):
             with suppress(OSError):
                 temp.unlink()
+        # The CLI's caches, written without the lock: a temp file lost to a concurrent `list`
+        # only costs that run its cache.
+        for name in (LISTING_FILE, SEARCH_CACHE):
+            for temp in stale_temp_files(self.root / name):
+                with suppress(OSError):
+                    temp.unlink()
         for temp in (self.root / backups.BACKUP_DIR).glob(".*.tmp"):
             with suppress(OSError):
                 temp.unlink()
@@ -228,8 +263,17 @@ class Library:
 
     @contextmanager
     def _locked(self, timeout: float | None = None) -> Iterator[None]:
+        import filelock
+
         wait = self.lock_timeout if timeout is None else timeout
         with self._thread_lock:
+            if self._file_lock is None:
+                self._file_lock = filelock.FileLock(
+                    self.root / LOCK_FILE,
+                    thread_local=False,
+                    poll_interval=0.002,
+                    preserve_lock_file=True,
+                )
             try:
                 self._file_lock.acquire(timeout=wait)
             except filelock.Timeout:
@@ -239,9 +283,11 @@ class Library:
                 ) from None
             except OSError as error:
                 raise LibraryError(f"cannot lock the library in {self.root}: {error}") from error
+            self._lock_depth += 1
             try:
                 yield
             finally:
+                self._lock_depth -= 1
                 self._file_lock.release()
 
     def _read(self, store: AtomicJSONStorage, kind: str) -> dict[str, Any] | None:
@@ -260,15 +306,14 @@ class Library:
 
     @staticmethod
     def _check_meta(data: dict[str, Any], kind: str, path: Path) -> None:
-        meta = data.get("meta")
-        record = meta.get(_META_ID) if isinstance(meta, dict) else None
-        schema = record.get("schema") if isinstance(record, dict) else None
-        if not isinstance(record, dict) or record.get("kind") != kind or type(schema) is not int:
+        problem = meta_problem(data, kind)
+        if problem == "foreign":
             raise LibraryError(
                 f"{path} is not a papershelf {kind} file; it was left untouched "
                 "(choose another data directory with --db, or move the file away)"
             )
-        if schema > SCHEMA_VERSION:
+        if problem == "newer":
+            schema = data["meta"][META_ID]["schema"]
             raise LibraryError(
                 f"{path} was written by a newer papershelf (schema {schema}; this version reads "
                 f"up to {SCHEMA_VERSION}); it was left untouched: upgrade papershelf to open it"
@@ -277,6 +322,8 @@ class Library:
     def _quarantine(
         self, store: AtomicJSONStorage, error: CorruptFileError, kind: str
     ) -> LibraryError:
+        if not self._lock_depth:
+            raise _NeedsLock  # a read-only open: the locked open moves the file aside
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         try:
             moved = store.quarantine(error.key, stamp) if error.key is not None else None
@@ -360,11 +407,7 @@ class Library:
         if data is self._state_raw:
             return False
         try:
-            loaded = {
-                str(paper_id): entry
-                for paper_id, record in (data or {}).get("entries", {}).items()
-                if not (entry := Entry.from_dict(record)).is_default
-            }
+            loaded = entries_from_records((data or {}).get("entries", {}))
         except (TypeError, ValueError, AttributeError) as error:
             reason = f"an entry is invalid: {error}"
             bad = CorruptFileError(self._state_store.path, reason, self._state_store.loaded_key)
@@ -389,6 +432,13 @@ class Library:
     def revision(self) -> int:
         """Grows whenever papers or entries change in memory (by this process or a refresh)."""
         return self._revision
+
+    @property
+    def papers_key(self) -> StatKey | None:
+        """The `StatKey` of the papers.json that `papers()` holds, None when they differ from any
+        file (no papers.json yet, or an import not saved): what a cache of the papers is keyed by.
+        """
+        return None if self._pending_papers else self._papers_key
 
     @property
     def pending(self) -> bool:

@@ -2,25 +2,31 @@
 
 A paper set is a Python int used as a bitset (bit i = the i-th paper in library order): AND, OR
 and NOT over 10k papers cost about a microsecond. Each indexed field (name, title, abstract) maps
-every distinct token to its postings, kept as a bitset when dense and as packed uint32 ids when
-sparse (whichever is smaller). A query word is matched against the sorted vocabulary (prefix
+every token of the sorted vocabulary (by its position, the token id) to its postings, a bitset
+when dense and packed uint32 ids when sparse (whichever is smaller), all packed in one buffer
+per field (`FieldPostings`), so a saved index loads without rebuilding a Python object per
+token. A query word is matched against the sorted vocabulary (prefix
 ranges by bisect, typos by rapidfuzz over the distinct prefixes of the right lengths), and the
 papers of all matching tokens are ORed per match quality; results are cached per word.
 """
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 import marshal
+import os
 import re
 import sys
+import threading
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict, defaultdict, deque
-from collections.abc import Iterable, Sequence, Sized
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass
-from itertools import compress, repeat
+from itertools import accumulate, compress, repeat
+from operator import itemgetter
 from pathlib import Path
+from typing import Protocol
 
 from storage.model import Paper
 from storage.query_parse import TOKEN_RE
@@ -34,10 +40,15 @@ EXACT, PREFIX, INFIX, FUZZY1, FUZZY_PREFIX1, FUZZY2, FUZZY_PREFIX2 = 10, 8, 6, 6
 FIELD_WEIGHTS = {"name": 10, "title": 9, "tags": 8, "note": 5, "abstract": 3}
 """A word's score in a paper: best field weight x quality (a title typo beats an abstract hit)."""
 
-FORMAT = f"papershelf-search-index 2 {sys.byteorder}"
+FORMAT = f"papershelf-search-index 5 {sys.byteorder}"
 """Changes with the saved layout (and the byte order of packed ids): other caches are ignored."""
 
+PARTS = ("format", "size", "vocab", "head", "head text", "head starts")
+"""What `SearchIndex.parts()` holds: FORMAT, the number of papers, the sorted vocabulary, the ids
+of the tokens in names or titles (packed uint32), those tokens joined by newlines, and where each
+starts in that text (packed uint32)."""
 _MAX_CHAR = "\U0010ffff"
+TEMP_SUFFIX = ".tmp"
 _WORD_CACHE_SIZE = 512
 
 
@@ -122,15 +133,117 @@ def bits_to_ids(bits: int) -> list[int]:
     return list(compress(range(len(flags)), flags))
 
 
-Posting = int | bytes
-"""Papers of one token in one field: a bitset (dense) or packed native uint32 ids (sparse)."""
+Posting = int | memoryview
+"""Papers of one token in one field: a bitset (dense) or a view of native uint32 ids (sparse)."""
 
 
-def _pack(ids: list[int], size: int) -> Posting:
+def bitset_words(size: int) -> int:
+    """The 4-byte words of a dense posting (a bitset of `size` papers, padded to whole words).
+
+    A sparse posting is always shorter: it is kept only while 4 bytes a paper cost less than
+    the bitset (`_is_dense`), so a posting's length alone tells which kind it is.
+    """
+    return (size + 31) >> 5
+
+
+def decode_posting(words: memoryview, size_words: int) -> Posting:
+    """One posting from its words (`size_words` = `bitset_words(size)`): see `FieldPostings`."""
+    if len(words) == size_words:
+        return int.from_bytes(words, "little")
+    return words
+
+
+class Postings(Protocol):
+    """The postings of one field by token id: `FieldPostings`, or a file-backed equivalent."""
+
+    def get(self, tid: int) -> Posting | None:
+        """Token `tid`'s papers, or None when the token is not in this field."""
+        ...
+
+    def many(self, tids: Iterable[int]) -> Iterator[Posting]:
+        """The postings of the tokens `tids` that are in this field."""
+        ...
+
+
+class FieldPostings:
+    """The postings of one field, packed: token id (position in the vocabulary) -> papers.
+
+    Every posting is a slice of one buffer of 4-byte words: packed native uint32 paper ids when
+    sparse, a little-endian bitset of `bitset_words(size)` words when dense (whichever is
+    smaller, see `_is_dense`; the length tells them apart). `offsets[tid]:offsets[tid + 1]`
+    (in words) is token `tid`'s slice, empty when the token is not in this field. Loading one
+    is two buffer copies, where a dict of tens of thousands of postings took a Python object
+    per token to rebuild.
+    """
+
+    __slots__ = ("_view", "_words", "data", "offsets")
+
+    def __init__(self, offsets: array[int], data: bytes, size: int) -> None:
+        self.offsets = offsets
+        self.data = data
+        self._view = memoryview(data).cast("I") if data else memoryview(b"").cast("I")
+        self._words = bitset_words(size)
+
+    @classmethod
+    def pack(cls, vocab: Sequence[str], found: dict[str, list[int]], size: int) -> FieldPostings:
+        """Pack the paper ids of each vocabulary token found in this field."""
+        words = bitset_words(size)
+        offsets = array("I", [0])
+        parts: list[bytes] = []
+        position = 0
+        for token in vocab:
+            ids = found.get(token)
+            if ids:
+                if _is_dense(len(ids), size):
+                    part = ids_to_bits(ids, size).to_bytes(words * 4, "little")
+                else:
+                    part = array("I", ids).tobytes()
+                parts.append(part)
+                position += len(part) >> 2
+            offsets.append(position)
+        return cls(offsets, b"".join(parts), size)
+
+    def get(self, tid: int) -> Posting | None:
+        """Token `tid`'s papers: a bitset, a view of packed ids, or None when it is absent."""
+        start, end = self.offsets[tid], self.offsets[tid + 1]
+        if start == end:
+            return None
+        return decode_posting(self._view[start:end], self._words)
+
+    def many(self, tids: Iterable[int]) -> Iterator[Posting]:
+        """The postings of the tokens `tids` that are in this field."""
+        get = self.get
+        for tid in tids:
+            posting = get(tid)
+            if posting is not None:
+                yield posting
+
+    def state(self) -> tuple[bytes, bytes]:
+        """Plain bytes for marshal (see `from_state`)."""
+        return self.offsets.tobytes(), self.data
+
+    @classmethod
+    def from_state(cls, state: object, vocab_size: int, size: int) -> FieldPostings | None:
+        """The postings saved by `state`, or None when they are not a consistent whole."""
+        if type(state) is not tuple or len(state) != 2:
+            return None
+        raw_offsets, data = state
+        if type(raw_offsets) is not bytes or type(data) is not bytes:
+            return None
+        if len(raw_offsets) != 4 * (vocab_size + 1) or len(data) % 4:
+            return None
+        offsets = array("I")
+        offsets.frombytes(raw_offsets)
+        # Slices are taken in whole words, so no offset can make a view that fails to cast;
+        # the ends must match the buffer (a mismatch means another layout or a damaged file).
+        if offsets[0] != 0 or offsets[-1] != len(data) >> 2:
+            return None
+        return cls(offsets, data, size)
+
+
+def _is_dense(count: int, size: int) -> bool:
     # A bitset costs size/8 bytes, packed ids 4 per paper: keep the smaller.
-    if len(ids) * 32 >= size:
-        return ids_to_bits(ids, size)
-    return array("I", ids).tobytes()
+    return count * 32 >= size
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,15 +275,18 @@ class SearchIndex:
         self,
         size: int,
         vocab: list[str],
-        postings: dict[str, dict[str, Posting]],
+        postings: Mapping[str, Postings],
         fingerprint: str,
+        head: Sequence[int],
     ) -> None:
         self.size = size
         self.all_bits = (1 << size) - 1
         self.vocab = vocab
         self.postings = postings
         self.fingerprint = fingerprint
-        self._head_vocab: tuple[str, list[int], list[int]] | None = None
+        self.head = head
+        """Ids of the tokens found in names or titles, ascending (where infixes are looked for)."""
+        self._head_vocab: tuple[str, Sequence[int]] | None = None
         self._prefix_tables: dict[tuple[int, str], list[str]] = {}
         self._group_cache: dict[tuple[str, int, int], int] = {}
         self._words: OrderedDict[str, WordMatch] = OrderedDict()
@@ -192,46 +308,122 @@ class SearchIndex:
                 if text:
                     for token in set(findall(text.lower())):
                         acc[token].append(i)
+        return cls._packed(size, found, fingerprint(papers))
+
+    @classmethod
+    def _packed(
+        cls, size: int, found: Mapping[str, Mapping[str, list[int]]], fprint: str
+    ) -> SearchIndex:
         vocab = sorted(set().union(*found.values()))
         postings = {
-            field: {token: _pack(ids, size) for token, ids in found[field].items()}
-            for field in INDEXED_FIELDS
+            field: FieldPostings.pack(vocab, dict(found[field]), size) for field in INDEXED_FIELDS
         }
-        return cls(size, vocab, postings, fingerprint(papers))
+        names, titles = found["name"], found["title"]
+        head = array("I", [tid for tid, t in enumerate(vocab) if t in names or t in titles])
+        return cls(size, vocab, postings, fprint, head)
 
     def extended(self, papers: Sequence[Paper]) -> SearchIndex:
         """A new index for `papers`, whose first `self.size` papers are the ones indexed here."""
         new = SearchIndex.build(papers[self.size :])
-        size = len(papers)
         shift = self.size
-        postings: dict[str, dict[str, Posting]] = {}
+        found: dict[str, dict[str, list[int]]] = {}
         for field in INDEXED_FIELDS:
-            merged = dict(self.postings[field])
-            for token, posting in new.postings[field].items():
-                ids = [i + shift for i in _ids(posting)]
-                old = merged.get(token)
-                merged[token] = _pack(_ids(old) + ids if old is not None else ids, size)
-            postings[field] = merged
-        vocab = sorted(set(self.vocab).union(new.vocab))
-        return SearchIndex(size, vocab, postings, fingerprint(papers))
+            merged: dict[str, list[int]] = {}
+            for index, offset in ((self, 0), (new, shift)):
+                column = index.postings[field]
+                for tid, token in enumerate(index.vocab):
+                    posting = column.get(tid)
+                    if posting is not None:
+                        ids = merged.setdefault(token, [])
+                        ids.extend(i + offset for i in _ids(posting))
+            found[field] = merged
+        return SearchIndex._packed(len(papers), found, fingerprint(papers))
+
+    def state(self) -> tuple[object, ...]:
+        """The index as plain values for marshal (`from_state` is the inverse)."""
+        columns = tuple(_packed_column(self.postings[field]).state() for field in INDEXED_FIELDS)
+        return (self.parts(), columns)
+
+    @classmethod
+    def from_state(cls, state: object, fprint: str) -> SearchIndex | None:
+        """The index `state()` returned (after a marshal round trip), or None if it is not one."""
+        if type(state) is not tuple or len(state) != 2:
+            return None
+        parts, columns = state
+        if type(columns) is not tuple or len(columns) != len(INDEXED_FIELDS):
+            return None
+        if type(parts) is not tuple or len(parts) != len(PARTS):
+            return None
+        size, vocab = parts[1], parts[2]
+        if type(vocab) is not list or type(size) is not int:
+            return None
+        postings: dict[str, Postings] = {}
+        for field, column in zip(INDEXED_FIELDS, columns, strict=True):
+            packed = FieldPostings.from_state(column, len(vocab), size)
+            if packed is None:
+                return None
+            postings[field] = packed
+        return cls.from_parts(parts, postings, fprint)
+
+    @classmethod
+    def from_parts(
+        cls, parts: object, postings: Mapping[str, Postings], fprint: str
+    ) -> SearchIndex | None:
+        """An index from `parts` (see `PARTS`) and postings for every indexed field, or None
+        when the parts are not of this format."""
+        if type(parts) is not tuple or len(parts) != len(PARTS):
+            return None
+        fmt, size, vocab, raw_head, joined, raw_starts = parts
+        if fmt != FORMAT or type(size) is not int or size < 0 or type(vocab) is not list:
+            return None
+        if not set(map(type, vocab)) <= {str} or set(postings) != set(INDEXED_FIELDS):
+            return None
+        if type(raw_head) is not bytes or len(raw_head) % 4 or type(joined) is not str:
+            return None
+        if type(raw_starts) is not bytes or len(raw_starts) != len(raw_head):
+            return None
+        head, starts = array("I"), array("I")
+        head.frombytes(raw_head)
+        starts.frombytes(raw_starts)
+        if head and max(head) >= len(vocab):
+            return None
+        index = cls(size, vocab, postings, fprint, head)
+        # Any string and starts make a search that ends (see `_infix_matches`); a table that
+        # does not fit the vocabulary only comes from a damaged file, which is not trusted.
+        index._head_vocab = (joined, starts)
+        return index
+
+    def parts(self) -> tuple[str, int, list[str], bytes, str, bytes]:
+        """What `from_parts` takes besides the postings (see `PARTS`)."""
+        joined, starts = self._head_table()
+        head = array("I", self.head).tobytes()
+        return (FORMAT, self.size, self.vocab, head, joined, array("I", starts).tobytes())
 
     def save(self, path: Path) -> None:
         """Write the index to `path` (plain types via marshal), atomically."""
-        data = marshal.dumps((FORMAT, self.fingerprint, self.size, self.vocab, self.postings), 4)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_bytes(data)
-        tmp.replace(path)
+        data = marshal.dumps((self.fingerprint, self.state()), 4)
+        # A temp name of this process and thread: the app and a CLI run saving at once must
+        # not write into one file. Left behind only by a kill (a locked open removes it).
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}{TEMP_SUFFIX}")
+        try:
+            tmp.write_bytes(data)
+            tmp.replace(path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise
 
     @classmethod
     def load(cls, path: Path, papers: Sequence[Paper]) -> SearchIndex | None:
         """The index saved at `path` if it was built from exactly these papers, else None."""
         try:
-            fmt, fprint, size, vocab, postings = marshal.loads(path.read_bytes())
+            fprint, state = marshal.loads(path.read_bytes())
         except (OSError, ValueError, EOFError, TypeError):
             return None
-        if fmt != FORMAT or size != len(papers) or fprint != fingerprint(papers):
+        index = cls.from_state(state, fprint) if type(fprint) is str else None
+        if index is None or index.size != len(papers) or fprint != fingerprint(papers):
             return None
-        return cls(size, vocab, postings, fprint)
+        return index
 
     def warm(self) -> None:
         """Fill the lazily built tables the first keystrokes need (for a background worker)."""
@@ -250,28 +442,25 @@ class SearchIndex:
 
     # --- postings ----------------------------------------------------------------------------
 
+    def token_id(self, token: str) -> int | None:
+        """The position of `token` in the vocabulary, or None when no paper has it."""
+        tid = bisect_left(self.vocab, token)
+        return tid if tid < len(self.vocab) and self.vocab[tid] == token else None
+
     def token_bits(self, field: str, token: str) -> int:
         """Papers whose `field` contains `token`."""
-        posting = self.postings[field].get(token)
-        if posting is None:
-            return 0
-        if isinstance(posting, int):
-            return posting
-        return ids_to_bits(memoryview(posting).cast("I"), self.size)
+        tid = self.token_id(token)
+        return 0 if tid is None else self.tids_bits(field, (tid,))
 
-    def tokens_bits(self, field: str, tokens: Iterable[str]) -> int:
-        """Papers whose `field` contains any of the tokens."""
-        column = self.postings[field]
+    def tids_bits(self, field: str, tids: Iterable[int]) -> int:
+        """Papers whose `field` contains any of the tokens with these ids."""
         bits = 0
         sparse: set[int] = set()
-        for token in tokens:
-            posting = column.get(token)
-            if posting is None:
-                continue
+        for posting in self.postings[field].many(tids):
             if isinstance(posting, int):
                 bits |= posting
             else:
-                sparse.update(memoryview(posting).cast("I"))  # a C loop; duplicates collapse
+                sparse.update(posting)  # a C loop; duplicates collapse
         if sparse:
             bits |= ids_to_bits(sparse, self.size)
         return bits
@@ -281,7 +470,7 @@ class SearchIndex:
         key = (field, lo, hi)
         bits = self._group_cache.get(key)
         if bits is None:
-            bits = self.tokens_bits(field, self.vocab[lo:hi])
+            bits = self.tids_bits(field, range(lo, hi))
             self._group_cache[key] = bits
         return bits
 
@@ -315,7 +504,7 @@ class SearchIndex:
         for field in INDEXED_FIELDS:
             weight = FIELD_WEIGHTS[field]
             if exact is not None:
-                tiers.append(Tier(weight * EXACT, field, self.token_bits(field, word)))
+                tiers.append(Tier(weight * EXACT, field, self.tids_bits(field, (exact,))))
             start = lo + 1 if exact is not None else lo
             if start < hi:
                 tiers.append(Tier(weight * PREFIX, field, self.range_bits(field, start, hi)))
@@ -327,8 +516,7 @@ class SearchIndex:
                     if extra.get(tid, 0) < INFIX:
                         by_quality[INFIX].append(tid)
             for quality, tids in by_quality.items():
-                tokens = [vocab[tid] for tid in tids]
-                tiers.append(Tier(weight * quality, field, self.tokens_bits(field, tokens)))
+                tiers.append(Tier(weight * quality, field, self.tids_bits(field, tids)))
         tiers = [tier for tier in tiers if tier.bits]
         tiers.sort(key=lambda tier: -tier.weight)
         bits = 0
@@ -337,14 +525,15 @@ class SearchIndex:
         return WordMatch(word, tuple(tiers), bits, typo_tokens)
 
     def _prefix_table(self, length: int, first: str) -> list[str]:
-        """Distinct `length`-character prefixes, starting with `first`, of tokens that long."""
+        """The distinct `token[:length]` of the tokens starting with `first`: the prefixes of
+        that length, and the shorter tokens whole (callers skip those: one C-level pass here
+        costs a third of a filtering Python loop, and a CLI query builds ten of these)."""
         key = (length, first)
         table = self._prefix_tables.get(key)
         if table is None:
             lo, hi = self.prefix_range(first)
-            table = self._prefix_tables[key] = list(
-                {token[:length] for token in self.vocab[lo:hi] if len(token) >= length}
-            )
+            cut = itemgetter(slice(None, length))
+            table = self._prefix_tables[key] = list(set(map(cut, self.vocab[lo:hi])))
         return table
 
     def _typo_matches(self, word: str, lo: int, hi: int) -> dict[int, int]:
@@ -363,6 +552,8 @@ class SearchIndex:
                 for prefix, distance, _ in process.extract(
                     word, prefixes, scorer=OSA.distance, score_cutoff=k, limit=None
                 ):
+                    if len(prefix) != length:
+                        continue  # a whole token shorter than `length`, not its prefix
                     if distance == 0 and length >= len(word):
                         continue  # an exact prefix: already in the prefix range
                     start, end = self.prefix_range(prefix)
@@ -374,21 +565,23 @@ class SearchIndex:
                             found[tid] = quality
         return found
 
+    def _head_table(self) -> tuple[str, Sequence[int]]:
+        """The name and title tokens (`head`) joined by newlines, and where each starts."""
+        if self._head_vocab is None:
+            # C-level loops: every query word of 3+ letters needs this table (~12k tokens at
+            # 10k papers); a saved index carries it (`parts`).
+            tokens = list(map(self.vocab.__getitem__, self.head))
+            joined = "\n" + "\n".join(tokens) + "\n"
+            # Token j starts after the leading newline and the j tokens (+ newline) before it.
+            starts = list(accumulate(map((1).__add__, map(len, tokens)), initial=1))
+            starts.pop()
+            self._head_vocab = (joined, starts)
+        return self._head_vocab
+
     def _infix_matches(self, word: str) -> list[int]:
         """Ids of name/title tokens containing `word` after their first character."""
-        if self._head_vocab is None:
-            names, titles = self.postings["name"], self.postings["title"]
-            head = [
-                tid for tid, token in enumerate(self.vocab) if token in names or token in titles
-            ]
-            joined = "\n" + "\n".join(self.vocab[tid] for tid in head) + "\n"
-            offsets: list[int] = []
-            position = 1
-            for tid in head:
-                offsets.append(position)
-                position += len(self.vocab[tid]) + 1
-            self._head_vocab = (joined, offsets, head)
-        joined, offsets, head = self._head_vocab
+        head = self.head
+        joined, offsets = self._head_table()
         found: list[int] = []
         position = joined.find(word)
         while position != -1:
@@ -400,14 +593,22 @@ class SearchIndex:
         return found
 
 
+def _packed_column(postings: Postings) -> FieldPostings:
+    if not isinstance(postings, FieldPostings):
+        raise TypeError("only an index held in memory can be saved")
+    return postings
+
+
 def _ids(posting: Posting) -> list[int]:
     if isinstance(posting, int):
         return bits_to_ids(posting)
-    return list(memoryview(posting).cast("I"))
+    return list(posting)
 
 
 def fingerprint(papers: Sequence[Paper]) -> str:
     """A digest of what the index depends on (ids, names, titles in order), to key the cache."""
+    import hashlib  # here: `papershelf list` keys its cache by file identity and never hashes
+
     digest = hashlib.sha1(usedforsecurity=False)
     for paper in papers:
         digest.update(f"{paper.id}\0{paper.name}\0{paper.title or ''}\n".encode())

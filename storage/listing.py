@@ -1,0 +1,473 @@
+"""`listing.cache`: what `papershelf list` searches and prints, readable without the Library.
+
+A full open reads every paper (papers.cache, ~17 MB with the abstracts), imports TinyDB and
+filelock, and then the search index is loaded and checked against a hash of every paper. `list`
+prints only ids, names, titles and venues, so the listing cache holds just those columns (plus
+the code and link URLs the `has:` filters need) and the search index, and is trusted under the
+same terms as `storage.papercache`:
+
+- a fixed header first: a magic string, `FORMAT`, the `StatKey` `(st_mtime_ns, st_size,
+  st_ino)` of the papers.json it was made from, and the lengths of its three sections; a
+  header that does not match papers.json as it is now, or the file's length, makes the whole
+  file unused (one small read);
+- the main section, `(FIELDS, columns, index parts, postings layout)` in marshal, used only
+  when the names are `FIELDS`, every value has its column's type and the index parts are
+  whole (`SearchIndex.from_parts`);
+- the postings: each field's `FieldPostings` buffers (offsets, then data), left in the file and
+  read with `os.pread` token by token (a contiguous range in one read) as a search asks for
+  them: a query touches a few hundred of 70,000 postings, and reading all 3 MB into a fresh
+  process costs more than the search (page faults);
+- the abstracts, read only if a search asks for one (an exact `'word`).
+
+Everything is read from the one open file, so a listing is always one version, whatever
+replaces the file meanwhile. `load` never raises for a stale, damaged or foreign file: it
+returns None and the caller takes the full path (`Library.open`), whose results are the same;
+a part found damaged later raises `ListingUnusable` before anything is printed, and the caller
+starts again on the full path. `save` writes atomically without fsync (a lost cache is rebuilt
+by the next full `list`) and never raises. The Library never writes this file; the CLI writes
+it after a full open (`open_engine`), keyed by the papers.json the Library read, so it can never
+describe papers the Library did not hold.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import struct
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, pairwise, repeat
+from operator import attrgetter, itemgetter
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
+
+from storage.listing_state import (
+    LISTING_FILE,
+    PAPERS_FILE,
+    SEARCH_CACHE,
+    StatKey,
+    stat_key,
+)
+from storage.search_index import (
+    INDEXED_FIELDS,
+    PARTS,
+    FieldPostings,
+    Posting,
+    Postings,
+    SearchIndex,
+    bitset_words,
+    decode_posting,
+)
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from storage.model import Paper
+    from storage.query import SearchEngine
+
+__all__ = [
+    "FIELDS",
+    "FORMAT",
+    "LISTING_FILE",
+    "SEARCH_CACHE",
+    "FilePostings",
+    "ListedPaper",
+    "Listing",
+    "ListingUnusable",
+    "load",
+    "open_engine",
+    "save",
+]
+
+FORMAT = 1
+"""Bump when the layout changes (the index's own FORMAT is checked by `SearchIndex.from_parts`)."""
+MAGIC = b"PSLISTNG"
+_HEADER = struct.Struct("<8sIqQQQQQ")
+"""magic, format, st_mtime_ns, st_size, st_ino, lengths of the main, postings, abstracts."""
+_MARSHAL_VERSION = 4
+
+FIELDS = ("id", "name", "title", "venue", "code_urls", "links")
+"""The `Paper` fields a listing holds for every paper (the abstract is loaded on demand)."""
+
+
+class ListingUnusable(Exception):
+    """A part of the listing read late (postings, abstracts) is damaged or the file was closed:
+    nothing has been printed yet, and the caller starts again on the full path."""
+
+
+class ListedPaper(tuple):  # type: ignore[type-arg]
+    """The fields of one `Paper` that `list` prints and the search engine reads, by name.
+
+    A tuple `(*FIELDS, listing, position)`: 10k of them are made with one C-level `map` each
+    (a third of the time of setting slots one by one). `abstract` comes from the listing's
+    last section, read for every paper the first time any paper's is asked for.
+    """
+
+    __slots__ = ()
+
+    id: str = property(itemgetter(0))  # type: ignore[assignment]
+    name: str = property(itemgetter(1))  # type: ignore[assignment]
+    title: str | None = property(itemgetter(2))  # type: ignore[assignment]
+    venue: str | None = property(itemgetter(3))  # type: ignore[assignment]
+    code_urls: tuple[str, ...] = property(itemgetter(4))  # type: ignore[assignment]
+    links: tuple[str, ...] = property(itemgetter(5))  # type: ignore[assignment]
+
+    @property
+    def abstract(self) -> str:
+        """The paper's abstract (the first one asked for reads them all)."""
+        listing: Listing = self[6]
+        return listing.abstract(self[7])
+
+    def __repr__(self) -> str:
+        return f"ListedPaper({self[0]!r}, {self[1]!r})"
+
+
+def _is_str(column: tuple[object, ...]) -> bool:
+    return set(map(type, column)) <= {str}
+
+
+def _is_optional_str(column: tuple[object, ...]) -> bool:
+    return set(map(type, column)) <= {str, type(None)}
+
+
+def _is_str_tuples(column: tuple[object, ...]) -> bool:
+    if not set(map(type, column)) <= {tuple}:
+        return False
+    return set(map(type, chain.from_iterable(column))) <= {str}  # type: ignore[arg-type]
+
+
+_CHECKS = (_is_str, _is_str, _is_optional_str, _is_optional_str, _is_str_tuples, _is_str_tuples)
+"""One per field of `FIELDS`."""
+
+
+class _File:
+    """The listing's open file, read at absolute positions (`os.pread`: no shared offset)."""
+
+    __slots__ = ("handle",)
+
+    def __init__(self, handle: BinaryIO) -> None:
+        self.handle: BinaryIO | None = handle
+
+    def read(self, size: int, at: int) -> bytes:
+        """Exactly `size` bytes from `at`; `ListingUnusable` when they are not there."""
+        if self.handle is None:
+            raise ListingUnusable("the listing is closed")
+        try:
+            data = os.pread(self.handle.fileno(), size, at)
+        except (OSError, ValueError, OverflowError) as error:
+            raise ListingUnusable(f"cannot read the listing: {error}") from error
+        if len(data) != size:
+            raise ListingUnusable("the listing is shorter than its header says")
+        return data
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+            self.handle = None
+
+
+class FilePostings:
+    """One field's `FieldPostings` left in the listing file: the same answers, read on demand.
+
+    `offsets` (vocabulary size + 1 words) and `data` (4-byte words) are at absolute positions
+    in the file. An offset that points outside `data`, or backwards, or a paper id past the
+    last paper raises `ListingUnusable`.
+    """
+
+    __slots__ = ("_data_at", "_data_words", "_file", "_offsets_at", "_size", "_size_words")
+
+    def __init__(
+        self, file: _File, offsets_at: int, data_at: int, data_words: int, size: int
+    ) -> None:
+        self._file = file
+        self._offsets_at = offsets_at
+        self._data_at = data_at
+        self._data_words = data_words
+        self._size = size
+        self._size_words = bitset_words(size)
+
+    def _offsets(self, lo: int, hi: int) -> array[int]:
+        """offsets[lo : hi + 1], checked to lie inside `data` and not to decrease."""
+        offsets = array("I")
+        offsets.frombytes(self._file.read(4 * (hi - lo + 1), self._offsets_at + 4 * lo))
+        if offsets[-1] > self._data_words or offsets[0] > offsets[-1]:
+            raise ListingUnusable("a posting of the listing lies outside its data")
+        return offsets
+
+    def _words(self, start: int, end: int) -> memoryview:
+        return memoryview(self._file.read(4 * (end - start), self._data_at + 4 * start)).cast("I")
+
+    def _decode(self, words: memoryview) -> Posting:
+        # Bits past the last paper are masked by every search; ids past it would index
+        # outside the bitsets.
+        if len(words) != self._size_words and max(words) >= self._size:
+            raise ListingUnusable("a posting of the listing names a paper it does not hold")
+        return decode_posting(words, self._size_words)
+
+    def get(self, tid: int) -> Posting | None:
+        """Token `tid`'s papers, or None when the token is not in this field."""
+        start, end = self._offsets(tid, tid + 1)
+        if start == end:
+            return None
+        return self._decode(self._words(start, end))
+
+    def many(self, tids: Iterable[int]) -> Iterator[Posting]:
+        """The postings of the tokens `tids` that are in this field; a range of ids (a prefix's
+        tokens) is read in two reads, its offsets and then its data."""
+        if not isinstance(tids, range) or tids.step != 1 or len(tids) < 2:
+            for tid in tids:
+                posting = self.get(tid)
+                if posting is not None:
+                    yield posting
+            return
+        offsets = self._offsets(tids.start, tids.stop)
+        base = offsets[0]
+        words = self._words(base, offsets[-1])
+        for start, end in pairwise(offsets):
+            if start < end:
+                yield self._decode(words[start - base : end - base])
+            elif start > end:
+                raise ListingUnusable("the postings of the listing are out of order")
+
+
+class Listing:
+    """A loaded listing: the papers (as `ListedPaper`s, library order) and the search index.
+
+    Holds the cache file open until `close()` (or the end of a `with` block): postings and
+    abstracts asked for later come from the same version of the file.
+    """
+
+    def __init__(self, file: _File, abstracts_at: int, abstracts_length: int) -> None:
+        self.papers: list[ListedPaper] = []
+        self.index: SearchIndex | None = None
+        self.abstracts: tuple[str, ...] | None = None
+        """Every paper's abstract, in order, once one was asked for (see `abstract`)."""
+        self._file = file
+        self._abstracts_at = abstracts_at
+        self._abstracts_length = abstracts_length
+
+    def engine(self) -> SearchEngine:
+        """A search engine over the listed papers, using the listing's index."""
+        from typing import cast
+
+        from storage.query import SearchEngine
+
+        # The engine reads only FIELDS and `abstract` of its papers, which ListedPaper has.
+        return SearchEngine(cast("Sequence[Paper]", self.papers), self.index)
+
+    def abstract(self, position: int) -> str:
+        """The abstract of paper `position`; the first call reads them all (`ListingUnusable`
+        when they cannot be read whole and valid)."""
+        abstracts = self.abstracts
+        if abstracts is None:
+            abstracts = self.abstracts = self._read_abstracts()
+        return abstracts[position]
+
+    def _read_abstracts(self) -> tuple[str, ...]:
+        raw = self._file.read(self._abstracts_length, self._abstracts_at)
+        try:
+            abstracts = marshal.loads(raw)
+        except (ValueError, EOFError, TypeError):
+            abstracts = None
+        if (
+            type(abstracts) is not tuple
+            or len(abstracts) != len(self.papers)
+            or not _is_str(abstracts)
+        ):
+            raise ListingUnusable("the abstracts of the listing cannot be read")
+        return abstracts
+
+    def close(self) -> None:
+        """Close the cache file (postings and abstracts not read by now cannot be any more)."""
+        self._file.close()
+
+    def __enter__(self) -> Listing:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _header(key: StatKey, main: int, postings: int, abstracts: int) -> bytes:
+    mtime_ns, size, inode = key
+    return _HEADER.pack(MAGIC, FORMAT, mtime_ns, size, inode, main, postings, abstracts)
+
+
+def _papers_key(root: Path) -> StatKey | None:
+    try:
+        return stat_key(os.stat(root / PAPERS_FILE))
+    except OSError:
+        return None
+
+
+def load(root: Path) -> Listing | None:
+    """The listing of the library in `root` when its cache matches papers.json as it is now.
+
+    None when papers.json or the cache is missing, the cache is stale, of another format, of
+    another length than its header says, or holds a value of the wrong type. Close the listing
+    (or use `with`) when done.
+    """
+    key = _papers_key(root)
+    if key is None:
+        return None
+    try:
+        # Unbuffered reads into preallocated buffers (see storage.papercache).
+        handle = open(root / LISTING_FILE, "rb", buffering=0)  # noqa: SIM115 (kept by Listing)
+    except OSError:
+        return None
+    file = _File(handle)
+    listing = None
+    try:
+        listing = _read(file, handle, key)
+    except (OSError, struct.error, OverflowError, MemoryError):
+        listing = None
+    finally:
+        if listing is None:
+            file.close()
+    return listing
+
+
+def _read(file: _File, handle: BinaryIO, key: StatKey) -> Listing | None:
+    head = _read_exactly(handle, _HEADER.size)
+    if head is None:
+        return None
+    main_length, postings_length, abstracts_length = _HEADER.unpack(head)[5:]
+    if bytes(head) != _header(key, main_length, postings_length, abstracts_length):
+        return None
+    postings_at = _HEADER.size + main_length
+    abstracts_at = postings_at + postings_length
+    if os.fstat(handle.fileno()).st_size != abstracts_at + abstracts_length:
+        return None  # cut short or grown: not the file this header describes
+    payload = _read_exactly(handle, main_length)
+    if payload is None:
+        return None
+    try:
+        fields, columns, parts, layout = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if fields != FIELDS or not _valid(columns):
+        return None
+    size = len(columns[0])
+    good = type(parts) is tuple and len(parts) == len(PARTS) and type(parts[2]) is list
+    vocab_size = len(parts[2]) if good else -1
+    postings = _postings(file, layout, postings_at, postings_length, vocab_size, size)
+    index = SearchIndex.from_parts(parts, postings, "") if postings is not None else None
+    if index is None or index.size != size:
+        return None
+    listing = Listing(file, abstracts_at, abstracts_length)
+    listing.index = index
+    listing.papers = _build(columns, listing)
+    return listing
+
+
+def _postings(
+    file: _File, layout: object, at: int, length: int, vocab_size: int, size: int
+) -> dict[str, Postings] | None:
+    """The fields' `FilePostings` from `layout` (per field: where its offsets and data start
+    in the postings section, and the data's length in words), or None if it does not fit."""
+    if type(layout) is not tuple or len(layout) != len(INDEXED_FIELDS) or vocab_size < 0:
+        return None
+    postings: dict[str, Postings] = {}
+    for field, place in zip(INDEXED_FIELDS, layout, strict=True):
+        if type(place) is not tuple or len(place) != 3 or {type(n) for n in place} != {int}:
+            return None
+        offsets_at, data_at, data_words = place
+        if min(place) < 0 or offsets_at + 4 * (vocab_size + 1) > length:
+            return None
+        if data_at + 4 * data_words > length:
+            return None
+        postings[field] = FilePostings(file, at + offsets_at, at + data_at, data_words, size)
+    return postings
+
+
+def _read_exactly(handle: BinaryIO, size: int) -> bytearray | None:
+    """`size` bytes from an unbuffered file, or None when it ends sooner."""
+    buffer = bytearray(size)
+    view = memoryview(buffer)
+    done = 0
+    while done < size:
+        count = handle.readinto(view[done:])
+        if not count:
+            return None
+        done += count
+    return buffer
+
+
+def _valid(columns: object) -> bool:
+    if type(columns) is not tuple or len(columns) != len(FIELDS):
+        return False
+    if any(type(column) is not tuple for column in columns):
+        return False
+    if len({len(column) for column in columns}) > 1:
+        return False
+    return all(check(column) for check, column in zip(_CHECKS, columns, strict=True))
+
+
+def _build(columns: Sequence[tuple[object, ...]], listing: Listing) -> list[ListedPaper]:
+    """One `ListedPaper` per row: zip's row tuples, copied into the subclass in C."""
+    count = len(columns[0])
+    rows = zip(*columns, repeat(listing, count), range(count), strict=True)
+    return list(map(tuple.__new__, repeat(ListedPaper, count), rows))
+
+
+def save(root: Path, key: StatKey, papers: Sequence[Paper], index: SearchIndex) -> bool:
+    """Write the listing of `papers` (read from the papers.json with `key`) and their `index`.
+
+    Returns False when it could not be written (or the index is not one held in memory); a
+    missing listing only makes `list` slower.
+    """
+    from storage.errors import PapershelfError
+    from storage.jsonstore import atomic_write
+
+    # Equal values as one object: marshal then writes a repeat (a venue, mostly) as a
+    # reference, and loading makes one string instead of thousands.
+    shared: dict[object, object] = {}
+    columns = tuple(
+        tuple(shared.setdefault(value, value) for value in map(attrgetter(name), papers))
+        for name in FIELDS
+    )
+    buffers: list[bytes] = []
+    layout: list[tuple[int, int, int]] = []
+    position = 0
+    for field in INDEXED_FIELDS:
+        column = index.postings[field]
+        if not isinstance(column, FieldPostings) or index.size != len(papers):
+            return False
+        offsets = column.offsets.tobytes()
+        layout.append((position, position + len(offsets), len(column.data) >> 2))
+        buffers += [offsets, column.data]
+        position += len(offsets) + len(column.data)
+    try:
+        main = marshal.dumps((FIELDS, columns, index.parts(), tuple(layout)), _MARSHAL_VERSION)
+        abstracts = marshal.dumps(tuple(paper.abstract for paper in papers), _MARSHAL_VERSION)
+        header = _header(key, len(main), position, len(abstracts))
+        atomic_write(root / LISTING_FILE, b"".join([header, main, *buffers, abstracts]), sync=False)
+    except (PapershelfError, OSError, ValueError, OverflowError, struct.error):
+        return False
+    return True
+
+
+def open_engine(root: Path, key: StatKey | None, papers: Sequence[Paper]) -> SearchEngine:
+    """The search engine over a Library's papers, for a process that opened the Library.
+
+    The index comes from `search-index.bin` when it was built from these papers (else it is
+    built and saved there); the listing is then written for the next `list`, when `key` says
+    which papers.json the papers are (None: they are not on disk as they are, write nothing).
+    """
+    from storage.query import SearchEngine
+
+    cache = root / SEARCH_CACHE
+    index = SearchIndex.load(cache, papers)
+    if index is None:
+        index = SearchIndex.build(papers)
+        with contextlib.suppress(OSError):  # a cache that cannot be written is not an error
+            index.save(cache)
+    if key is not None:
+        save(root, key, papers, index)
+    return SearchEngine(papers, index)

@@ -1,0 +1,246 @@
+"""`papershelf list` answered from listing.cache: the same bytes as the full path, no lock, no
+filelock, and never from a stale or damaged cache."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from storage import listing
+from storage.library import Library
+from tui import cli
+from tui.cli import _quick_list_args, build_parser, main
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURE = REPO / "tests" / "fixtures" / "search" / "abstracts.jsonl"
+SEEDS = sorted((REPO / "seeds").glob("*.txt"))
+
+QUERIES = [
+    "",
+    "diffusion",
+    "difusion",
+    "trasnformer",
+    "graph neural network",
+    "'diffusion planning",
+    '"language model"',
+    "^mitig",
+    "!diffusion image generation",
+    "graph|hypergraph",
+    "#to-read",
+    "is:reading",
+    "is:starred",
+    "has:code",
+    "has:note",
+    "venue:icml2025 graph",
+    "zzzzqx",
+]
+
+
+def run(*argv: str | Path) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(a) for a in argv])
+    return code, out.getvalue(), err.getvalue()
+
+
+def run_full(*argv: str | Path) -> tuple[int, str, str]:
+    """The same command without the listing: the Library and the search engine, as before."""
+    with mock.patch.object(cli, "_list_from_listing", return_value=None):
+        return run(*argv)
+
+
+def run_fast(*argv: str | Path) -> tuple[int, str, str]:
+    """The same command, failing if it opens the Library (so it must answer from the listing)."""
+    with mock.patch.object(Library, "open", side_effect=AssertionError("Library opened")):
+        return run(*argv)
+
+
+def build(root: Path) -> Path:
+    library = Library.open(root, seed=False)
+    library.import_files([FIXTURE, *SEEDS])
+    ids = [paper.id for paper in library.papers()]
+    library.tag(ids[:40], add=["to-read"])
+    library.set_status(ids[5:30], "reading")
+    library.set_starred(ids[::7], True)
+    library.set_note(ids[3], "a note on diffusion transformers")
+    (root / ".lock").unlink()
+    return root
+
+
+@pytest.fixture(scope="module")
+def shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = build(tmp_path_factory.mktemp("cli-fast") / "lib")
+    assert run("--db", root, "list", "warm")[0] == 0  # the full path writes the listing
+    assert (root / listing.LISTING_FILE).exists()
+    return root
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    path = build(tmp_path / "lib")
+    assert run("--db", path, "list", "warm")[0] == 0
+    return path
+
+
+@pytest.mark.parametrize("query", QUERIES)
+@pytest.mark.parametrize("limit", [None, 3])
+def test_list_prints_the_same_bytes_as_the_full_path(shelf: Path, query: str, limit) -> None:
+    argv = ["--db", shelf, "list", *query.split()]
+    if limit is not None:
+        argv += ["--limit", str(limit)]
+    full = run_full(*argv)
+    assert run_fast(*argv) == full
+    assert full[0] == 0
+
+
+WORDS = ["diffusion", "graph", "learning", "model", "transformer", "policy", "rel", "safe"]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["", "", "'", "^", "!", "#", "venue:", "is:", "has:"]),
+            st.sampled_from(WORDS) | st.text("abcdefgilnoprst", min_size=1, max_size=8),
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_list_prints_the_same_bytes_for_any_query(shelf: Path, terms) -> None:
+    words = [marker + word for marker, word in terms]
+    assert run_fast("--db", shelf, "list", *words) == run_full("--db", shelf, "list", *words)
+
+
+def test_a_query_error_is_the_same_one_line_error(shelf: Path) -> None:
+    full = run_full("--db", shelf, "list", "is:bogus")
+    assert full[0] == 1 and full[2].count("\n") == 1
+    assert run_fast("--db", shelf, "list", "is:bogus") == full
+
+
+PROBE = """
+import os, sys
+from tui.cli import main
+code = main(sys.argv[1:])
+print(sorted(m for m in ("filelock", "tinydb", "storage.library") if m in sys.modules),
+      file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def run_process(*argv: str | Path) -> tuple[str, list[str]]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *map(str, argv)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+    )
+    return done.stdout, done.stderr.splitlines()
+
+
+def test_a_read_only_list_takes_no_lock_and_imports_no_filelock(tmp_path: Path) -> None:
+    root = build(tmp_path / "lib")
+    first, modules = run_process("--db", root, "list", "diffusion")  # full path, writes listing
+    assert modules[-1] == "['storage.library', 'tinydb']"
+    assert (root / listing.LISTING_FILE).exists()
+    second, modules = run_process("--db", root, "list", "diffusion")  # from the listing
+    assert modules[-1] == "[]"
+    assert second == first and first.count("\n") > 3
+    _, modules = run_process("--db", root, "list", "--json", "diffusion")
+    assert "filelock" not in modules[-1]
+    assert not (root / ".lock").exists()
+
+
+def test_a_list_after_an_import_sees_the_new_papers(root: Path, tmp_path: Path) -> None:
+    extra = tmp_path / "extra.txt"
+    extra.write_text("Extra Papers\n\nA brand new abstract about zebrafish swarms.\n")
+    assert run("--db", root, "list", "zebrafish")[1] == ""
+    assert run("import", extra, "--db", root)[0] == 0
+    code, out, _ = run("--db", root, "list", "zebrafish")  # the listing is stale: full path
+    assert code == 0 and "zebrafish" in out
+    assert run_fast("--db", root, "list", "zebrafish") == (code, out, "")  # and rewritten
+
+
+def test_a_list_after_a_tag_sees_the_tag(root: Path) -> None:
+    code, out, _ = run("--db", root, "list", "diffusion", "--limit", "1")
+    paper_id = out.split()[0]
+    assert run("--db", root, "tag", paper_id, "+fresh")[0] == 0
+    code, out, _ = run_fast("--db", root, "list", "#fresh")
+    assert code == 0 and out.startswith(paper_id) and "#fresh" in out
+
+
+def test_a_damaged_state_file_is_reported_as_the_full_path_does(root: Path) -> None:
+    (root / "state.json").write_text("{not json")
+    code, out, err = run("--db", root, "list", "diffusion")
+    assert (code, out) == (1, "")
+    assert "state.json is damaged" in err and err.count("\n") == 1
+    assert list(root.glob("state.json.corrupt-*"))
+
+
+def test_damaged_abstracts_fall_back_to_the_full_path(root: Path) -> None:
+    expected = run_full("--db", root, "list", "'diffusion")
+    path = root / listing.LISTING_FILE
+    data = bytearray(path.read_bytes())
+    data[-200:] = b"\0" * 200  # the end of the abstracts section
+    path.write_bytes(bytes(data))
+    assert run("--db", root, "list", "'diffusion") == expected
+    assert expected[1].count("\n") > 1
+
+
+def test_a_stale_listing_is_never_used(root: Path) -> None:
+    """A listing made for another papers.json (same papers here) is not trusted: the full path
+    answers, without the listing (which would fail this test by being opened)."""
+    other = root.parent / "other"
+    shutil.copytree(root, other)  # the same papers, in another papers.json (another inode)
+    (other / listing.LISTING_FILE).unlink()
+    assert run("--db", other, "list", "warm")[0] == 0  # a listing keyed to other's papers.json
+    shutil.copy(other / listing.LISTING_FILE, root / listing.LISTING_FILE)  # keyed to other's
+    with mock.patch.object(listing.Listing, "engine", side_effect=AssertionError("used")):
+        code, out, _ = run("--db", root, "list", "diffusion")
+    assert code == 0 and out
+
+
+# -- the quick parse of `list` arguments ------------------------------------------------------
+
+TOKENS = ["list", "--db", "x", "--db=y", "--limit", "3", "0", "--limit=2", "-1", "word", "-x"]
+TOKENS += ["--json", "", "--", "tag", "--limit=", "list", "'exact", "#tag", "a b", "-", "--help"]
+
+
+@given(st.lists(st.sampled_from(TOKENS), max_size=8))
+def test_quick_list_args_agree_with_argparse(argv: list[str]) -> None:
+    quick = _quick_list_args(argv)
+    if quick is None:
+        return
+    parsed = build_parser().parse_args(argv)  # must not fail where the quick parse succeeded
+    assert vars(quick) == vars(parsed)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["list"],
+        ["list", "graph", "neural"],
+        ["--db", "x", "list", "--limit", "3", "a"],
+        ["list", "a", "--db=z", "--limit=1"],
+    ],
+)
+def test_plain_list_commands_take_the_quick_parse(argv: list[str]) -> None:
+    quick = _quick_list_args(argv)
+    assert quick is not None
+    assert vars(quick) == vars(build_parser().parse_args(argv))
+
+
+def test_list_json_keeps_the_contract(shelf: Path) -> None:
+    code, out, _ = run("--db", shelf, "list", "--json", "diffusion", "--limit", "2")
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == 2 and rows[0]["abstract"]
