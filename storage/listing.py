@@ -42,6 +42,7 @@ from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from storage.columnfile import read_exactly, valid_columns
 from storage.listing_state import (
     LISTING_FILE,
     PAPERS_FILE,
@@ -334,7 +335,7 @@ def load(root: Path) -> Listing | None:
 
 
 def _read(file: _File, handle: BinaryIO, key: StatKey) -> Listing | None:
-    head = _read_exactly(handle, _HEADER.size)
+    head = read_exactly(handle, _HEADER.size)
     if head is None:
         return None
     main_length, postings_length, abstracts_length = _HEADER.unpack(head)[5:]
@@ -344,14 +345,14 @@ def _read(file: _File, handle: BinaryIO, key: StatKey) -> Listing | None:
     abstracts_at = postings_at + postings_length
     if os.fstat(handle.fileno()).st_size != abstracts_at + abstracts_length:
         return None  # cut short or grown: not the file this header describes
-    payload = _read_exactly(handle, main_length)
+    payload = read_exactly(handle, main_length)
     if payload is None:
         return None
     try:
         fields, columns, parts, layout = marshal.loads(payload)
     except (ValueError, EOFError, TypeError):
         return None
-    if fields != FIELDS or not _valid(columns):
+    if fields != FIELDS or not valid_columns(columns, _CHECKS):
         return None
     size = len(columns[0])
     good = type(parts) is tuple and len(parts) == len(PARTS) and type(parts[2]) is list
@@ -384,29 +385,6 @@ def _postings(
             return None
         postings[field] = FilePostings(file, at + offsets_at, at + data_at, data_words, size)
     return postings
-
-
-def _read_exactly(handle: BinaryIO, size: int) -> bytearray | None:
-    """`size` bytes from an unbuffered file, or None when it ends sooner."""
-    buffer = bytearray(size)
-    view = memoryview(buffer)
-    done = 0
-    while done < size:
-        count = handle.readinto(view[done:])
-        if not count:
-            return None
-        done += count
-    return buffer
-
-
-def _valid(columns: object) -> bool:
-    if type(columns) is not tuple or len(columns) != len(FIELDS):
-        return False
-    if any(type(column) is not tuple for column in columns):
-        return False
-    if len({len(column) for column in columns}) > 1:
-        return False
-    return all(check(column) for check, column in zip(_CHECKS, columns, strict=True))
 
 
 def _build(columns: Sequence[tuple[object, ...]], listing: Listing) -> list[ListedPaper]:

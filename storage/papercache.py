@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, repeat
 from operator import attrgetter
 from pathlib import Path
-from typing import BinaryIO
 
+from storage.columnfile import read_exactly, valid_columns
 from storage.errors import PapershelfError
 from storage.jsonstore import StatKey, atomic_write, stale_temp_files
 from storage.model import Paper
@@ -103,13 +103,13 @@ def load(path: Path, key: StatKey) -> list[Paper] | None:
         # Unbuffered, into one preallocated buffer: half the time of a buffered read() of
         # ~17 MB (no second copy). Not mmap: a file truncated under a mapping kills with SIGBUS.
         with open(path, "rb", buffering=0) as handle:
-            head = _read_exactly(handle, _HEADER.size)
+            head = read_exactly(handle, _HEADER.size)
             if head is None:
                 return None
             length = _HEADER.unpack(head)[5]
             if bytes(head) != _header(key, length):
                 return None
-            payload = _read_exactly(handle, length)
+            payload = read_exactly(handle, length)
             if payload is None or handle.read(1):
                 return None
     except (OSError, struct.error, OverflowError, MemoryError):
@@ -118,35 +118,9 @@ def load(path: Path, key: StatKey) -> list[Paper] | None:
         fields, columns = marshal.loads(payload)
     except (ValueError, EOFError, TypeError):
         return None
-    if fields != _FIELDS or not _valid(columns):
+    if fields != _FIELDS or not valid_columns(columns, _FIELD_CHECKS):
         return None
     return _build(columns)
-
-
-def _read_exactly(handle: BinaryIO, size: int) -> bytearray | None:
-    """`size` bytes from an unbuffered file, or None when it ends sooner."""
-    buffer = bytearray(size)
-    view = memoryview(buffer)
-    done = 0
-    while done < size:
-        count = handle.readinto(view[done:])
-        if not count:
-            return None
-        done += count
-    return buffer
-
-
-def _valid(columns: object) -> bool:
-    if type(columns) is not tuple or len(columns) != len(_FIELDS):
-        return False
-    if any(type(column) is not tuple for column in columns):
-        return False
-    if len({len(column) for column in columns}) > 1:
-        return False
-    return all(
-        check is not None and check(column)
-        for check, column in zip(_FIELD_CHECKS, columns, strict=True)
-    )
 
 
 def _build(columns: Sequence[tuple[object, ...]]) -> list[Paper]:

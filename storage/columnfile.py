@@ -1,0 +1,42 @@
+"""Helpers shared by the two column caches (`papercache`, `listing`).
+
+Both store papers as a marshal tuple of columns (one tuple per field) after a fixed header,
+read with an unbuffered file; neither may trust what it reads until every column checks out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import BinaryIO
+
+ColumnCheck = Callable[[tuple[object, ...]], bool]
+"""Whether one column holds values of the field's type only."""
+
+
+def read_exactly(handle: BinaryIO, size: int) -> bytearray | None:
+    """`size` bytes from an unbuffered file, or None when it ends sooner."""
+    buffer = bytearray(size)
+    view = memoryview(buffer)
+    done = 0
+    while done < size:
+        count = handle.readinto(view[done:])
+        if not count:
+            return None
+        done += count
+    return buffer
+
+
+def valid_columns(columns: object, checks: Sequence[ColumnCheck | None]) -> bool:
+    """Whether `columns` is a tuple of equally long tuples, each passing its field's check.
+
+    A field without a check (None) makes the columns invalid: the cache does not know it.
+    """
+    if type(columns) is not tuple or len(columns) != len(checks):
+        return False
+    if any(type(column) is not tuple for column in columns):
+        return False
+    if len({len(column) for column in columns}) > 1:
+        return False
+    return all(
+        check is not None and check(column) for check, column in zip(checks, columns, strict=True)
+    )
