@@ -2,9 +2,10 @@
 
     /work/venv/bin/python bench/bench_app.py [--corpus PATH] [--root DIR] [--runs N]
 
-Builds (once) a library of the whole corpus in --root, starts the app in a detached tmux
-session with `PAPERSHELF_TRACE` set, types queries one key at a time and reads the app's own
-timestamps: `key` (FilterBar got the key) and `list-rendered` (the list was redrawn after a
+Builds (once) a library of the whole corpus in --root, starts the app (`papershelf --db ROOT`,
+from this source tree) in a detached tmux session with `PAPERSHELF_TRACE` set, types the
+queries of queries.txt one key at a time and reads the app's own timestamps: `key` (FilterBar
+got the key) and `list-rendered` (the list was redrawn after a
 search). Start time is taken just before tmux starts the process.
 """
 
@@ -104,11 +105,9 @@ def run_once(
     root: Path, trace: Path, width: int, height: int, queries: list[str]
 ) -> dict[str, list[float]]:
     trace.unlink(missing_ok=True)
-    code = (
-        "from pathlib import Path; from storage.library import Library; "
-        f"from tui.app import PapershelfApp; PapershelfApp(Library.open(Path({str(root)!r}), "
-        "seed=False)).run()"
-    )
+    # Exactly what the `papershelf --db ROOT` console script runs (it also sets up the garbage
+    # collector for a long-lived library, which matters to the frame times measured here).
+    code = f"import sys; from tui.cli import main; sys.exit(main(['--db', {str(root)!r}]))"
     command = (
         f"cd {shlex.quote(str(REPO))} && PAPERSHELF_TRACE={shlex.quote(str(trace))} "
         f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}"

@@ -20,6 +20,7 @@ from tui.app_search import SEARCH_CACHE
 from tui.app_trace import TRACE
 from tui.app_workflow import WORKFLOW_BINDINGS, WorkflowActions
 from tui.app_workflow_sort import SortCommands
+from tui.collector import IDLE_SECONDS, IdleCollector, freeze_long_lived
 from tui.commands import BoundAction, PapershelfCommands, help_sections
 from tui.messages import IndexReady
 from tui.screens.help import HelpScreen
@@ -132,6 +133,7 @@ class PapershelfApp(WorkflowActions):
         self._search_lock = threading.Lock()
         self._last_search = 0.0
         """Seconds the last search took: a slow one sends the next to the worker."""
+        self.collector = IdleCollector()
 
     def compose(self) -> ComposeResult:
         """Filter on top; the list beside (or above) the reader and tag pane; status; footer."""
@@ -151,7 +153,13 @@ class PapershelfApp(WorkflowActions):
         self._show_results(self._serial, self._all_hits(), keep=None)
         self.paper_list.focus()
         self.set_interval(REFRESH_SECONDS, self.poll_library)
+        self.collector.start()
+        self.set_interval(IDLE_SECONDS / 2, self.collector.tick)
         self.call_after_refresh(self._first_frame)
+
+    def on_unmount(self) -> None:
+        """Give the garbage collector its usual settings back."""
+        self.collector.stop()
 
     def _first_frame(self) -> None:
         TRACE.mark("first-frame")
@@ -187,6 +195,7 @@ class PapershelfApp(WorkflowActions):
     def _index_ready(self, message: IndexReady) -> None:
         TRACE.mark("index-ready", f"{message.seconds:.3f}")
         self.engine = message.engine
+        freeze_long_lived()  # the index lives as long as the library
         if self.query_text.strip():
             self.start_search(keep=None)  # the query typed while the index was being built
         else:
@@ -252,6 +261,7 @@ class PapershelfApp(WorkflowActions):
     def _highlighted(self, message: PaperList.Highlighted) -> None:
         # The reader follows one frame later, so the list (what the typist watches) is drawn
         # first; a burst of moves shows only the last paper.
+        self.collector.activity()
         if self._reader_pending is None:
             self.call_after_refresh(self._flush_reader)
         self._reader_pending = (message.paper_id,)

@@ -18,6 +18,7 @@ from storage.errors import PapershelfError
 from storage.query import Hit, Results, SearchEngine
 from tui.app_actions import PaperActions
 from tui.app_trace import TRACE
+from tui.collector import IdleCollector
 from tui.messages import SearchFailed, SearchFinished
 from tui.widgets.paper_list import AllPapers
 from tui.widgets.tag_pane import TagPane
@@ -38,6 +39,7 @@ class SearchWiring(PaperActions):
     _search_error: str | None
     _search_lock: threading.Lock
     _last_search: float
+    collector: IdleCollector
 
     def _update_status(self, searching: bool = False) -> None:
         raise NotImplementedError
@@ -49,6 +51,7 @@ class SearchWiring(PaperActions):
     def query_edited(self, query: str) -> None:
         """The filter's text changed (typed, pasted, cleared or set by code): search for it."""
         TRACE.mark("changed")
+        self.collector.activity()
         self.query_text = query
         self.start_search(keep=None)
 

@@ -7,7 +7,6 @@ the search index is ready (and again when the papers change), and opens the rela
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from time import perf_counter
@@ -32,6 +31,7 @@ from tui.app_workflow_sort import (
     next_order,
     sort_hits,
 )
+from tui.collector import freeze_long_lived
 from tui.messages import IndexReady
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import AllPapers
@@ -195,8 +195,7 @@ class WorkflowActions(SearchWiring):
     @on(RelatedReady)
     def _related_ready(self, message: RelatedReady) -> None:
         TRACE.mark("related-ready", f"{message.seconds:.3f}")
-        # The index lives as long as the library: exempt it from full garbage collections too.
-        gc.freeze()
+        freeze_long_lived()  # the index lives as long as the library
         self.related_index = message.index
         self._related_papers = message.papers
 

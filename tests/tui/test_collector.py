@@ -1,0 +1,72 @@
+"""Full garbage collections wait for the user's pauses, and the app leaves gc as it found it."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from tui.collector import IDLE_SECONDS, NO_AUTOMATIC_FULL_COLLECTION, IdleCollector
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def full_collections(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Record gc.collect() calls instead of running them."""
+    calls: list[int] = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: calls.append(generation) or 0)
+    return calls
+
+
+def test_a_full_collection_runs_once_after_a_pause(full_collections: list[int]) -> None:
+    clock = Clock()
+    collector = IdleCollector(clock)
+    assert not collector.tick()  # nothing happened yet: nothing to collect
+    collector.activity()
+    clock.now += IDLE_SECONDS / 2
+    assert not collector.tick() and full_collections == []  # still typing
+    collector.activity()
+    clock.now += IDLE_SECONDS / 2
+    assert not collector.tick()  # the pause counts from the last key
+    clock.now += IDLE_SECONDS / 2
+    assert collector.tick() and full_collections == [2]
+    clock.now += 10 * IDLE_SECONDS
+    assert not collector.tick() and full_collections == [2]  # one per burst of activity
+    assert not collector.pending
+
+
+def test_start_turns_automatic_full_collections_off_and_stop_restores() -> None:
+    before = gc.get_threshold()
+    collector = IdleCollector()
+    try:
+        collector.start()
+        young, middle, oldest = gc.get_threshold()
+        assert (young, middle) == before[:2]
+        assert oldest == NO_AUTOMATIC_FULL_COLLECTION
+        collector.start()  # twice: still restores the original settings
+    finally:
+        collector.stop()
+    assert gc.get_threshold() == before
+
+
+async def test_the_app_freezes_its_index_and_restores_gc_when_it_stops(make_app) -> None:
+    before = gc.get_threshold()
+    gc.unfreeze()
+    app = make_app()
+    async with app.run_test() as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.engine is not None
+        assert gc.get_threshold()[2] == NO_AUTOMATIC_FULL_COLLECTION
+        assert gc.get_freeze_count() > 0  # the library and its index are out of gc's way
+        await pilot.press("slash", "d")
+        assert app.collector.pending  # typing asks for a collection at the next pause
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0

@@ -1,0 +1,150 @@
+"""What the list redraws when results change: only rows that differ, never a layout.
+
+And its own position bar (in place of Textual's scrollbar, which redrew on every change of the
+number of results): where the thumb is, and that clicking or dragging the bar moves through
+the list.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual import messages
+from textual.screen import Screen
+
+from storage.library import Library
+from storage.model import Paper
+from tui.app import PapershelfApp
+from tui.widgets.paper_list import THUMB, PaperList
+
+SIZE = (120, 30)
+
+
+@pytest.fixture
+def big_library(tmp_path: Path) -> Library:
+    """600 papers: many screens of rows."""
+    library = Library.open(tmp_path / "big", seed=False)
+    papers = [
+        Paper(
+            id=f"{index:012x}",
+            name=f"Method{index}",
+            title=f"Method{index}: a synthetic paper about topic {index % 7}",
+            # Abstracts of different lengths: the reader's height changes between papers.
+            abstract=f"We propose Method{index} for problem {index}. " * (1 + index % 40),
+            venue="Synth 2025",
+            sources=("synthetic.jsonl",),
+        )
+        for index in range(600)
+    ]
+    library.import_papers(papers, "synthetic.jsonl")
+    return library
+
+
+def drawn_rows(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Record the screen rows the list draws from now on."""
+    rows: list[int] = []
+    real = PaperList.render_line
+
+    def recording(self: PaperList, y: int):  # type: ignore[no-untyped-def]
+        rows.append(y)
+        return real(self, y)
+
+    monkeypatch.setattr(PaperList, "render_line", recording)
+    return rows
+
+
+def bar_column(papers: PaperList) -> str:
+    """The last cell of every row on screen, top to bottom."""
+    height = papers.scrollable_content_region.height
+    return "".join(papers.render_line(y).text[-1] for y in range(height))
+
+
+async def started(app: PapershelfApp, pilot) -> PaperList:  # type: ignore[no-untyped-def]
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    return app.paper_list
+
+
+async def test_the_same_results_again_redraw_no_row(make_app, monkeypatch) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        papers = await started(app, pilot)
+        rows = drawn_rows(monkeypatch)
+        papers.show(papers.hits, keep=papers.current_id)
+        await pilot.pause()
+        assert rows == []
+        assert papers.painted_count == papers.shown_count  # the list on screen is up to date
+
+
+async def test_only_the_rows_that_differ_are_redrawn(make_app, library, monkeypatch) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        papers = await started(app, pilot)
+        hits = list(papers.hits)
+        rows = drawn_rows(monkeypatch)
+        hits[3], hits[4] = hits[4], hits[3]  # two rows show something else, no other does
+        papers.show(hits, keep=papers.current_id)
+        await pilot.pause()
+        assert sorted(set(rows)) == [3, 4]
+        for y in (3, 4):
+            assert library.get(hits[y].paper_id).name in papers.render_line(y).text
+
+
+async def test_new_results_never_ask_for_a_layout(big_library, monkeypatch) -> None:
+    # A layout arranges and redraws the whole screen. (The reader may still ask for one when
+    # the new paper's text is taller or shorter; that comes a frame after the list.)
+    asked: list[object] = []
+    real = Screen._on_layout
+
+    async def recording(self: Screen, message: messages.Layout) -> None:
+        asked.append(message.widget)
+        await real(self, message)
+
+    app = PapershelfApp(big_library)
+    async with app.run_test(size=SIZE) as pilot:
+        papers = await started(app, pilot)
+        everything = papers.hits
+        monkeypatch.setattr(Screen, "_on_layout", recording)
+        # Many rows (a thumb), three (no thumb), none, and all of them again.
+        for hits in (everything[:300], everything[:3], everything[:0], everything):
+            papers.show(hits)
+            await pilot.pause()
+            assert papers.virtual_size.height == len(hits)
+        assert [widget for widget in asked if widget is papers] == []
+        assert asked, "no widget asked for a layout: the recording did not work"
+
+
+async def test_the_bar_shows_where_the_screen_is_in_the_list(big_library) -> None:
+    app = PapershelfApp(big_library)
+    async with app.run_test(size=SIZE) as pilot:
+        papers = await started(app, pilot)
+        column = bar_column(papers)
+        assert column[0] == THUMB and set(column[1:]) == {" "}  # 600 rows: a one-cell thumb
+        await pilot.press("G")
+        await pilot.pause()
+        column = bar_column(papers)
+        assert column[-1] == THUMB and set(column[:-1]) == {" "}
+        papers.show(papers.hits[:5])
+        await pilot.pause()
+        assert set(bar_column(papers)) == {" "}  # everything fits: no thumb
+
+
+async def test_clicking_and_dragging_the_bar_moves_through_the_list(big_library) -> None:
+    app = PapershelfApp(big_library)
+    async with app.run_test(size=SIZE) as pilot:
+        papers = await started(app, pilot)
+        region = papers.scrollable_content_region
+        bar_x, bottom = region.width - 1, region.height - 1
+        await pilot.click(PaperList, offset=(bar_x, bottom))
+        assert papers.cursor == 599
+        await pilot.click(PaperList, offset=(bar_x, 0))
+        assert papers.cursor == 0
+        await pilot.click(PaperList, offset=(2, 3))  # a row, not the bar: that row
+        assert papers.cursor == 3
+        await pilot.mouse_down(PaperList, offset=(bar_x, 0))
+        await pilot.hover(PaperList, offset=(bar_x, bottom // 2))
+        await pilot.mouse_up(PaperList, offset=(bar_x, bottom // 2))
+        assert papers.cursor == round(599 * (bottom // 2) / bottom)
+        assert app.mouse_captured is None
+        assert bar_column(papers).index(THUMB) in range(bottom // 2 - 1, bottom // 2 + 2)
