@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from textual.widgets import Static
-
 from tui.widgets.reader import Reader
 
 
 def highlighted_words(app) -> set[str]:
-    body = app.query_one(Reader).query_one("#reader-body", Static)
-    content = body.visual
+    content = app.query_one(Reader).content
     return {
         content.plain[s.start : s.end].lower() for s in content.spans if s.style == ".reader--match"
     }

@@ -1,14 +1,15 @@
-"""The reader lays the screen out only when its text's height changes, and always shows it all."""
+"""The reader never lays the screen out, always lets every line be scrolled to, re-wraps on
+resize, and draws its own position bar."""
 
 from __future__ import annotations
 
 import pytest
 from textual.app import App, ComposeResult
 from textual.screen import Screen
-from textual.widgets import Static
 
 from storage.model import Entry, Paper
 from storage.query import Hit
+from tui.widgets.position_bar import THUMB
 from tui.widgets.reader import Reader
 
 
@@ -18,12 +19,12 @@ def paper(paper_id: str, words: int) -> Paper:
 
 
 SHORT = paper("aaaa00000001", 20)
-SHORT_TWIN = paper("aaaa00000002", 20)  # other words, as many lines
 LONG = paper("aaaa00000003", 200)
+HEIGHT = 12
 
 
 class _Harness(App[None]):
-    CSS = "Reader { width: 50; height: 12; padding: 0 1; } #reader-body { width: 100%; }"
+    CSS = f"Reader {{ width: 50; height: {HEIGHT}; padding: 0 0 0 1; }}"
 
     def compose(self) -> ComposeResult:
         yield Reader(id="reader")
@@ -41,44 +42,17 @@ def count_layouts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
-def body_fits(reader: Reader) -> bool:
-    """The body is exactly as tall as its text wrapped at its width: nothing cut off."""
-    body = reader.query_one("#reader-body", Static)
-    width = body.content_size.width
-    return width > 0 and body.size.height == body.visual.get_height(body.styles, width)
+def wrapped_height(reader: Reader) -> int:
+    """Lines of the reader's text wrapped where it wraps them (left of the gap and bar)."""
+    width = reader.scrollable_content_region.width - 2
+    return reader.content.get_height(reader.styles, width)
 
 
-async def test_new_highlights_on_the_same_paper_need_no_layout(monkeypatch) -> None:
-    app = _Harness()
-    async with app.run_test(size=(60, 20)) as pilot:
-        reader = app.query_one(Reader)
-        reader.show(LONG, Entry())
-        await pilot.pause()
-        calls = count_layouts(monkeypatch)
-        hit = Hit(LONG.id, 1.0, "abstract", ("zebrafish",), None)
-        reader.show(LONG, Entry(), hit)
-        await pilot.pause()
-        assert calls[0] == 0
-        body = reader.query_one("#reader-body", Static)
-        assert any(span.style == ".reader--match" for span in body.visual.spans)
-        assert body_fits(reader)
+def screen_text(reader: Reader) -> list[str]:
+    return [reader.render_line(y).text for y in range(reader.scrollable_content_region.height)]
 
 
-async def test_another_paper_of_as_many_lines_needs_no_layout(monkeypatch) -> None:
-    app = _Harness()
-    async with app.run_test(size=(60, 20)) as pilot:
-        reader = app.query_one(Reader)
-        reader.show(SHORT, Entry())
-        await pilot.pause()
-        calls = count_layouts(monkeypatch)
-        reader.show(SHORT_TWIN, Entry())
-        await pilot.pause()
-        assert calls[0] == 0
-        assert "NameAaaa00000002".lower() in reader.text.lower()
-        assert body_fits(reader)
-
-
-async def test_a_taller_or_shorter_paper_is_laid_out_and_shown_whole(monkeypatch) -> None:
+async def test_papers_of_any_length_are_shown_without_a_layout(monkeypatch) -> None:
     app = _Harness()
     async with app.run_test(size=(60, 20)) as pilot:
         reader = app.query_one(Reader)
@@ -86,9 +60,74 @@ async def test_a_taller_or_shorter_paper_is_laid_out_and_shown_whole(monkeypatch
         await pilot.pause()
         calls = count_layouts(monkeypatch)
         for shown in (LONG, SHORT, None, LONG):
-            before = calls[0]
             reader.show(shown, Entry())
             await pilot.pause()
-            assert calls[0] > before  # the height changed: only a layout can apply it
-            assert body_fits(reader)
-        assert reader.max_scroll_y > 0  # the long paper scrolls, as it did before
+            # Every line can be scrolled to, no more: the scrolled height is the text's.
+            assert reader.virtual_size.height == wrapped_height(reader)
+        assert calls[0] == 0
+        assert reader.max_scroll_y == wrapped_height(reader) - HEIGHT > 0
+
+
+async def test_new_highlights_on_the_same_paper_keep_the_scroll(monkeypatch) -> None:
+    app = _Harness()
+    async with app.run_test(size=(60, 20)) as pilot:
+        reader = app.query_one(Reader)
+        reader.show(LONG, Entry())
+        await pilot.pause()
+        reader.scroll_to(y=5, animate=False)
+        hit = Hit(LONG.id, 1.0, "abstract", ("zebrafish",), None)
+        reader.show(LONG, Entry(), hit)
+        await pilot.pause()
+        assert reader.scroll_y == 5
+        assert any(span.style == ".reader--match" for span in reader.content.spans)
+        reader.show(SHORT, Entry())  # another paper: back to its top
+        await pilot.pause()
+        assert reader.scroll_y == 0
+
+
+async def test_the_last_line_is_drawn_at_the_bottom_and_the_bar_follows(monkeypatch) -> None:
+    app = _Harness()
+    async with app.run_test(size=(60, 20)) as pilot:
+        reader = app.query_one(Reader)
+        reader.show(LONG, Entry())
+        await pilot.pause()
+        top = screen_text(reader)
+        assert top[0].startswith(LONG.name)
+        assert top[0][-1] == THUMB and all(line[-1] == " " for line in top[-3:])
+        reader.focus()
+        await pilot.press("G")
+        await pilot.pause()
+        bottom = screen_text(reader)
+        last_word = LONG.abstract.split()[-1]
+        assert bottom[-1].rstrip(" " + THUMB).endswith(last_word)
+        assert bottom[-1][-1] == THUMB and bottom[0][-1] == " "
+
+
+async def test_a_narrower_pane_wraps_the_text_again(monkeypatch) -> None:
+    app = _Harness()
+    async with app.run_test(size=(60, 20)) as pilot:
+        reader = app.query_one(Reader)
+        reader.show(LONG, Entry())
+        await pilot.pause()
+        wide = reader.virtual_size.height
+        calls = count_layouts(monkeypatch)
+        reader.styles.width = 30  # a layout of its own: the pane changed size
+        await pilot.pause()
+        assert calls[0] > 0
+        assert reader.virtual_size.height == wrapped_height(reader) > wide
+        assert all(
+            len(line) == reader.scrollable_content_region.width for line in screen_text(reader)
+        )
+
+
+async def test_clicking_the_bar_scrolls_there() -> None:
+    app = _Harness()
+    async with app.run_test(size=(60, 20)) as pilot:
+        reader = app.query_one(Reader)
+        reader.show(LONG, Entry())
+        await pilot.pause()
+        bar_x = reader.region.width - 1
+        await pilot.click(Reader, offset=(bar_x, HEIGHT - 1))
+        assert reader.scroll_y == reader.max_scroll_y
+        await pilot.click(Reader, offset=(bar_x, 0))
+        assert reader.scroll_y == 0

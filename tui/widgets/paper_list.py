@@ -3,10 +3,10 @@
 Its cost per frame depends on the height of the terminal, not on the number of results,
 so 10,815 papers show as fast as 10 (OptionList/DataTable build every row up front).
 
-It draws its own position bar in the last column of each row instead of Textual's scrollbar:
-the results change on every keystroke, and Textual redraws its scrollbar widget whenever the
-number of rows changes (about 2 ms a frame, a fifth of the keystroke's frame), where a bar
-drawn in the rows costs nothing unless its thumb moves.
+It draws its own position bar (`position_bar`) in the last column of each row instead of
+Textual's scrollbar: the results change on every keystroke, and Textual redraws its scrollbar
+widget whenever the number of rows changes (about 2 ms a frame, a fifth of the keystroke's
+frame), where a bar drawn in the rows costs nothing unless its thumb moves.
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ from textual.cache import LRUCache
 from textual.content import Content, Span
 from textual.geometry import Region, Size
 from textual.message import Message
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.style import Style
 
 from storage.model import Paper
 from storage.query import Hit, Results
 from tui.text import safe
+from tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
 
 if TYPE_CHECKING:
     from storage.library import Library
@@ -40,8 +40,6 @@ STATUS_MARKS = {"unread": " ", "reading": "◐", "read": "✓"}
 MARK_BOXES = ("☐", "☑")
 STAR = "★"
 CODE_MARK = "{}"
-THUMB = "█"
-"""The position bar's thumb (the track is a blank in the track colour)."""
 _ANNOUNCE_AGAIN = "\x00"
 """Never a paper id: `show` sets it so that the current paper (or None) is announced again."""
 _PREFIX_WIDTH = 7  # mark, space, status, star, code (2 cells), space
@@ -75,24 +73,8 @@ def _position(hits: Sequence[Hit], paper_id: str) -> int | None:
     return next((i for i, hit in enumerate(hits) if hit.paper_id == paper_id), None)
 
 
-class PaperList(ScrollView, can_focus=True):
+class PaperList(BarScrollView, can_focus=True):
     """The filtered papers, one row each, with a cursor, bulk marks and a position bar."""
-
-    DEFAULT_CSS = """
-    PaperList {
-        overflow-x: hidden;
-        overflow-y: scroll;
-        scrollbar-size-vertical: 0;
-        scrollbar-visibility: hidden;
-    }
-    PaperList > .paper-list--thumb {
-        color: $scrollbar;
-        background: $scrollbar-background;
-    }
-    PaperList > .paper-list--track {
-        background: $scrollbar-background;
-    }
-    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j,down", "cursor_down", "Down", id="list.down", show=False),
@@ -117,8 +99,6 @@ class PaperList(ScrollView, can_focus=True):
         "paper-list--status",
         "paper-list--star",
         "paper-list--code",
-        "paper-list--thumb",
-        "paper-list--track",
     }
 
     @dataclass
@@ -224,21 +204,6 @@ class PaperList(ScrollView, can_focus=True):
         if self.scroll_y > self.max_scroll_y:
             self.scroll_to(y=self.max_scroll_y, animate=False)
 
-    @property
-    def allow_vertical_scroll(self) -> bool:
-        """The mouse wheel scrolls whenever there is more than a screen of rows."""
-        return not self.is_disabled and self.max_scroll_y > 0
-
-    def _thumb(self) -> tuple[int, int] | None:
-        """Rows of the position bar's thumb on screen (start, stop); None: everything fits."""
-        height = self.scrollable_content_region.height
-        rows = len(self._hits)
-        if rows <= height or height <= 0:
-            return None
-        size = max(1, round(height * height / rows))
-        start = round((height - size) * round(self.scroll_offset.y) / (rows - height))
-        return start, start + size
-
     def _refresh_changed_rows(self) -> None:
         """Redraw only the rows that show something else than they did.
 
@@ -252,11 +217,11 @@ class PaperList(ScrollView, can_focus=True):
             self.refresh()
             return
         pseudo = self._pseudo_classes_cache_key
-        thumb = self._thumb()
+        thumb = self.thumb(len(self._hits))
         changed = [
             y
             for y in range(height)
-            if self._drawn.get(y) != self._row_key(top + y, width, pseudo, _bar(thumb, y))
+            if self._drawn.get(y) != self._row_key(top + y, width, pseudo, bar_part(thumb, y))
         ]
         if not changed:
             self.painted_count = self.shown_count  # what is on screen is already this list
@@ -352,39 +317,16 @@ class PaperList(ScrollView, can_focus=True):
         self.set_marks(set())
 
     def on_click(self, event: events.Click) -> None:
-        """Clicking a row moves the cursor there; clicking the bar, to that part of the list."""
+        """Clicking a row moves the cursor there (the bar's column is handled on mouse down)."""
         offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        if offset.x >= self.scrollable_content_region.width - 1:
-            self._move_to_bar(offset.y)
-        else:
+        if offset is not None and not self.on_bar(event):
             self.move_to(round(self.scroll_offset.y) + offset.y)
 
-    def on_mouse_down(self, event: events.MouseDown) -> None:
-        """Pressing on the bar starts dragging it."""
-        offset = event.get_content_offset(self)
-        if offset is not None and offset.x >= self.scrollable_content_region.width - 1:
-            self.capture_mouse()
-            self._move_to_bar(offset.y)
-
-    def on_mouse_move(self, event: events.MouseMove) -> None:
-        """Dragging the bar moves through the list."""
-        if self.app.mouse_captured is self:
-            # The pointer may leave the list while dragging: from its screen row, clamped.
-            self._move_to_bar(event.screen_y - self.scrollable_content_region.y)
-
-    def on_mouse_up(self, event: events.MouseUp) -> None:
-        """The end of a drag."""
-        if self.app.mouse_captured is self:
-            self.release_mouse()
-
-    def _move_to_bar(self, y: int) -> None:
-        """Put the cursor at the part of the list that row `y` of the bar stands for."""
-        height = self.scrollable_content_region.height
-        if self._hits and height > 1:
-            fraction = max(0.0, min(1.0, y / (height - 1)))
-            self.move_to(round(fraction * (len(self._hits) - 1)))
+    def bar_moved(self, y: int) -> None:
+        """Put the cursor at the part of the list that cell `y` of the bar stands for."""
+        if self._hits:
+            height = self.scrollable_content_region.height
+            self.move_to(row_for_bar(y, height, len(self._hits)))
 
     # -- rendering ---------------------------------------------------------------------------
 
@@ -399,7 +341,7 @@ class PaperList(ScrollView, can_focus=True):
         # Focus, hover and the like: computed once a row (it walks the widget's state), not
         # once a styled piece.
         pseudo = self._pseudo_classes_cache_key
-        key = self._row_key(index, width, pseudo, _bar(self._thumb(), y))
+        key = self._row_key(index, width, pseudo, bar_part(self.thumb(len(self._hits)), y))
         self._drawn[y] = key
         # Rows are cached by what they show, not by position: typing a query one key at a time
         # keeps showing many of the same papers, and moving the cursor redraws two rows.
@@ -481,9 +423,7 @@ class PaperList(ScrollView, can_focus=True):
         row = Strip(segments).adjust_cell_length(text_width, blank)
         if width <= 0:
             return row
-        bar_style = (
-            self._rich_style(self._rich_styles_for(pseudo, ""), "", (str(bar),)) if bar else blank
-        )
+        bar_style = self.get_visual_style(f"bar--{bar}").rich_style if bar else blank
         # A full block, not a coloured space: the thumb stays visible without colours (NO_COLOR).
         return Strip([*row, Segment(THUMB if bar == "thumb" else " ", bar_style)], text_width + 1)
 
@@ -545,13 +485,6 @@ class PaperList(ScrollView, can_focus=True):
 Piece = tuple[str, "StyleKey"]
 """A run of row text and the component parts styling it (none: the row's base style)."""
 StyleKey = tuple[str, ...]
-
-
-def _bar(thumb: tuple[int, int] | None, y: int) -> str | None:
-    """The position bar's style part at screen row `y`: thumb, track, or none at all."""
-    if thumb is None:
-        return None
-    return "thumb" if thumb[0] <= y < thumb[1] else "track"
 
 
 def _cells(pieces: list[Piece]) -> int:

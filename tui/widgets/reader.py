@@ -5,16 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from textual.app import ComposeResult
+from rich.segment import Segment
+from textual import events
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
 from textual.content import Content, Span
-from textual.widgets import Static
+from textual.geometry import Size
+from textual.strip import Strip
+from textual.visual import Visual
 
 from storage.latex import display_text
 from storage.model import Entry, Paper
 from storage.query import highlight_spans, snippet
 from tui.text import highlighted, plain, safe
+from tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
 
 if TYPE_CHECKING:
     from storage.query import Hit
@@ -26,8 +29,15 @@ _DISPLAY_STYLES = {"bold": "bold", "italic": "italic", "code": ".reader--code"}
 _MATCH = ".reader--match"
 
 
-class Reader(VerticalScroll, can_focus=True):
-    """Shows the paper under the list's cursor; scrolls by keyboard when focused."""
+class Reader(BarScrollView, can_focus=True):
+    """Shows the paper under the list's cursor; scrolls by keyboard when focused.
+
+    A Line-API widget: the paper's text is wrapped to the pane's width once per paper (or
+    width) and drawn a line at a time, with its own position bar in the last column. Showing
+    another paper never lays out the screen, whatever its length (a Static in a scrolling
+    container needed a layout of the whole screen each time its height changed, which landed
+    in the next keystroke's frame).
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j,down", "scroll_down", "Scroll down", id="reader.down", show=False),
@@ -54,11 +64,10 @@ class Reader(VerticalScroll, can_focus=True):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._shown: str | None = None
-        self._body_content: Content | None = None
-
-    def compose(self) -> ComposeResult:
-        """A single Static holds the whole paper (it wraps to the pane's width)."""
-        yield Static(Content(""), id="reader-body")
+        self._content = Content("")
+        self._lines: list[Strip] = []
+        self._lines_key: tuple[object, ...] | None = None
+        """What `_lines` were wrapped for: the content, the width and the styles' state."""
 
     @property
     def paper_id(self) -> str | None:
@@ -66,41 +75,85 @@ class Reader(VerticalScroll, can_focus=True):
         return self._shown
 
     @property
+    def content(self) -> Content:
+        """What is shown, as Content (its spans name the styles: `.reader--match`, ...)."""
+        return self._content
+
+    @property
     def text(self) -> str:
         """The plain text shown (for tests and copy)."""
-        return str(self.query_one("#reader-body", Static).content)
+        return self._content.plain
 
     def show(self, paper: Paper | None, entry: Entry, hit: Hit | None = None) -> None:
         """Show `paper` (None: an empty-state message); scroll to the top for a new paper."""
         if paper is None:
-            self._update_body(Content("No paper matches the filter."))
+            self._set_content(Content("No paper matches the filter."))
             self._shown = None
             return
-        self._update_body(reader_content(paper, entry, hit))
+        self._set_content(reader_content(paper, entry, hit))
         if paper.id != self._shown:
-            self.scroll_home(animate=False)
+            self.scroll_to(y=0, animate=False)
         self._shown = paper.id
 
-    def _update_body(self, content: Content) -> None:
-        """Show `content`, laying the screen out only when the body's height changes.
+    def _set_content(self, content: Content) -> None:
+        self._content = content
+        self._wrap()
+        self.refresh()
 
-        A layout arranges and redraws the whole screen (tens of ms beside a long list), and the
-        reader updates after every search. Content of as many wrapped lines at the body's width
-        (always so for the same paper with other highlights) fits without one.
+    def on_resize(self, event: events.Resize) -> None:
+        """A new width wraps the text again."""
+        self._wrap()
+
+    def notify_style_update(self) -> None:
+        """The theme or CSS changed: draw the lines again in the new styles."""
+        super().notify_style_update()
+        self._lines_key = None
+
+    def _wrap(self) -> list[Strip]:
+        """The text's lines at the pane's width (one cell left of the bar), made when needed.
+
+        The height is stored without a layout pass (`set_reactive`): this widget's size never
+        depends on its text; only what scrolling can reach does.
         """
-        body = self.query_one("#reader-body", Static)
-        old = self._body_content
-        width = body.content_size.width
-        same_height = (
-            old is not None
-            and width > 0
-            and (
-                old.plain == content.plain  # other highlights only: no need to wrap it again
-                or old.get_height(body.styles, width) == content.get_height(body.styles, width)
+        width = max(0, self.scrollable_content_region.width - _BAR_COLUMNS)
+        key = (self._content, width, self._pseudo_classes_cache_key)
+        if key != self._lines_key:
+            self._lines_key = key
+            self._lines = (
+                Visual.to_strips(self, self._content, width, None, self.visual_style, pad=True)
+                if width
+                else []
             )
-        )
-        self._body_content = content
-        body.update(content, layout=not same_height)
+            self.set_reactive(Reader.virtual_size, Size(width, len(self._lines)))
+            if self.scroll_y > self.max_scroll_y:
+                self.scroll_to(y=self.max_scroll_y, animate=False)
+        return self._lines
+
+    def render_line(self, y: int) -> Strip:
+        """Line `y` of the pane: the text's line there, a gap, the position bar (Line API)."""
+        lines = self._wrap()
+        width = self.scrollable_content_region.width
+        top = round(self.scroll_offset.y)
+        style = self.visual_style.rich_style
+        if width < _BAR_COLUMNS:
+            return Strip.blank(width, style)
+        index = top + y
+        text_width = width - _BAR_COLUMNS
+        line = lines[index] if index < len(lines) else Strip.blank(text_width, style)
+        part = bar_part(self.thumb(len(lines)), y)
+        bar_style = self.get_visual_style(f"bar--{part}").rich_style if part else style
+        cells = [Segment(" ", style), Segment(THUMB if part == "thumb" else " ", bar_style)]
+        return Strip([*line.crop_extend(0, text_width, style), *cells], width)
+
+    def bar_moved(self, y: int) -> None:
+        """Scroll so that the part of the text that bar cell `y` stands for is in view."""
+        height = self.scrollable_content_region.height
+        row = row_for_bar(y, height, len(self._lines))
+        self.scroll_to(y=min(self.max_scroll_y, max(0, row - height // 2)), animate=False)
+
+
+_BAR_COLUMNS = 2
+"""A blank column, then the position bar, right of the text."""
 
 
 def reader_content(paper: Paper, entry: Entry, hit: Hit | None) -> Content:
