@@ -432,6 +432,11 @@ class SearchIndex:
                 self._prefix_table(length, first)
             self.match_word(first)  # the first key of every query: all its prefix groups
         self._infix_matches("zzz")
+        # The first word of five letters is matched with typos: load rapidfuzz here, not in
+        # the keystroke that needs it (its import took ~13 ms alone, 340 ms in the app while
+        # another worker held the interpreter).
+        self._typo_matches("zzzzz", 0, 0)
+        match_quality("zzzzz", "zzzzy")
 
     def clear_caches(self) -> None:
         """Forget cached word results and tables (benchmarks measure cold searches with this)."""

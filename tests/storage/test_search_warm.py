@@ -1,0 +1,40 @@
+"""`SearchEngine.warm()` (run by the app's index worker) leaves nothing for a keystroke to load."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import sys
+from storage.model import Paper
+from storage.query import SearchEngine
+papers = [Paper(f"{i:012x}", f"Method{i}", None, f"diffusion planning {i}", "V", ("s",))
+          for i in range(50)]
+engine = SearchEngine(papers)
+before = "rapidfuzz.process" in sys.modules
+if sys.argv[1] == "warm":
+    engine.warm()
+after_warm = "rapidfuzz.process" in sys.modules
+hits = engine.results("difusion", {})
+print(before, after_warm, len(hits))
+"""
+
+
+def run(mode: str) -> list[str]:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, mode], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    return result.stdout.split()
+
+
+def test_warm_loads_the_typo_matcher_before_any_keystroke() -> None:
+    # Not loaded by building the index, loaded by warm(), and the typo query still finds all.
+    assert run("warm") == ["False", "True", "50"]
+
+
+def test_without_warm_the_typo_matcher_loads_only_when_a_query_needs_it() -> None:
+    assert run("cold") == ["False", "False", "50"]
