@@ -6,7 +6,9 @@ Builds (once) a library of the whole corpus in --root, starts the app (`papershe
 from this source tree) in a detached tmux session with `PAPERSHELF_TRACE` set, types the
 queries of queries.txt one key at a time and reads the app's own timestamps: `key` (FilterBar
 got the key) and `list-rendered` (the list was redrawn after a
-search). Start time is taken just before tmux starts the process.
+search). Start time is taken just before tmux starts the process. After the queries it waits
+for the related-papers index, opens its screen once, quits, and reads the app's peak RSS
+(`peak-rss`, written as the app stops).
 """
 
 from __future__ import annotations
@@ -145,12 +147,25 @@ def run_once(
             tmux("send-keys", "-t", SESSION, "C-u")  # clear the input for the next query
             reader.wait_for("list-rendered", after=time.time() - 0.01)
             time.sleep(0.2)
+        # Memory at its fullest: the related-papers index built and its screen shown once.
+        reader.wait_for("related-ready", timeout=120)
+        for key, event in (("Escape", ""), ("r", "related-shown"), ("Escape", ""), ("q", "")):
+            sent = time.time()
+            tmux("send-keys", "-t", SESSION, key)
+            if event:
+                reader.wait_for(event, after=sent)
+            time.sleep(0.3)
+        peak = reader.wait_for("peak-rss")
+        detail = next(d for t, name, d in reader.events if name == "peak-rss" and t == peak)
+        figures["peak_rss_mb"] = [float(detail)]
         return figures
     finally:
         subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
 
 
-def summary(values: list[float]) -> str:
+def summary(values: list[float], unit: str = "ms") -> str:
+    if unit == "MB":
+        return f"median {statistics.median(values):7.1f} MB  max {max(values):7.1f} MB"
     ms = sorted(v * 1000 for v in values)
     p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
     median = statistics.median(ms)
@@ -185,7 +200,7 @@ def main() -> int:
             for name, values in figures.items():
                 merged.setdefault(name, []).extend(values)
     for name, values in merged.items():
-        print(f"{name:22} {summary(values)}")
+        print(f"{name:22} {summary(values, 'MB' if name.endswith('_mb') else 'ms')}")
     return 0
 
 

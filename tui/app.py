@@ -159,6 +159,7 @@ class PapershelfApp(WorkflowActions):
 
     def on_unmount(self) -> None:
         """Give the garbage collector its usual settings back."""
+        TRACE.mark_peak_rss()
         self.collector.stop()
 
     def _first_frame(self) -> None:

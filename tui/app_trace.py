@@ -7,6 +7,7 @@ from inside the app. Costs one attribute check when the variable is unset.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from typing import TextIO
 
@@ -31,6 +32,18 @@ class Trace:
         """Record `event` now (wall clock, so another process can compare)."""
         if self._file is not None:
             self._file.write(f"{time.time():.6f} {event} {detail}\n")
+
+    def mark_peak_rss(self) -> None:
+        """Record `peak-rss`: the process's peak resident memory so far, in MB (Unix only)."""
+        if self._file is None:
+            return
+        try:
+            import resource
+        except ImportError:  # Windows
+            return
+        kilobytes = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # bytes on macOS
+        divisor = 1024 * 1024 if sys.platform == "darwin" else 1024
+        self.mark("peak-rss", f"{kilobytes / divisor:.1f}")
 
 
 TRACE = Trace(os.environ.get("PAPERSHELF_TRACE"))
