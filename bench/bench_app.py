@@ -1,6 +1,6 @@
 """Measure the app in a real terminal (tmux): start to first frame, and key to list redrawn.
 
-    /work/venv/bin/python bench/bench_app.py [--corpus PATH] [--root DIR] [--runs N]
+    /work/venv/bin/python bench/bench_app.py [--corpus PATH] [--root DIR] [--papers N] [--runs N]
 
 Builds (once) a library of the whole corpus in --root, starts the app (`papershelf --db ROOT`,
 from this source tree) in a detached tmux session with `PAPERSHELF_TRACE` set, types the
@@ -40,13 +40,19 @@ def read_queries(path: Path) -> list[str]:
     return [line for line in lines if line.strip() and not line.startswith("# ")]
 
 
-def build_library(root: Path, corpus: Path) -> int:
+def build_library(root: Path, corpus: Path, papers: int = 0) -> int:
+    """A library of the corpus in `root` (its first `papers` records; 0: all), made once."""
     from storage.library import Library
 
     library = Library.open(root, seed=False)
     if not library.papers():
         started = time.perf_counter()
-        library.import_files([corpus])
+        source = corpus
+        if papers:
+            lines = corpus.read_text(encoding="utf-8").splitlines(keepends=True)[:papers]
+            source = Path(tempfile.mkdtemp()) / f"first-{papers}.jsonl"
+            source.write_text("".join(lines), encoding="utf-8")
+        library.import_files([source])
         print(f"imported {len(library.papers())} papers in {time.perf_counter() - started:.2f} s")
     return len(library.papers())
 
@@ -176,6 +182,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument(
+        "--papers", type=int, default=0, help="a new --root gets the first N records (0: all)"
+    )
+    parser.add_argument(
         "--root", type=Path, default=Path(tempfile.gettempdir()) / "papershelf-bench"
     )
     parser.add_argument("--runs", type=int, default=3)
@@ -187,7 +196,7 @@ def main() -> int:
         return 2
     width, height = (int(part) for part in args.size.split("x"))
     queries = read_queries(args.queries)
-    count = build_library(args.root, args.corpus)
+    count = build_library(args.root, args.corpus, args.papers)
     print(
         f"library: {count} papers in {args.root}; terminal {width}x{height}; "
         f"{len(queries)} queries; {os.cpu_count()} cpus"

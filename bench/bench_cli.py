@@ -1,7 +1,7 @@
 """Whole-process CLI benchmark: `Library.open`, and `papershelf list QUERY` vs `fzf --filter`.
 
     /work/venv/bin/python bench/bench_cli.py [--root DIR] [--runs N] [--query Q ...]
-        [--baseline SRC] [--no-open] [--no-fzf] [--no-pyc]
+        [--queries-file FILE] [--fuzzy] [--baseline SRC] [--no-open] [--no-fzf] [--no-pyc]
 
 `--root` is a library of the corpus (default /tmp/perf-db; make it with
 `papershelf --db /tmp/perf-db import /work/shared/corpus/ml-abstracts.jsonl`).
@@ -15,7 +15,8 @@
    (`id name | title | abstract`, the text `list` searches), side by side: every run goes through
    every query, and within a query the commands rotate which goes first, so the noise of the
    shared machine falls on all of them. Wall time per process and CPU time (user + system, from
-   the children's rusage) are reported as medians, with the ratio ours / fzf. A warm-up run
+   the children's rusage) are reported as medians, with the ratio ours / fzf (exact). With
+   `--fuzzy`, fzf's default fuzzy filter runs in the same rotation. A warm-up run
    first lets each tree write its caches (`listing.cache`, `search-index.bin`), as the first
    `list` after an import does.
 
@@ -157,7 +158,12 @@ def write_lines(root: Path, target: Path) -> int:
 
 
 def bench_list(
-    root: Path, queries: list[str], runs: int, runners: list[Runner], fzf: str | None
+    root: Path,
+    queries: list[str],
+    runs: int,
+    runners: list[Runner],
+    fzf: str | None,
+    fuzzy: bool = False,
 ) -> None:
     main = runners[0]
     with tempfile.TemporaryDirectory() as tmp:
@@ -172,6 +178,8 @@ def bench_list(
         )
         print(f"(python -c pass alone: {ms(base)}, cpu {ms(base_cpu)})")
         who = [r.label for r in runners] + (["fzf"] if fzf else [])
+        if fzf and fuzzy:
+            who.append("fzf-fuzzy")
         times: dict[str, dict[str, list[tuple[float, float]]]] = {
             w: {q: [] for q in queries} for w in who
         }
@@ -180,8 +188,9 @@ def bench_list(
             for i, query in enumerate(queries):
                 shift = (run + i) % len(who)
                 for name in who[shift:] + who[:shift]:
-                    if name == "fzf":
-                        cmd, stdin, ok = [fzf, f"--filter={query}", "--exact"], lines, (0, 1)
+                    if name.startswith("fzf"):
+                        exact = ["--exact"] if name == "fzf" else []
+                        cmd, stdin, ok = [fzf, f"--filter={query}", *exact], lines, (0, 1)
                         runner = main
                     else:
                         runner = next(r for r in runners if r.label == name)
@@ -235,6 +244,12 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=Path("/tmp/perf-db"))
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--query", action="append", help="a query (repeatable)")
+    parser.add_argument(
+        "--queries-file", type=Path, help="one query a line (`# ` comments), e.g. bench/queries.txt"
+    )
+    parser.add_argument(
+        "--fuzzy", action="store_true", help="also time fzf's fuzzy filter (no --exact)"
+    )
     parser.add_argument("--baseline", type=Path, help="another source tree to time alongside")
     parser.add_argument("--no-open", action="store_true", help="skip the Library.open timing")
     parser.add_argument("--no-fzf", action="store_true", help="time papershelf only")
@@ -256,7 +271,11 @@ def main() -> None:
         fzf = None if args.no_fzf else shutil.which("fzf")
         if not args.no_fzf and fzf is None:
             print("fzf not installed (apt-get install -y fzf): timing papershelf only")
-        bench_list(args.root, list(args.query or QUERIES), args.runs, runners, fzf)
+        queries = list(args.query or QUERIES)
+        if args.queries_file is not None:
+            lines = args.queries_file.read_text(encoding="utf-8").splitlines()
+            queries = [line for line in lines if line.strip() and not line.startswith("# ")]
+        bench_list(args.root, queries, args.runs, runners, fzf, args.fuzzy)
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 
