@@ -2,9 +2,11 @@
 
     /work/venv/bin/python bench/bench_related.py [CORPUS] [--show 20]
 
-Prints the build time, the median and 95th-percentile query time over 100 papers spread evenly
-through the corpus (target: <= 100 ms), and with `--show N` the titles of the top 5 related
-papers of N papers spread evenly through the corpus, for judging by hand.
+Prints the build time, the time to save the index to `related-index.bin` and the median and
+best of `LOADS` loads of it (storage.related_cache; target: under 150 ms), whether the loaded
+index answers like the built one, the median and 95th-percentile query time over 100 papers
+spread evenly through the corpus (target: <= 100 ms), and with `--show N` the titles of the top
+5 related papers of N papers spread evenly through the corpus, for judging by hand.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import argparse
 import gc
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -20,9 +23,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from storage.ingest import read_file
 from storage.related import RelatedIndex
+from storage.related_cache import RELATED_CACHE, load, save
 
 CORPUS = Path("/work/shared/corpus/ml-abstracts.jsonl")
 QUERIES = 100
+LOADS = 7
+KEY = (1, 2, 3)
+"""A made-up papers.json key: the cache is saved and loaded under it."""
 
 
 def spread(count: int, size: int, offset: int = 0) -> list[int]:
@@ -45,6 +52,32 @@ def main() -> None:
     built = time.perf_counter() - start
     print(f"papers: {len(papers)}  (parse {parsed:.2f} s)")
     print(f"build:  {built:.2f} s")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        start = time.perf_counter()
+        if not save(root, KEY, index):
+            sys.exit("the index could not be saved")
+        saved = time.perf_counter() - start
+        size = (root / RELATED_CACHE).stat().st_size
+        loads = []
+        loaded = None
+        for _ in range(LOADS):
+            gc.collect()
+            start = time.perf_counter()
+            loaded = load(root, KEY, papers)
+            loads.append(time.perf_counter() - start)
+    if loaded is None:
+        sys.exit("the saved index did not load")
+    print(f"save:   {saved * 1000:.0f} ms ({size / 1e6:.1f} MB)")
+    print(
+        f"load:   median {statistics.median(loads) * 1000:.0f} ms, "
+        f"best {min(loads) * 1000:.0f} ms over {LOADS} loads "
+        f"({built / statistics.median(loads):.0f}x faster than the build)"
+    )
+    probes = spread(QUERIES, len(papers), offset=11)
+    same = all(loaded.related(papers[i].id, 10) == index.related(papers[i].id, 10) for i in probes)
+    print(f"loaded index answers like the built one on {len(probes)} papers: {same}")
 
     timings = []
     for i in spread(QUERIES, len(papers), offset=7):

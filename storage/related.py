@@ -13,6 +13,11 @@ builds it in a worker) and answers `related(paper_id)` in a few milliseconds. Pu
   twelfth of the memory of tuples). A query takes its paper's `QUERY_TERMS` heaviest terms and
   accumulates dot products over their postings only: the score is the cosine restricted to those
   terms, which ranks like the full cosine for the top results at a fraction of the work.
+
+Building costs seconds, so `storage.related_cache` saves the built parts (`idf`, `postings`) to
+the library directory and `RelatedIndex.from_parts` puts a saved index back in milliseconds.
+`BUILD_FINGERPRINT` changes with the settings a build depends on, so a saved index made by other
+settings is never taken for this one.
 """
 
 from __future__ import annotations
@@ -20,13 +25,15 @@ from __future__ import annotations
 import heapq
 import math
 import re
+import sys
+import zlib
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from storage.model import Paper
 
-__all__ = ["QUERY_TERMS", "RelatedIndex", "tokens"]
+__all__ = ["BUILD_FINGERPRINT", "QUERY_TERMS", "Posting", "RelatedIndex", "tokens"]
 
 QUERY_TERMS = 30
 """Heaviest terms of the query paper used to find its neighbours."""
@@ -61,6 +68,28 @@ _STOP_TEXT = """
     available github com https http www org
 """
 _STOP_WORDS = frozenset(_STOP_TEXT.split())
+
+Posting = tuple["array[int]", "array[float]"]
+"""One term's postings: paper positions (ascending) and the term's weight in each paper."""
+
+BUILD_FINGERPRINT = zlib.crc32(
+    repr(
+        (
+            sorted(_STOP_WORDS),
+            _PIECE.pattern,
+            _SKIPPED,
+            MAX_DF_SHARE,
+            TITLE_WEIGHT,
+            sys.byteorder,
+            array("i").itemsize,
+            array("d").itemsize,
+        )
+    ).encode()
+)
+"""A checksum of what a build depends on besides the code (stop words, the word pattern, the
+weights) and of the machine's array layout: a saved index records it and is used only when it
+matches. A change to the code of the build (`_term`, `_fold`, the weights' formula) must bump
+`storage.related_cache.FORMAT` instead."""
 
 
 def _fold(word: str) -> str:
@@ -120,9 +149,7 @@ class RelatedIndex:
     """TF-IDF vectors of a fixed set of papers, for "more like this" queries."""
 
     def __init__(self, papers: Iterable[Paper], *, query_terms: int = QUERY_TERMS) -> None:
-        self._papers: list[Paper] = list(papers)
-        self._position = {paper.id: i for i, paper in enumerate(self._papers)}
-        self.query_terms = query_terms
+        self._setup(papers, query_terms)
         memo: dict[str, str | None] = {}
         counts = [_paper_terms(paper, memo) for paper in self._papers]
         size = len(self._papers)
@@ -133,7 +160,7 @@ class RelatedIndex:
         self._idf: dict[str, float] = {
             term: math.log(size / n) for term, n in df.items() if n <= limit or size < 4
         }
-        self._postings: dict[str, tuple[array[int], array[float]]] = {}
+        self._postings: dict[str, Posting] = {}
         postings = self._postings
         for i, terms in enumerate(counts):
             for term, weight in self._vector(terms).items():
@@ -144,6 +171,41 @@ class RelatedIndex:
                     posting = postings[term] = (array("i"), array("d"))
                 posting[0].append(i)
                 posting[1].append(weight)
+
+    def _setup(self, papers: Iterable[Paper], query_terms: int) -> None:
+        self._papers: list[Paper] = list(papers)
+        self._position = {paper.id: i for i, paper in enumerate(self._papers)}
+        self.query_terms = query_terms
+
+    @classmethod
+    def from_parts(
+        cls,
+        papers: Iterable[Paper],
+        idf: dict[str, float],
+        postings: dict[str, Posting],
+        *,
+        query_terms: int = QUERY_TERMS,
+    ) -> RelatedIndex:
+        """The index of `papers` whose build gave `idf` and `postings` (see `idf`, `postings`).
+
+        Takes the two dicts as they are, unchecked: `storage.related_cache` checks what it
+        read before it calls this. Answers exactly like the index they came from.
+        """
+        index = cls.__new__(cls)
+        index._setup(papers, query_terms)
+        index._idf = idf
+        index._postings = postings
+        return index
+
+    @property
+    def idf(self) -> Mapping[str, float]:
+        """Every term's idf, including terms of one paper only (they count in its norm)."""
+        return self._idf
+
+    @property
+    def postings(self) -> Mapping[str, Posting]:
+        """The inverted index: the terms that can match, each with its papers and weights."""
+        return self._postings
 
     def _vector(self, terms: Counter[str]) -> dict[str, float]:
         """The L2-normalised sublinear tf-idf weights of one paper's term counts."""

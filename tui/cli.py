@@ -591,11 +591,14 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 def cmd_related(args: argparse.Namespace) -> int:
     """The papers most like one paper, best first."""
-    from storage.related import RelatedIndex
+    from storage.related_cache import load_or_build
 
     library = _open(args, read_only=True)
     paper = library.find(args.ref)
-    found = RelatedIndex(library.papers()).related(paper.id, k=args.limit)
+    # The index saved in the library when it is the papers' (tens of ms), else built (seconds)
+    # and saved for the next call.
+    index, _ = load_or_build(library.root, library.papers_key, library.papers())
+    found = index.related(paper.id, k=args.limit)
     if args.json:
         rows = [paper_json(library.get(pid), library.entry(pid), score) for pid, score in found]
         _print_json(rows)
