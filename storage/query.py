@@ -14,6 +14,7 @@ import contextlib
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -58,6 +59,35 @@ _SUBSTRING_CACHE_SIZE = 256
 _RESULT_CACHE_SIZE = 16
 
 
+@dataclass(frozen=True)
+class _PaperFlags:
+    """Per-paper facts the filters test, as bitsets over the papers' positions."""
+
+    venues: dict[str, int]
+    """Venue without spaces, lower-cased (`icml2025`) -> its papers."""
+    code: int
+    links: int
+
+    @classmethod
+    def of(cls, papers: Sequence[Paper]) -> _PaperFlags:
+        venues: dict[str, list[int]] = {}
+        code: list[int] = []
+        links: list[int] = []
+        for i, paper in enumerate(papers):
+            if paper.venue:
+                venues.setdefault("".join(paper.venue.lower().split()), []).append(i)
+            if paper.code_urls:
+                code.append(i)
+            if paper.links:
+                links.append(i)
+        size = len(papers)
+        return cls(
+            {venue: ids_to_bits(ids, size) for venue, ids in venues.items()},
+            ids_to_bits(code, size),
+            ids_to_bits(links, size),
+        )
+
+
 class SearchEngine:
     """Searches one library's papers; build once, `update` after an import."""
 
@@ -100,26 +130,23 @@ class SearchEngine:
         self._index = index
         self._ids = tuple(paper.id for paper in self._papers)
         self._position = {paper_id: i for i, paper_id in enumerate(self._ids)}
-        size = len(self._papers)
         self._all_hits: Results | None = None
         self._entries_cache: _EntryData | None = None
         self._results: OrderedDict[str, Results] = OrderedDict()
         self._texts: dict[str, list[str]] = {}
         self._sorted: dict[str, tuple[list[str], list[int]]] = {}
         self._substrings: dict[tuple[str, str], list[int]] = {}
-        venues: dict[str, list[int]] = {}
-        code: list[int] = []
-        links: list[int] = []
-        for i, paper in enumerate(self._papers):
-            if paper.venue:
-                venues.setdefault("".join(paper.venue.lower().split()), []).append(i)
-            if paper.code_urls:
-                code.append(i)
-            if paper.links:
-                links.append(i)
-        self._venues = {venue: ids_to_bits(ids, size) for venue, ids in venues.items()}
-        self._code = ids_to_bits(code, size)
-        self._links = ids_to_bits(links, size)
+        self._flags: _PaperFlags | None = None
+
+    @property
+    def flags(self) -> _PaperFlags:
+        """Venues, `has:code` and `has:links` as bitsets, made when a query first needs them.
+
+        A `papershelf list` without such a filter never pays the pass over every paper.
+        """
+        if self._flags is None:
+            self._flags = _PaperFlags.of(self._papers)
+        return self._flags
 
     def _entry_data(self, entries: Mapping[str, Entry]) -> _EntryData:
         """What the searches need from `entries`, kept while the entries stay the same."""
@@ -343,7 +370,7 @@ class _Context(Explainer):
             )
         if kind == "venue":
             bits = 0
-            for venue, venue_bits in self.engine._venues.items():
+            for venue, venue_bits in self.engine.flags.venues.items():
                 if value in venue:
                     bits |= venue_bits
             return bits
@@ -356,9 +383,9 @@ class _Context(Explainer):
             elif choice == "starred":
                 bits |= self._entry_bits(lambda e: e.starred)
             elif choice == "code":
-                bits |= self.engine._code
+                bits |= self.engine.flags.code
             elif choice == "links":
-                bits |= self.engine._links
+                bits |= self.engine.flags.links
             elif choice == "note":
                 bits |= self._entry_bits(lambda e: bool(e.note))
             elif choice == "tags":

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import storage.query as query_module
 from storage.errors import QueryError
 from storage.model import Entry, Paper
 from storage.query import (
@@ -434,3 +435,19 @@ def test_bitsets_round_trip_sparse_and_dense(ids, extra):
         bits = ids_to_bits(form, size)
         assert bits == sum(1 << i for i in ids)
         assert bits_to_ids(bits) == sorted(ids)
+
+
+def test_venue_and_code_flags_are_made_only_when_a_filter_needs_them(engine, monkeypatch):
+    # `papershelf list` builds an engine per process: a plain query skips the pass over every
+    # paper that venue:/has: need.
+    made: list[int] = []
+    real = query_module._PaperFlags.of
+    monkeypatch.setattr(
+        query_module._PaperFlags, "of", lambda papers: made.append(len(papers)) or real(papers)
+    )
+    fresh = SearchEngine(engine.papers)
+    assert ids(fresh, "diffusion") == ids(engine, "diffusion")
+    assert made == []
+    assert ids(fresh, "has:code") == ids(engine, "has:code")
+    assert ids(fresh, "venue:icml has:code") == ids(engine, "venue:icml has:code")
+    assert made == [len(engine.papers)]  # made once, then kept
