@@ -131,3 +131,22 @@ async def test_clicking_the_bar_scrolls_there() -> None:
         assert reader.scroll_y == reader.max_scroll_y
         await pilot.click(Reader, offset=(bar_x, 0))
         assert reader.scroll_y == 0
+
+
+async def test_text_can_be_selected_with_the_mouse_after_scrolling() -> None:
+    words = " ".join(f"word{i} zebrafish" for i in range(200))
+    paper_ = Paper("aaaa00000009", "NameX", None, words, "Test 2025", ("t.txt",))
+    app = _Harness()
+    async with app.run_test(size=(60, 20)) as pilot:
+        reader = app.query_one(Reader)
+        reader.show(paper_, Entry())
+        await pilot.pause()
+        reader.scroll_to(y=5, animate=False)
+        await pilot.pause()
+        first, second = (reader.render_line(y).text for y in (2, 3))
+        await pilot.mouse_down(Reader, offset=(1, 2))  # column 1: the first cell of the text
+        await pilot.hover(Reader, offset=(20, 3))
+        await pilot.mouse_up(Reader, offset=(20, 3))
+        await pilot.pause()
+        selected = app.screen.get_selected_text()
+        assert selected == first.rstrip(" " + THUMB) + " " + second[:20]

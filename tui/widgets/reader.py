@@ -10,6 +10,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content, Span
 from textual.geometry import Size
+from textual.selection import Selection
 from textual.strip import Strip
 from textual.visual import Visual
 
@@ -116,7 +117,7 @@ class Reader(BarScrollView, can_focus=True):
         depends on its text; only what scrolling can reach does.
         """
         width = max(0, self.scrollable_content_region.width - _BAR_COLUMNS)
-        key = (self._content, width, self._pseudo_classes_cache_key)
+        key = (self._content, width, self._pseudo_classes_cache_key, self.text_selection)
         if key != self._lines_key:
             self._lines_key = key
             self._lines = (
@@ -144,6 +145,10 @@ class Reader(BarScrollView, can_focus=True):
         bar_style = self.get_visual_style(f"bar--{part}").rich_style if part else style
         cells = [Segment(" ", style), Segment(THUMB if part == "thumb" else " ", bar_style)]
         return Strip([*line.crop_extend(0, text_width, style), *cells], width)
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        """The text under a mouse selection (the lines carry offsets into the paper's text)."""
+        return selection.extract(self._content.plain), "\n"
 
     def bar_moved(self, y: int) -> None:
         """Scroll so that the part of the text that bar cell `y` stands for is in view."""
