@@ -378,7 +378,22 @@ def derive_name(abstract: str, title: str | None = None, code_urls: tuple[str, .
     if repo:
         return repo
     if shown_title:
-        # A title's main clause (before its colon) is the headline a reader would use.
-        head = shown_title.partition(": ")[0]
-        return headline(head if len(head.split()) >= 2 else shown_title)
+        return _title_headline(shown_title)
     return headline(display_text(abstract).text)
+
+
+def _title_headline(shown_title: str) -> str:
+    # A title's main clause (before its colon) is the headline a reader would use.
+    head = shown_title.partition(": ")[0]
+    return headline(head if len(head.split()) >= 2 else shown_title)
+
+
+def name_restates_title(name: str, title: str | None) -> bool:
+    """Whether `name` says nothing the title does not: it is the title's headline (maybe cut
+    with "…"), as `derive_name` makes for a titled paper with no method name.
+
+    Screens then show the title alone instead of the name followed by the same words again.
+    """
+    if not title:
+        return False
+    return name == title or name == _title_headline(latex_to_unicode(title))

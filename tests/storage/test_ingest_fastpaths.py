@@ -309,8 +309,14 @@ HOSTILE = {
 
 def test_hostile_paragraphs_parse_in_linear_time() -> None:
     # Each took 0.1 to 1.7 s before (quadratic); linear parsing takes a few milliseconds. The
-    # bound is CPU time, generous for a noisy machine, and far below the quadratic cost.
+    # bound is CPU time, generous for a noisy machine, and far below the quadratic cost; the
+    # best of three attempts, so that a burst of load on a shared machine cannot fail it.
     for kind, text in HOSTILE.items():
-        started = time.process_time()
-        (paper,) = parse_bytes(text[:19_990].encode(), "hostile.txt", now="t").papers
-        assert paper.name and time.process_time() - started < 0.08, kind
+        data = text[:19_990].encode()
+        costs = []
+        for _ in range(3):
+            started = time.process_time()
+            (paper,) = parse_bytes(data, "hostile.txt", now="t").papers
+            costs.append(time.process_time() - started)
+            assert paper.name, kind
+        assert min(costs) < 0.08, (kind, costs)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from storage.names import derive_name, headline, method_name, title_name
+from storage.names import derive_name, headline, method_name, name_restates_title, title_name
 
 
 @pytest.mark.parametrize(
@@ -94,3 +94,36 @@ def test_headline_never_empty_nor_dangling(text: str) -> None:
 @given(st.text(max_size=300), st.one_of(st.none(), st.text(max_size=80)))
 def test_derive_name_never_empty(abstract: str, title: str | None) -> None:
     assert derive_name(abstract, title=title).strip()
+
+
+# --- a name that only restates the title -------------------------------------------------------
+
+RESTATING_TITLES = [
+    "Stronger Neyman Regret Guarantees for Adaptive Experimental Design",
+    "Decision Theoretic Foundations for Conformal Prediction: Optimal Uncertainty Quantification",
+    "On gauge freedom, conservativity and intrinsic dimensionality estimation in diffusion models",
+]
+
+
+@pytest.mark.parametrize("title", RESTATING_TITLES)
+def test_a_headline_of_the_title_restates_it(title: str) -> None:
+    name = derive_name("An abstract that names no method at all.", title)
+    assert name != title  # cut, or only the main clause
+    assert name_restates_title(name, title)
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [
+        ("RelGNN", "RelGNN: Composite Message Passing for Relational Deep Learning"),
+        ("SMASH", "Beyond Point Prediction: Score Matching-based Pseudolikelihood Estimation"),
+        ("Stronger Neyman…", None),
+        ("Other words…", "Stronger Neyman Regret Guarantees for Adaptive Experimental Design"),
+    ],
+)
+def test_a_method_name_or_other_words_do_not(name: str, title: str | None) -> None:
+    assert not name_restates_title(name, title)
+
+
+def test_a_name_equal_to_the_title_restates_it() -> None:
+    assert name_restates_title("Attention Is All You Need", "Attention Is All You Need")

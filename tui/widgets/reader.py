@@ -16,6 +16,7 @@ from textual.visual import Visual
 
 from storage.latex import display_text
 from storage.model import Entry, Paper
+from storage.names import name_restates_title
 from storage.query import highlight_spans, snippet
 from tui.text import highlighted, plain, safe
 from tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
@@ -165,15 +166,17 @@ def reader_content(paper: Paper, entry: Entry, hit: Hit | None) -> Content:
     """Everything the reader shows for one paper, as safe Content."""
     spans: Mapping[str, Sequence[tuple[int, int]]] = (hit.spans or {}) if hit else {}
     terms: Sequence[str] = hit.terms if hit else ()
-    lines: list[Content] = [
-        highlighted(paper.name, spans.get("name", ()), _MATCH, ".reader--name", one_line=True)
-    ]
-    if paper.title and paper.title != paper.name:
-        lines.append(
-            highlighted(
-                paper.title, spans.get("title", ()), _MATCH, ".reader--title", one_line=True
+    title_spans = spans.get("title", ())
+    if paper.title and name_restates_title(paper.name, paper.title):
+        # The name is the title's own headline: the title alone, as the heading.
+        lines = [highlighted(paper.title, title_spans, _MATCH, ".reader--name", one_line=True)]
+    else:
+        name_spans = spans.get("name", ())
+        lines = [highlighted(paper.name, name_spans, _MATCH, ".reader--name", one_line=True)]
+        if paper.title and paper.title != paper.name:
+            lines.append(
+                highlighted(paper.title, title_spans, _MATCH, ".reader--title", one_line=True)
             )
-        )
     lines.append(Content(""))
     lines.extend(_meta_lines(paper, entry, terms))
     display = display_text(paper.abstract)
