@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from queries import QUERIES_FILE, read_queries  # bench/queries.py (the script's folder)
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
@@ -32,12 +34,6 @@ SESSION = f"papershelf-bench-{os.getpid()}"
 """Per process, so that two runs on one machine do not drive each other's app."""
 STEPS = ("changed", "searched", "results")
 """Trace marks between `key` and `list-rendered`, in order (see tui/app.py)."""
-
-
-def read_queries(path: Path) -> list[str]:
-    """The fixed query list shared with bench_search.py (comments start with `# `)."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return [line for line in lines if line.strip() and not line.startswith("# ")]
 
 
 def build_library(root: Path, corpus: Path, papers: int = 0) -> int:
@@ -189,7 +185,7 @@ def main() -> int:
     )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--size", default="120x40")
-    parser.add_argument("--queries", type=Path, default=REPO / "bench" / "queries.txt")
+    parser.add_argument("--queries", type=Path, default=QUERIES_FILE)
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         print("tmux is needed", file=sys.stderr)

@@ -38,6 +38,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from queries import read_queries  # bench/queries.py (the script's folder)
+
 REPO = Path(__file__).resolve().parent.parent
 QUERIES = (
     "diffusion",
@@ -273,8 +275,7 @@ def main() -> None:
             print("fzf not installed (apt-get install -y fzf): timing papershelf only")
         queries = list(args.query or QUERIES)
         if args.queries_file is not None:
-            lines = args.queries_file.read_text(encoding="utf-8").splitlines()
-            queries = [line for line in lines if line.strip() and not line.startswith("# ")]
+            queries = read_queries(args.queries_file)
         bench_list(args.root, queries, args.runs, runners, fzf, args.fuzzy)
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
 

@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from queries import read_queries  # bench/queries.py (the script's folder)
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
@@ -40,11 +42,6 @@ def load_papers(path: Path) -> list[Paper]:
     from storage.ingest import parse_bytes
 
     return list(parse_bytes(path.read_bytes(), path.name).papers)
-
-
-def read_queries() -> list[str]:
-    lines = (HERE / "queries.txt").read_text(encoding="utf-8").splitlines()
-    return [line for line in lines if line.strip() and not line.startswith("# ")]
 
 
 def synthetic_entries(papers: list[Paper]) -> dict[str, Entry]:

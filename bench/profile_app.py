@@ -21,10 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from queries import read_queries  # bench/queries.py (the script's folder)
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-
-QUERIES = ["diffusion", "trasnformer", "graph neural", "reinforcement learning", "llm !vision"]
 
 
 def main() -> int:
@@ -50,7 +50,7 @@ def main() -> int:
                 await asyncio.sleep(0.05)
             await pilot.pause(0.3)
             await pilot.press("slash")
-            for query in QUERIES:
+            for query in read_queries():
                 for char in query:
                     started = time.perf_counter()
                     if not args.no_profile:

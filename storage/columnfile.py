@@ -7,10 +7,28 @@ read with an unbuffered file; neither may trust what it reads until every column
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import chain
 from typing import BinaryIO
 
 ColumnCheck = Callable[[tuple[object, ...]], bool]
 """Whether one column holds values of the field's type only."""
+
+
+def is_str(column: tuple[object, ...]) -> bool:
+    """A column of strings."""
+    return set(map(type, column)) <= {str}
+
+
+def is_optional_str(column: tuple[object, ...]) -> bool:
+    """A column of strings or None."""
+    return set(map(type, column)) <= {str, type(None)}
+
+
+def is_str_tuples(column: tuple[object, ...]) -> bool:
+    """A column of tuples of strings."""
+    if not set(map(type, column)) <= {tuple}:
+        return False
+    return set(map(type, chain.from_iterable(column))) <= {str}  # type: ignore[arg-type]
 
 
 def read_exactly(handle: BinaryIO, size: int) -> bytearray | None:

@@ -128,6 +128,16 @@ class _Collector:
         self.duplicates = 0
         self.skipped = 0
 
+    def result(self, source: str, venue: str | None) -> ParseResult:
+        """What the file held: the papers collected, in order, with the counts."""
+        return ParseResult(
+            source=source,
+            venue=venue,
+            papers=list(self.papers.values()),
+            duplicates=self.duplicates,
+            skipped=self.skipped,
+        )
+
     def add(self, paper: Paper) -> None:
         old = self.papers.get(paper.id)
         if old is None:
@@ -161,13 +171,7 @@ def _parse_text(text: str, source: str, venue: str | None, now: str) -> ParseRes
             continue
         abstract = paragraph.text
         collector.add(_make_paper(abstract, source, venue or header_venue, now))
-    return ParseResult(
-        source=source,
-        venue=venue or header_venue,
-        papers=list(collector.papers.values()),
-        duplicates=collector.duplicates,
-        skipped=collector.skipped,
-    )
+    return collector.result(source, venue or header_venue)
 
 
 def _one_line(value: Any) -> str | None:
@@ -280,13 +284,7 @@ def _parse_json(
             )
         )
     common = venues.pop() if len(venues) == 1 else None
-    return ParseResult(
-        source=source,
-        venue=venue or common,
-        papers=list(collector.papers.values()),
-        duplicates=collector.duplicates,
-        skipped=collector.skipped,
-    )
+    return collector.result(source, venue or common)
 
 
 def parse_bytes(

@@ -41,6 +41,7 @@ from storage.jsonstore import (
     atomic_write,
     dumps,
     move_aside,
+    read_keyed,
     stale_temp_files,
     stat_key,
 )
@@ -304,14 +305,13 @@ class JournalStore:
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         try:
-            with open(self.path, "rb") as handle:
-                key = stat_key(os.fstat(handle.fileno()))
-                raw = handle.read()
-        except FileNotFoundError:
-            self._cache = None
-            return Journal()
+            found = read_keyed(self.path)
         except OSError as error:
             raise _Unreadable(error.strerror or str(error), None) from None
+        if found is None:
+            self._cache = None
+            return Journal()
+        key, raw = found
         try:
             history = Journal.from_json(json.loads(raw))
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:

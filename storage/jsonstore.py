@@ -152,6 +152,19 @@ def atomic_write(path: Path, payload: bytes, *, sync: bool = True) -> StatKey:
     return key
 
 
+def read_keyed(path: Path) -> tuple[StatKey, bytes] | None:
+    """The file's bytes with the `StatKey` of exactly those bytes; None when there is no file.
+
+    The key comes from the open descriptor, so it describes the bytes read even if another
+    process replaces the file in between. Other `OSError`s are the caller's to report.
+    """
+    try:
+        with open(path, "rb") as handle:
+            return stat_key(os.fstat(handle.fileno())), handle.read()
+    except FileNotFoundError:
+        return None
+
+
 def dumps(data: Mapping[str, Any], *, indent: int | None = None) -> bytes:
     """Serialise a TinyDB document tree the way papershelf stores it (UTF-8, not ASCII-escaped)."""
     separators = (",", ": ") if indent is not None else (",", ":")
@@ -196,16 +209,13 @@ class AtomicJSONStorage(Storage):
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         try:
-            with open(self.path, "rb") as handle:
-                # The key comes from the open descriptor so that it describes the bytes read,
-                # even if another process replaces the file in between.
-                key = stat_key(os.fstat(handle.fileno()))
-                raw = handle.read()
-        except FileNotFoundError:
-            self._cache = None
-            return None
+            found = read_keyed(self.path)
         except OSError as error:
             raise LibraryError(f"cannot read {self.path}: {_describe(error)}") from error
+        if found is None:
+            self._cache = None
+            return None
+        key, raw = found
         data = self._parse(raw, key)
         self._cache = (key, data)
         return data

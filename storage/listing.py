@@ -37,12 +37,18 @@ import os
 import struct
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, pairwise, repeat
+from itertools import pairwise, repeat
 from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from storage.columnfile import read_exactly, valid_columns
+from storage.columnfile import (
+    is_optional_str,
+    is_str,
+    is_str_tuples,
+    read_exactly,
+    valid_columns,
+)
 from storage.listing_state import (
     LISTING_FILE,
     PAPERS_FILE,
@@ -124,21 +130,7 @@ class ListedPaper(tuple):  # type: ignore[type-arg]
         return f"ListedPaper({self[0]!r}, {self[1]!r})"
 
 
-def _is_str(column: tuple[object, ...]) -> bool:
-    return set(map(type, column)) <= {str}
-
-
-def _is_optional_str(column: tuple[object, ...]) -> bool:
-    return set(map(type, column)) <= {str, type(None)}
-
-
-def _is_str_tuples(column: tuple[object, ...]) -> bool:
-    if not set(map(type, column)) <= {tuple}:
-        return False
-    return set(map(type, chain.from_iterable(column))) <= {str}  # type: ignore[arg-type]
-
-
-_CHECKS = (_is_str, _is_str, _is_optional_str, _is_optional_str, _is_str_tuples, _is_str_tuples)
+_CHECKS = (is_str, is_str, is_optional_str, is_optional_str, is_str_tuples, is_str_tuples)
 """One per field of `FIELDS`."""
 
 
@@ -274,7 +266,7 @@ class Listing:
         if (
             type(abstracts) is not tuple
             or len(abstracts) != len(self.papers)
-            or not _is_str(abstracts)
+            or not is_str(abstracts)
         ):
             raise ListingUnusable("the abstracts of the listing cannot be read")
         return abstracts

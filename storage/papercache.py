@@ -25,11 +25,17 @@ import marshal
 import struct
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain, repeat
+from itertools import repeat
 from operator import attrgetter
 from pathlib import Path
 
-from storage.columnfile import read_exactly, valid_columns
+from storage.columnfile import (
+    is_optional_str,
+    is_str,
+    is_str_tuples,
+    read_exactly,
+    valid_columns,
+)
 from storage.errors import PapershelfError
 from storage.jsonstore import StatKey, atomic_write, stale_temp_files
 from storage.model import Paper
@@ -47,24 +53,10 @@ _MARSHAL_VERSION = 4
 _FIELDS: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Paper))
 
 
-def _is_str(column: tuple[object, ...]) -> bool:
-    return set(map(type, column)) <= {str}
-
-
-def _is_optional_str(column: tuple[object, ...]) -> bool:
-    return set(map(type, column)) <= {str, type(None)}
-
-
-def _is_str_tuples(column: tuple[object, ...]) -> bool:
-    if not set(map(type, column)) <= {tuple}:
-        return False
-    return set(map(type, chain.from_iterable(column))) <= {str}  # type: ignore[arg-type]
-
-
 _CHECKS: dict[str, Callable[[tuple[object, ...]], bool]] = {
-    "str": _is_str,
-    "str | None": _is_optional_str,
-    "tuple[str, ...]": _is_str_tuples,
+    "str": is_str,
+    "str | None": is_optional_str,
+    "tuple[str, ...]": is_str_tuples,
 }
 """How to check a column, by the field's annotation (a string: model.py defers annotations)."""
 _FIELD_CHECKS = [_CHECKS.get(str(field.type)) for field in dataclasses.fields(Paper)]

@@ -542,19 +542,19 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_undo(args: argparse.Namespace) -> int:
     """Take back the latest change; print what it was."""
-    library = _open(args, seed=False)
-    message = library.undo()
-    _journal_notice(library)
-    print(f"undone: {message}" if message is not None else "nothing to undo")
-    return EXIT_OK
+    return _history_step(args, "undo", "undone")
 
 
 def cmd_redo(args: argparse.Namespace) -> int:
     """Do again the latest undone change; print what it was."""
+    return _history_step(args, "redo", "redone")
+
+
+def _history_step(args: argparse.Namespace, step: str, done: str) -> int:
     library = _open(args, seed=False)
-    message = library.redo()
+    message = library.undo() if step == "undo" else library.redo()
     _journal_notice(library)
-    print(f"redone: {message}" if message is not None else "nothing to redo")
+    print(f"{done}: {message}" if message is not None else f"nothing to {step}")
     return EXIT_OK
 
 

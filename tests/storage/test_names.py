@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from storage.names import derive_name, headline, method_name, name_restates_title, title_name
+from storage.names import (
+    derive_name,
+    heading_fields,
+    headline,
+    method_name,
+    name_restates_title,
+    title_name,
+)
 
 
 @pytest.mark.parametrize(
@@ -127,3 +134,12 @@ def test_a_method_name_or_other_words_do_not(name: str, title: str | None) -> No
 
 def test_a_name_equal_to_the_title_restates_it() -> None:
     assert name_restates_title("Attention Is All You Need", "Attention Is All You Need")
+
+
+def test_heading_fields_choose_what_a_screen_shows() -> None:
+    title = RESTATING_TITLES[0]
+    cut = derive_name("An abstract that names no method at all.", title)
+    assert heading_fields(cut, title) == ("title", None)  # the whole title, once
+    assert heading_fields("RelGNN", "RelGNN: Composite Message Passing") == ("name", "title")
+    assert heading_fields("NoCode", None) == ("name", None)
+    assert heading_fields("Same Words", "Same Words") == ("title", None)

@@ -28,7 +28,7 @@ from textual.strip import Strip
 from textual.style import Style
 
 from storage.model import Paper
-from storage.names import name_restates_title
+from storage.names import heading_fields
 from storage.query import Hit, Results
 from tui.text import safe
 from tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
@@ -139,7 +139,7 @@ class PaperList(BarScrollView, can_focus=True):
         """`shown_count` when a row was last drawn."""
         self._row_cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
         self._drawn: dict[int, tuple[object, ...]] = {}
-        self._restates: dict[str, bool] = {}
+        self._headings: dict[str, tuple[str, str | None]] = {}
         """Row key last drawn at each screen row, and the scroll offset it was drawn at (-1)."""
         self._announced: str | None = None
         self._styles: dict[str, Style] = {}
@@ -234,7 +234,7 @@ class PaperList(BarScrollView, can_focus=True):
     def refresh_rows(self) -> None:
         """Redraw every row (entries changed: tags, status, star; or papers were re-imported)."""
         self._row_cache.clear()
-        self._restates.clear()
+        self._headings.clear()
         self.refresh()
 
     def move_to(self, index: int) -> None:
@@ -430,11 +430,11 @@ class PaperList(BarScrollView, can_focus=True):
         # A full block, not a coloured space: the thumb stays visible without colours (NO_COLOR).
         return Strip([*row, Segment(THUMB if bar == "thumb" else " ", bar_style)], text_width + 1)
 
-    def _title_only(self, paper: Paper) -> bool:
-        """Whether the row shows the title alone (`name_restates_title`, kept per paper)."""
-        known = self._restates.get(paper.id)
+    def _heading_fields(self, paper: Paper) -> tuple[str, str | None]:
+        """`heading_fields` of the paper, kept per paper (it derives a headline)."""
+        known = self._headings.get(paper.id)
         if known is None:
-            known = self._restates[paper.id] = name_restates_title(paper.name, paper.title)
+            known = self._headings[paper.id] = heading_fields(paper.name, paper.title)
         return known
 
     def row_content(self, hit: Hit, width: int, marked: bool) -> Content:
@@ -464,14 +464,11 @@ class PaperList(BarScrollView, can_focus=True):
             (CODE_MARK if paper.has_code else "  ", ("code",)),
             (" ", ()),
         ]
-        if self._title_only(paper):
-            # The name is the title's own headline: the title alone, in the name's place.
-            _highlight(left, paper.title or "", hit.spans_in("title"), "name")
-        else:
-            _highlight(left, paper.name, hit.spans_in("name"), "name")
-            if paper.title and paper.title != paper.name:
-                left.append(("  ", ()))
-                _highlight(left, paper.title, hit.spans_in("title"), "title")
+        head, below = self._heading_fields(paper)
+        _highlight(left, getattr(paper, head), hit.spans_in(head), "name")
+        if below is not None:
+            left.append(("  ", ()))
+            _highlight(left, getattr(paper, below), hit.spans_in(below), "title")
         right: list[Piece] = []
         if paper.venue:
             right.append((safe(paper.venue, one_line=True), ("venue",)))

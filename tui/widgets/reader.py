@@ -16,7 +16,7 @@ from textual.visual import Visual
 
 from storage.latex import display_text
 from storage.model import Entry, Paper
-from storage.names import name_restates_title
+from storage.names import heading_fields
 from storage.query import highlight_spans, snippet
 from tui.text import highlighted, plain, safe
 from tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
@@ -166,17 +166,10 @@ def reader_content(paper: Paper, entry: Entry, hit: Hit | None) -> Content:
     """Everything the reader shows for one paper, as safe Content."""
     spans: Mapping[str, Sequence[tuple[int, int]]] = (hit.spans or {}) if hit else {}
     terms: Sequence[str] = hit.terms if hit else ()
-    title_spans = spans.get("title", ())
-    if paper.title and name_restates_title(paper.name, paper.title):
-        # The name is the title's own headline: the title alone, as the heading.
-        lines = [highlighted(paper.title, title_spans, _MATCH, ".reader--name", one_line=True)]
-    else:
-        name_spans = spans.get("name", ())
-        lines = [highlighted(paper.name, name_spans, _MATCH, ".reader--name", one_line=True)]
-        if paper.title and paper.title != paper.name:
-            lines.append(
-                highlighted(paper.title, title_spans, _MATCH, ".reader--title", one_line=True)
-            )
+    head, below = heading_fields(paper.name, paper.title)
+    lines = [_heading_line(paper, head, spans, ".reader--name")]
+    if below is not None:
+        lines.append(_heading_line(paper, below, spans, ".reader--title"))
     lines.append(Content(""))
     lines.extend(_meta_lines(paper, entry, terms))
     display = display_text(paper.abstract)
@@ -186,6 +179,13 @@ def reader_content(paper: Paper, entry: Entry, hit: Hit | None) -> Content:
         lines.extend([Content(""), why])
     lines.extend([Content(""), _abstract(display.text, display.styles, abstract_matches)])
     return Content("\n").join(lines)
+
+
+def _heading_line(
+    paper: Paper, field: str, spans: Mapping[str, Sequence[tuple[int, int]]], style: str
+) -> Content:
+    """The paper's name or title on a line of its own, with the filter's matches."""
+    return highlighted(getattr(paper, field), spans.get(field, ()), _MATCH, style, one_line=True)
 
 
 def _label(text: str) -> Content:
