@@ -56,6 +56,7 @@ from storage.listing_state import (
     default_root,
     entries_from_records,
     meta_problem,
+    resolve_root,
 )
 from storage.model import STATUSES, Entry, Paper, Status, normalise_tag
 
@@ -178,6 +179,8 @@ class Library:
         self._pending_papers: set[str] = set()
         self._revision = 0
         self._journal = JournalStore(root)
+        self._notices: list[str] = []
+        """One-line messages about what the library did on its own (see `take_notices`)."""
 
     # -- opening -------------------------------------------------------------------------
 
@@ -202,7 +205,7 @@ class Library:
         library, moving a damaged file aside) falls back to the ordinary locked open; later
         changes through the library lock as always.
         """
-        path = Path(root).expanduser() if root is not None else default_root()
+        path = resolve_root(root)
         if read_only:
             library = cls._open_unlocked(path, lock_timeout, seed)
             if library is not None:
@@ -439,6 +442,12 @@ class Library:
         file (no papers.json yet, or an import not saved): what a cache of the papers is keyed by.
         """
         return None if self._pending_papers else self._papers_key
+
+    def take_notices(self) -> list[str]:
+        """One-line messages the user must hear about, each returned once: what the library did
+        on its own (a damaged file moved aside and your state recovered from a backup, ...)."""
+        notices, self._notices = self._notices, []
+        return notices
 
     @property
     def pending(self) -> bool:

@@ -30,6 +30,7 @@ __all__ = [
     "entries_from_records",
     "meta_problem",
     "read_entries",
+    "resolve_root",
     "stat_key",
 ]
 
@@ -56,13 +57,45 @@ def stat_key(st: os.stat_result) -> StatKey:
 
 
 def default_root() -> Path:
-    """The data directory: `$PAPERSHELF_HOME` if set, else the platform's user data directory."""
+    """The data directory: `$PAPERSHELF_HOME` if set, else the platform's user data directory.
+
+    Raises `LibraryError` when `$PAPERSHELF_HOME` names a home directory that does not exist.
+    """
     home = os.environ.get(HOME_ENV, "").strip()
     if home:
-        return Path(home).expanduser()
+        return _expand(home, f"${HOME_ENV}")
     import platformdirs  # here: most runs name the directory, and the import is not free
 
     return Path(platformdirs.user_data_dir("papershelf", appauthor=False))
+
+
+def resolve_root(raw: str | os.PathLike[str] | None) -> Path:
+    """The library directory the user named (`--db`), or `default_root()` for None.
+
+    Raises `LibraryError` with one line for a name that cannot be a library: an empty one
+    (which would quietly mean the current directory) or `~user` of no such user.
+    """
+    if raw is None:
+        return default_root()
+    text = os.fspath(raw)
+    if not text.strip():
+        from storage.errors import LibraryError
+
+        raise LibraryError("--db needs a directory name; an empty one is not used")
+    return _expand(text, "--db")
+
+
+def _expand(text: str, origin: str) -> Path:
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:
+        # Path.expanduser raises RuntimeError for `~nouser`: no home directory to expand to.
+        from storage.errors import LibraryError
+
+        user = text[1:].split("/", 1)[0]
+        raise LibraryError(
+            f"{origin}: cannot expand ~{user}: there is no user named {user!r}"
+        ) from None
 
 
 def meta_problem(data: Mapping[str, Any], kind: str) -> Literal["foreign", "newer"] | None:

@@ -45,7 +45,8 @@ def _add_db(parser: argparse.ArgumentParser, *, default: object = None) -> None:
     parser.add_argument(
         "--db",
         metavar="DIR",
-        type=Path,
+        # A string, not a Path: Path("") is ".", and an empty --db must be refused, not
+        # quietly taken for the current directory (`resolve_root` checks it).
         default=default,
         help="library directory (default: $PAPERSHELF_HOME, else the user data directory)",
     )
@@ -202,7 +203,7 @@ def _quick_list_args(argv: Sequence[str]) -> argparse.Namespace | None:
     Accepts only what argparse parses to the same values: options before the command and
     around one run of query words, no word starting with `-`, valid option values.
     """
-    db: Path | None = None
+    db: str | None = None
     limit: int | None = None
     words: list[str] = []
     seen_command = done_words = False
@@ -228,7 +229,7 @@ def _quick_list_args(argv: Sequence[str]) -> argparse.Namespace | None:
                 return None
             value = argv[i + 1]
         if name == "--db":
-            db = Path(value)
+            db = value
         elif name == "--limit" and seen_command:
             try:
                 limit = _positive_int(value)
@@ -419,10 +420,10 @@ def _list_from_listing(args: argparse.Namespace) -> int | None:
     exactly what this would have printed.
     """
     from storage import listing
-    from storage.listing_state import STATE_FILE, default_root, read_entries
+    from storage.listing_state import STATE_FILE, read_entries, resolve_root
     from storage.query import parse_query
 
-    root = Path(args.db).expanduser() if args.db is not None else default_root()
+    root = resolve_root(args.db)
     shelf = listing.load(root)
     if shelf is None:
         return None
