@@ -1,29 +1,36 @@
-"""Rotated backups of state.json, the user's tags, statuses, stars and notes.
+"""Backups of state.json, the user's tags, statuses, stars and notes, and recovery from them.
 
-Before each rewrite of `state.json` the current (just read and verified) version is kept as
-`backups/state-1.json`; older ones move up to `state-2.json` ... `state-<keep>.json` and the oldest
-is dropped. Every save writes a new file and renames it over the old one, so the old version can
-be kept with a hard link: no copy, no extra disk space until it is rotated out.
+After every save of `state.json` its new content is also written to `backups/state-1.json`; the
+older copies move up to `state-2.json` ... `state-<keep>.json` and the oldest is dropped. So
+`state-1.json` always equals the last version papershelf saved, and `state-2.json` the one
+before it: when state.json is damaged (by a disk, a sync tool, a hand edit), the newest readable
+backup holds every change papershelf acknowledged, and the Library recovers from it on its own
+(`Library` moves the damaged file aside and says so).
 
-Restoring (with papershelf closed): copy the backup you want over the live file, e.g.
-`cp <data dir>/backups/state-1.json <data dir>/state.json`. `state-1.json` is the version before
-the latest change, `state-2.json` the one before that, and so on.
+Copies, not hard links: a hard link shares the live file's inode, so a program that damages
+state.json in place (`echo > state.json`) would damage its backup with it. The copies are
+written atomically but not fsynced: state.json itself is synced, and a backup lost to a power
+cut costs only the backup.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
-import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
+
+from storage.errors import PapershelfError
 
 BACKUPS_KEPT = 5
 BACKUP_DIR = "backups"
 
+T = TypeVar("T")
+
 
 def backup_path(root: Path, n: int) -> Path:
-    """Path of the n-th most recent backup of state.json (1 = the version before the last save)."""
+    """Path of the n-th most recent backup of state.json (1 = the version saved last)."""
     return root / BACKUP_DIR / f"state-{n}.json"
 
 
@@ -32,32 +39,34 @@ def list_backups(root: Path) -> list[Path]:
     return [path for n in range(1, BACKUPS_KEPT + 1) if (path := backup_path(root, n)).exists()]
 
 
-def rotate(state_file: Path, *, keep: int = BACKUPS_KEPT) -> Path | None:
-    """Keep the current `state_file` as backup 1, shifting older backups up; drop the oldest.
+def keep(root: Path, payload: bytes, *, kept: int = BACKUPS_KEPT) -> Path | None:
+    """Keep `payload`, the content just saved as state.json, as backup 1, shifting the older
+    backups up and dropping the oldest.
 
-    Returns the new backup's path, or None when there was nothing to keep or keeping it failed.
-    A failure never stops a save: losing one backup is better than losing the user's change.
+    Returns the new backup's path, or None when keeping it failed (a full disk): losing one
+    backup must never fail the save it follows.
     """
-    if not state_file.exists():
-        return None
-    root = state_file.parent
-    newest = backup_path(root, 1)
+    from storage.jsonstore import atomic_write
+
     try:
-        if newest.exists() and os.path.samefile(newest, state_file):
-            return newest  # a retried save: this version is already kept
         (root / BACKUP_DIR).mkdir(exist_ok=True)
-        for n in range(keep - 1, 0, -1):
+        for n in range(kept - 1, 0, -1):
             with contextlib.suppress(FileNotFoundError):
                 os.replace(backup_path(root, n), backup_path(root, n + 1))
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(newest)  # left by a writer killed mid-rotation
-        try:
-            os.link(state_file, newest)
-        except OSError as error:
-            if error.errno not in (errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EMLINK):
-                raise
-            # Filesystems without hard links get a copy instead.
-            shutil.copyfile(state_file, newest)
-    except OSError:
+        newest = backup_path(root, 1)
+        atomic_write(newest, payload, sync=False)
+    except (OSError, PapershelfError):
         return None
     return newest
+
+
+def newest_readable(root: Path, read: Callable[[bytes], T]) -> tuple[Path, bytes, T] | None:
+    """The newest backup that `read` accepts (it raises for one it does not), with its bytes and
+    what `read` made of them; None when no backup can be read."""
+    for path in list_backups(root):
+        try:
+            raw = path.read_bytes()
+            return path, raw, read(raw)
+        except Exception:  # any failure to read a backup means: try the next one
+            continue
+    return None

@@ -34,6 +34,8 @@ __all__ = [
     "dumps",
     "fsync_directory",
     "move_aside",
+    "parse_object",
+    "real_target",
     "stale_temp_files",
     "stat_key",
     "temp_path_for",
@@ -56,8 +58,11 @@ def move_aside(path: Path, key: StatKey, suffix: str) -> Path | None:
     """Rename the damaged file `path` to `<name>.corrupt-<suffix>` (never over another one).
 
     Only the version seen to be damaged (`key`) is moved: None when the file has meanwhile
-    been replaced or removed, since what is there now was not seen to be bad.
+    been replaced or removed, since what is there now was not seen to be bad. A symbolic link
+    stays where it is and its target is moved (in the target's directory), so a library whose
+    state.json lives elsewhere (a synced folder) keeps its link.
     """
+    path = real_target(path)
     try:
         if stat_key(os.stat(path)) != key:
             return None
@@ -72,6 +77,17 @@ def move_aside(path: Path, key: StatKey, suffix: str) -> Path | None:
     return target
 
 
+def real_target(path: Path) -> Path:
+    """`path` itself, or the file a symbolic link at `path` finally points to.
+
+    papershelf writes through links: replacing the link by a regular file would leave its
+    target (say, a copy in a synced folder) silently stale.
+    """
+    if not os.path.islink(path):
+        return path
+    return Path(os.path.realpath(path))
+
+
 def temp_path_for(path: Path) -> Path:
     """A fresh, hidden temp-file name next to `path` (same directory, so os.replace is atomic)."""
     return path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
@@ -79,6 +95,7 @@ def temp_path_for(path: Path) -> Path:
 
 def stale_temp_files(path: Path) -> Iterator[Path]:
     """Temp files a writer of `path` may have left behind when it was killed."""
+    path = real_target(path)
     return path.parent.glob(f".{path.name}.*{TEMP_SUFFIX}")
 
 
@@ -110,8 +127,10 @@ def atomic_write(path: Path, payload: bytes, *, sync: bool = True) -> StatKey:
     """Replace `path` with `payload` atomically and return the new file's `StatKey`.
 
     On any failure the temp file is removed, `path` is left exactly as it was, and `SaveError`
-    is raised with a one-line message.
+    is raised with a one-line message. A symbolic link at `path` is written through: its
+    target is replaced (atomically, in the target's directory) and the link stays.
     """
+    path = real_target(path)
     tmp = temp_path_for(path)
     try:
         mode = os.stat(path).st_mode & 0o7777
@@ -163,6 +182,28 @@ def read_keyed(path: Path) -> tuple[StatKey, bytes] | None:
             return stat_key(os.fstat(handle.fileno())), handle.read()
     except FileNotFoundError:
         return None
+
+
+def parse_object(raw: bytes, path: Path, key: StatKey | None) -> dict[str, Any]:
+    """The JSON object in `raw` (the bytes of the file at `path`, version `key`).
+
+    Raises `CorruptFileError` with a short reason for anything else: empty, not UTF-8, not
+    JSON, nested too deeply, a number too long for Python to read (over 4,300 digits raise
+    ValueError, not a JSON error), or not an object.
+    """
+    if not raw.strip():
+        raise CorruptFileError(path, "the file is empty", key)
+    try:
+        data = json.loads(raw)
+    except RecursionError:
+        raise CorruptFileError(path, "not valid JSON: nested too deeply", key) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CorruptFileError(path, f"not valid JSON: {error}", key) from None
+    except ValueError:
+        raise CorruptFileError(path, "not valid JSON: a number is too long", key) from None
+    if not isinstance(data, dict):
+        raise CorruptFileError(path, "not a JSON object", key)
+    return data
 
 
 def dumps(data: Mapping[str, Any], *, indent: int | None = None) -> bytes:
@@ -221,20 +262,14 @@ class AtomicJSONStorage(Storage):
         return data
 
     def _parse(self, raw: bytes, key: StatKey) -> dict[str, Any]:
-        if not raw.strip():
-            raise CorruptFileError(self.path, "the file is empty", key)
-        try:
-            data = json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise CorruptFileError(self.path, f"not valid JSON: {error}", key) from error
-        except RecursionError as error:
-            raise CorruptFileError(self.path, "not valid JSON: nested too deeply", key) from error
-        if not isinstance(data, dict):
-            raise CorruptFileError(self.path, "not a JSON object", key)
-        return data
+        return parse_object(raw, self.path, key)
 
     def write(self, data: dict[str, Any]) -> None:
         """Replace the file with `data`; raises `SaveError` (file untouched) on failure."""
+        self.write_payload(data)
+
+    def write_payload(self, data: dict[str, Any]) -> bytes:
+        """`write`, returning the bytes written (what a backup of this version keeps)."""
         payload = dumps(data, indent=self.indent)
         try:
             key = atomic_write(self.path, payload, sync=self.sync)
@@ -242,6 +277,7 @@ class AtomicJSONStorage(Storage):
             self._cache = None
             raise
         self._cache = (key, data)
+        return payload
 
     def quarantine(self, key: StatKey, suffix: str) -> Path | None:
         """Move the damaged file described by `key` aside to `<name>.corrupt-<suffix>`.

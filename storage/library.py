@@ -8,7 +8,9 @@ Layout of the data directory (`default_root()` unless given):
   written by `AtomicJSONStorage`, each carrying a schema version in its `meta` table.
 - `.lock` — the inter-process lock held around every read-modify-write (a read-only open,
   `Library.open(read_only=True)`, takes no lock and creates no lock file).
-- `backups/state-<n>.json` — the previous versions of state.json (see `storage.backups`).
+- `backups/state-<n>.json` — copies of the last versions of state.json, `state-1` being the
+  one saved last; a damaged state.json is recovered from the newest readable one
+  (`storage.backups`, `_recover_state`), and the user is told (`take_notices`).
 - `journal.json` — the undo / redo history of the user's state (see `storage.journal`).
 - `papers.cache` — a fast copy of papers.json, trusted only while papers.json is unchanged (see
   `storage.papercache`).
@@ -17,8 +19,11 @@ Layout of the data directory (`default_root()` unless given):
 
 Every change re-reads state.json under the lock, applies itself, writes the whole file atomically
 and releases the lock, so two processes never lose each other's updates. A change returns only
-once it is on disk; if the write fails the change stays in memory (`pending`) and is written by
-the next change or by `save()`.
+once it is on disk; if the write fails the change stays in memory (`pending`, with its undo step)
+and is written by the next change or by `save()`.
+
+Nothing written to papers.json or state.json is ever taken from a cache: an import re-reads
+papers.json itself, and a damaged papers.json is moved aside, never rebuilt from a copy.
 
 Every change to entries is also one step of the undo journal, written right after state.json
 under the same lock: `undo()` / `redo()` take it back (or forward) and survive a restart.
@@ -31,21 +36,31 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
+from operator import attrgetter
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from storage import backups, journal, papercache
+from storage.columnfile import is_optional_str, is_str, is_str_tuples, valid_columns
 from storage.errors import (
     Ambiguous,
     LibraryError,
     NotFound,
     PapershelfError,
+    SaveError,
 )
 from storage.journal import JournalStore, Step, UndoOutcome
-from storage.jsonstore import AtomicJSONStorage, CorruptFileError, StatKey, stale_temp_files
+from storage.jsonstore import (
+    AtomicJSONStorage,
+    CorruptFileError,
+    StatKey,
+    atomic_write,
+    parse_object,
+    stale_temp_files,
+)
 from storage.listing_state import (
     LISTING_FILE,
     META_ID,
@@ -83,6 +98,7 @@ LOCK_TIMEOUT = 5.0
 """Seconds to wait for another papershelf process to finish saving."""
 NOTE_MAX_CHARS = 20_000
 _DEFAULT_ENTRY = Entry()
+_PAPER_FIELDS = tuple(field.name for field in fields(Paper))
 
 
 class InvalidInput(PapershelfError):
@@ -133,24 +149,69 @@ def _meta(kind: str) -> dict[str, dict[str, Any]]:
     return {META_ID: {"schema": SCHEMA_VERSION, "kind": kind, "app": "papershelf"}}
 
 
-def _paper_from_record(record: dict[str, Any]) -> Paper:
-    """Fast path for records papershelf wrote itself; `Paper.from_dict` for anything else."""
+def _paper_from_record(record: Any) -> Paper:
+    """Fast path for records papershelf wrote itself; `Paper.from_dict` for anything else.
+
+    The list fields must be lists (a text would split into letters); the other fields' types
+    are checked column by column afterwards (`_papers_from_records`).
+    """
     try:
-        return Paper(
-            record["id"],
-            record["name"],
-            record["title"],
-            record["abstract"],
-            record["venue"],
-            tuple(record["sources"]),
-            tuple(record["code_urls"]),
-            tuple(record["links"]),
-            record["imported_at"],
-            tuple(record["authors"]),
-            record["url"],
-        )
+        sources, code_urls = record["sources"], record["code_urls"]
+        links, authors = record["links"], record["authors"]
+        lists = type(sources) is list and type(code_urls) is list
+        if lists and type(links) is list and type(authors) is list:
+            return Paper(
+                record["id"],
+                record["name"],
+                record["title"],
+                record["abstract"],
+                record["venue"],
+                tuple(sources),
+                tuple(code_urls),
+                tuple(links),
+                record["imported_at"],
+                tuple(authors),
+                record["url"],
+            )
     except (KeyError, TypeError):
-        return Paper.from_dict(record)
+        pass
+    return Paper.from_dict(record)
+
+
+_PAPER_CHECKS = (
+    is_str,  # id
+    is_str,  # name
+    is_optional_str,  # title
+    is_str,  # abstract
+    is_optional_str,  # venue
+    is_str_tuples,  # sources
+    is_str_tuples,  # code_urls
+    is_str_tuples,  # links
+    is_str,  # imported_at
+    is_str_tuples,  # authors
+    is_optional_str,  # url
+)
+
+
+def _papers_from_records(records: dict[str, Any]) -> dict[str, Paper]:
+    """papers.json's `papers` table as Papers by id; `ValueError` (naming the paper) when a
+    record is not one papershelf could have written, or is filed under another paper's id."""
+    try:
+        papers = list(map(_paper_from_record, records.values()))
+    except ValueError as error:
+        raise ValueError(f"a paper record is invalid: {error}") from None
+    # Types checked a column at a time, in C (a Python check per field would cost more than
+    # building the papers).
+    columns = [tuple(map(attrgetter(name), papers)) for name in _PAPER_FIELDS]
+    if not valid_columns(tuple(columns), _PAPER_CHECKS):
+        for paper in papers:
+            Paper.from_dict(paper.to_dict())  # names the first bad field
+        raise ValueError("a paper record is invalid")
+    loaded = dict(zip(records, papers, strict=True))
+    for key, paper in loaded.items():
+        if key != paper.id:
+            raise ValueError(f"the record filed as {key[:20]!r} is paper {paper.id[:20]!r}")
+    return loaded
 
 
 class Library:
@@ -176,11 +237,15 @@ class Library:
         self._entries: dict[str, Entry] = {}
         self._state_raw: dict[str, Any] | None = None
         self._pending_entries: set[str] = set()
+        self._pending_steps: list[Step] = []
+        """Undo steps of changes not saved yet (see `_commit`)."""
         self._pending_papers: set[str] = set()
         self._revision = 0
         self._journal = JournalStore(root)
         self._notices: list[str] = []
         """One-line messages about what the library did on its own (see `take_notices`)."""
+        self._papers_notice = False
+        """Whether a notice already told the user how to get damaged papers back."""
 
     # -- opening -------------------------------------------------------------------------
 
@@ -221,9 +286,24 @@ class Library:
             library._remove_stale_temp_files()
             library._reload_papers()
             library._reload_state()
-        if seed and not library._papers:
+            first_start = not library._papers and not library._has_history()
+        if seed and first_start:
             library.import_files(bundled_seed_files())
+        elif not library._papers and not first_start and not library._papers_notice:
+            library._notices.append(
+                f"the library in {path} has no papers (papers.json is missing): import your "
+                "files (papershelf import FILE...); tags and notes already in state.json come "
+                "back with their papers"
+            )
         return library
+
+    def _has_history(self) -> bool:
+        """Whether this directory was ever a library: then it is never seeded again (the seeds
+        would quietly join papers that were lost or moved aside)."""
+        root = self.root
+        if (root / STATE_FILE).exists():
+            return True
+        return any(root.glob(f"{PAPERS_FILE}.corrupt-*")) or self._journal.path.exists()
 
     @classmethod
     def _open_unlocked(cls, path: Path, lock_timeout: float, seed: bool) -> Library | None:
@@ -270,6 +350,8 @@ class Library:
 
         wait = self.lock_timeout if timeout is None else timeout
         with self._thread_lock:
+            if not self._lock_depth:
+                self._check_lock_file()
             if self._file_lock is None:
                 self._file_lock = filelock.FileLock(
                     self.root / LOCK_FILE,
@@ -293,19 +375,30 @@ class Library:
                 self._lock_depth -= 1
                 self._file_lock.release()
 
-    def _read(self, store: AtomicJSONStorage, kind: str) -> dict[str, Any] | None:
-        """Read one file (under the lock); damaged files are moved aside and reported."""
+    def _check_lock_file(self) -> None:
+        """Fail at once, naming the reason, when the lock file cannot be opened: filelock would
+        retry until the timeout and the user would be told another papershelf is busy."""
+        path = self.root / LOCK_FILE
         try:
-            data = store.read()
-            if data is not None:
-                self._check_meta(data, kind, store.path)
-                table = data.get(kind if kind == "papers" else "entries", {})
-                if not isinstance(table, dict):
-                    reason = f"its {kind} table is not an object"
-                    raise CorruptFileError(store.path, reason, store.loaded_key)
-            return data
-        except CorruptFileError as error:
-            raise self._quarantine(store, error, kind) from None
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as error:
+            raise LibraryError(
+                f"cannot use {self.root} as a library: cannot create its lock file {path} "
+                f"({error.strerror or error})"
+            ) from None
+        os.close(fd)
+
+    def _read(self, store: AtomicJSONStorage, kind: str) -> dict[str, Any] | None:
+        """Read one file (None: there is none); `CorruptFileError` when it is damaged,
+        `LibraryError` when it is another program's or a newer papershelf's."""
+        data = store.read()
+        if data is not None:
+            self._check_meta(data, kind, store.path)
+            table = data.get(kind if kind == "papers" else "entries", {})
+            if not isinstance(table, dict):
+                reason = f"its {kind} table is not an object"
+                raise CorruptFileError(store.path, reason, store.loaded_key)
+        return data
 
     @staticmethod
     def _check_meta(data: dict[str, Any], kind: str, path: Path) -> None:
@@ -322,70 +415,45 @@ class Library:
                 f"up to {SCHEMA_VERSION}); it was left untouched: upgrade papershelf to open it"
             )
 
-    def _quarantine(
-        self, store: AtomicJSONStorage, error: CorruptFileError, kind: str
-    ) -> LibraryError:
+    def _move_aside(self, store: AtomicJSONStorage, error: CorruptFileError) -> Path | None:
+        """Move the damaged file aside (under the lock); None when it was replaced meanwhile."""
         if not self._lock_depth:
             raise _NeedsLock  # a read-only open: the locked open moves the file aside
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         try:
-            moved = store.quarantine(error.key, stamp) if error.key is not None else None
+            return store.quarantine(error.key, stamp) if error.key is not None else None
         except OSError as move_error:
-            return LibraryError(
+            raise LibraryError(
                 f"{store.path} is damaged ({error.reason}) and could not be moved aside "
                 f"({move_error.strerror}); move it away by hand, then start papershelf again"
-            )
-        where = f"it was moved to {moved}" if moved else "it was left where it is"
-        if kind == "papers" and self._papers:
-            # A running library still holds every paper: the next import writes them all again.
-            self._pending_papers = set(self._papers)
-            self._papers_raw = None
-        elif kind == "state" and self._entries:
-            self._pending_entries.update(self._entries)
-            self._state_raw = None
-            return LibraryError(
-                f"{store.path} was damaged ({error.reason}); {where}; the {len(self._entries)} "
-                "entries this papershelf holds will be saved again with your next change"
-            )
-        if kind == "papers":
-            advice = (
-                "your tags and statuses are safe in state.json: start papershelf again and "
-                "re-import your files (papershelf import FILE...) to rebuild it"
-            )
-        else:
-            kept = backups.list_backups(self.root)
-            advice = (
-                f"to recover, copy the newest backup over it (cp {kept[0]} {store.path}) before "
-                "starting papershelf again"
-                if kept
-                else "there is no backup: starting papershelf again begins with empty tags"
-            )
-        return LibraryError(f"{store.path} is damaged ({error.reason}); {where}; {advice}")
+            ) from None
 
-    def _reload_papers(self) -> bool:
-        """Re-read papers.json if it changed on disk (under the lock); True when it did."""
-        # papers.cache (storage.papercache) stands in for parsing a papers.json it was made from.
+    def _reload_papers(self, *, for_write: bool = False) -> bool:
+        """Re-read papers.json if it changed on disk (under the lock); True when it did.
+
+        papers.cache (`storage.papercache`, checksummed) stands in for parsing a papers.json it
+        was made from, except `for_write`: what is written to papers.json is only ever taken
+        from papers.json itself (and the files being imported), never from a cache.
+        """
         key = self._papers_store.current_key()
-        if key is not None and key == self._papers_key:
+        from_file = self._papers_raw is not None or self._papers_key is None
+        if key is not None and key == self._papers_key and (from_file or not for_write):
             return False
-        cached = papercache.load(self._papers_cache, key) if key is not None else None
+        cached = None
+        if key is not None and not for_write:
+            cached = papercache.load(self._papers_cache, key)
         if cached is not None:
-            data = None  # raw records unread: the next import serialises every paper anew
+            data = None  # raw records unread: a write re-reads papers.json first
             loaded = {paper.id: paper for paper in cached}
         else:
-            data = self._read(self._papers_store, "papers")
-            if data is self._papers_raw and (data is not None or self._papers_key is None):
-                return False
             try:
-                loaded = {
-                    paper.id: paper
-                    for paper in map(_paper_from_record, (data or {}).get("papers", {}).values())
-                }
-            except (KeyError, TypeError, ValueError, AttributeError) as error:
-                reason = f"a paper record is invalid: {error}"
-                store = self._papers_store
-                bad = CorruptFileError(store.path, reason, store.loaded_key)
-                raise self._quarantine(store, bad, "papers") from None
+                data = self._read(self._papers_store, "papers")
+                if data is self._papers_raw and (data is not None or self._papers_key is None):
+                    return False
+                loaded = self._papers_of(data)
+            except CorruptFileError as error:
+                self._papers_damaged(error)
+                data, loaded = None, {}
             key = self._papers_store.loaded_key
             if data is not None and key is not None:
                 papercache.save(self._papers_cache, key, loaded.values())
@@ -404,17 +472,43 @@ class Library:
         self._revision += 1
         return True
 
-    def _reload_state(self) -> bool:
-        """Re-read state.json if it changed on disk (under the lock); True when it did."""
-        data = self._read(self._state_store, "state")
-        if data is self._state_raw:
-            return False
+    def _papers_of(self, data: dict[str, Any] | None) -> dict[str, Paper]:
         try:
-            loaded = entries_from_records((data or {}).get("entries", {}))
+            return _papers_from_records((data or {}).get("papers", {}))
         except (TypeError, ValueError, AttributeError) as error:
-            reason = f"an entry is invalid: {error}"
-            bad = CorruptFileError(self._state_store.path, reason, self._state_store.loaded_key)
-            raise self._quarantine(self._state_store, bad, "state") from None
+            store = self._papers_store
+            raise CorruptFileError(store.path, str(error), store.loaded_key) from None
+
+    def _papers_damaged(self, error: CorruptFileError) -> None:
+        """papers.json is damaged: move it aside and go on without papers, saying how to get
+        them back. Nothing is written in its place: papers.json is rebuilt from the user's
+        own files by importing them again (the ids come from the abstracts, so every tag
+        finds its paper again), never from a copy held in memory or in a cache."""
+        moved = self._move_aside(self._papers_store, error)
+        if moved is None:
+            raise LibraryError(
+                f"{self._papers_store.path} changed while it was being read; try again"
+            )
+        self._papers_notice = True
+        self._notices.append(
+            f"{self._papers_store.path} was damaged ({error.reason}) and moved to {moved}; "
+            "your tags and notes are safe in state.json: import your files again "
+            "(papershelf import FILE...) to bring the papers back"
+        )
+
+    def _reload_state(self) -> bool:
+        """Re-read state.json if it changed on disk (under the lock); True when it did.
+
+        A damaged state.json is moved aside and recovered from the newest readable backup
+        (see `_recover_state`); it is never overwritten in place or taken for an empty one.
+        """
+        try:
+            data = self._read(self._state_store, "state")
+            if data is self._state_raw:
+                return False
+            loaded = self._entries_of(data, self._state_store)
+        except CorruptFileError as error:
+            data, loaded = self._recover_state(error)
         for paper_id in self._pending_entries:
             # Changes that failed to save win over the disk version of the same paper.
             mine = self._entries.get(paper_id)
@@ -428,6 +522,76 @@ class Library:
         if changed:
             self._revision += 1
         return changed
+
+    @staticmethod
+    def _entries_of(data: dict[str, Any] | None, store: AtomicJSONStorage) -> dict[str, Entry]:
+        try:
+            return entries_from_records((data or {}).get("entries", {}))
+        except (TypeError, ValueError, AttributeError) as error:
+            reason = f"an entry is invalid: {error}"
+            raise CorruptFileError(store.path, reason, store.loaded_key) from None
+
+    def _recover_state(
+        self, error: CorruptFileError
+    ) -> tuple[dict[str, Any] | None, dict[str, Entry]]:
+        """state.json is damaged: move it aside, then put back the newest backup that reads
+        as a whole (state-1 is a copy of the last version saved, so normally nothing is lost)
+        and say so. Without one, the entries this process holds are saved again, or the
+        library starts with none; the damaged file is kept either way."""
+        store = self._state_store
+        moved = self._move_aside(store, error)
+        if moved is None:
+            # Replaced by another process since it was read: that version was not seen to be
+            # damaged, so read it again (once).
+            try:
+                data = self._read(store, "state")
+                return data, self._entries_of(data, store)
+            except CorruptFileError as again:
+                moved = self._move_aside(store, again)
+                if moved is None:
+                    raise LibraryError(f"{store.path} keeps changing; try again") from None
+        damaged = f"{store.path} was damaged ({error.reason}) and moved to {moved}"
+        found = backups.newest_readable(self.root, self._parse_backup)
+        if found is not None:
+            path, raw, _ = found
+            when = datetime.fromtimestamp(path.stat().st_mtime, UTC).strftime("%Y-%m-%d %H:%M")
+            try:
+                atomic_write(store.path, raw)
+                data = self._read(store, "state")
+                entries = self._entries_of(data, store)
+            except (SaveError, CorruptFileError) as failed:
+                raise LibraryError(
+                    f"{damaged}; recovering it from {path} failed ({failed}); copy {path} "
+                    f"over {store.path} by hand"
+                ) from None
+            older = "" if path == backups.backup_path(self.root, 1) else " (newer backups were "
+            older += "damaged too: changes after that time are missing)" if older else ""
+            self._notices.append(
+                f"{damaged}; your tags, statuses, stars and notes were recovered from {path} "
+                f"(saved {when} UTC){older}"
+            )
+            return data, entries
+        if self._entries:
+            # This process read the last good version (no backup is readable, so nothing
+            # newer exists): save it again rather than lose it.
+            self._pending_entries.update(self._entries)
+            self._notices.append(
+                f"{damaged}; no backup could be read, so the {len(self._entries)} entries "
+                "this papershelf holds are saved again"
+            )
+            return None, {}
+        self._notices.append(
+            f"{damaged}; no backup could be read, so papershelf starts with no tags: the "
+            "damaged file is kept, and a fixed copy of it can be put back with papershelf closed"
+        )
+        return None, {}
+
+    def _parse_backup(self, raw: bytes) -> dict[str, Entry]:
+        """The entries of a backup of state.json; raises for one that cannot be used whole."""
+        data = parse_object(raw, self._state_store.path, None)
+        if meta_problem(data, "state") is not None or not isinstance(data.get("entries"), dict):
+            raise ValueError("not a state file this papershelf reads")
+        return entries_from_records(data["entries"])
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -608,11 +772,12 @@ class Library:
             if after:
                 self._entries = entries
                 self._revision += 1
+                if describe is not None:
+                    # Recorded once the change is on disk: a change that cannot be saved yet
+                    # gets its undo step when a later save writes it.
+                    self._pending_steps.append(Step(describe(list(after)), before, after, now))
             if self._pending_entries:
                 self._save_state()
-            if after and describe is not None:
-                step = Step(describe(list(after)), before, after, now)
-                self._journal.push(step)
         return len(after)
 
     def _save_state(self) -> None:
@@ -625,10 +790,13 @@ class Library:
             record = None if paper_id in pending else previous.get(paper_id)
             records[paper_id] = record if record is not None else self._entries[paper_id].to_dict()
         data = {"meta": _meta("state"), "entries": records}
-        backups.rotate(self._state_store.path)
-        self._state_store.write(data)
+        payload = self._state_store.write_payload(data)
         self._state_raw = data
         self._pending_entries.clear()
+        backups.keep(self.root, payload)
+        steps, self._pending_steps = self._pending_steps, []
+        for step in steps:
+            self._journal.push(step)
 
     def tag(
         self, ids: Iterable[str] | str, add: Iterable[str] = (), remove: Iterable[str] = ()
@@ -742,6 +910,11 @@ class Library:
         """Undo (`back`) or redo one journal step, reporting papers in conflict; see `undo`."""
         with self._locked():
             self._reload_state()
+            if self._pending_entries:
+                # Changes not saved yet come first (with their undo steps): undo must take
+                # back the latest change, not the latest saved one. Raises SaveError if the
+                # disk still refuses them.
+                self._save_state()
             history = self._journal.load()
             stack, other = (history.undo, history.redo) if back else (history.redo, history.undo)
             if not stack:
@@ -794,7 +967,7 @@ class Library:
         if not self.pending:
             return False
         with self._locked():
-            self._reload_papers()
+            self._reload_papers(for_write=bool(self._pending_papers))
             self._reload_state()
             if self._pending_papers:
                 self._save_papers()
@@ -856,7 +1029,7 @@ class Library:
         Returns (added, already present) per batch. The papers dict is replaced, never mutated.
         """
         with self._locked():
-            self._reload_papers()
+            self._reload_papers(for_write=True)
             papers = dict(self._papers)
             changed: set[str] = set()
             counts = [self._merge(batch, papers, changed) for batch in batches]

@@ -52,29 +52,51 @@ class Paper:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Paper:
-        """Inverse of `to_dict`; tolerates fields missing from older files."""
+        """Inverse of `to_dict`; fields missing from older files take their defaults.
 
-        def strings(key: str) -> tuple[str, ...]:
-            value = data.get(key) or ()
-            return tuple(str(item) for item in value)  # type: ignore[union-attr]
-
-        def optional(key: str) -> str | None:
-            value = data.get(key)
-            return None if value is None else str(value)
-
+        Raises ValueError naming the field when a value has the wrong type (a text where a list
+        belongs, a number for a name): such a file is damaged, and reading `"abc"` as the three
+        sources `a`, `b`, `c` would hide it.
+        """
+        if not isinstance(data, dict):
+            raise ValueError("a paper record is not an object")
+        paper_id = data.get("id")
+        if type(paper_id) is not str or not paper_id:
+            raise ValueError("a paper record has no id")
         return cls(
-            id=str(data["id"]),
-            name=str(data.get("name") or ""),
-            title=optional("title"),
-            abstract=str(data.get("abstract") or ""),
-            venue=optional("venue"),
-            sources=strings("sources"),
-            code_urls=strings("code_urls"),
-            links=strings("links"),
-            imported_at=str(data.get("imported_at") or ""),
-            authors=strings("authors"),
-            url=optional("url"),
+            id=paper_id,
+            name=_text(data, "name", ""),
+            title=_optional_text(data, "title"),
+            abstract=_text(data, "abstract", ""),
+            venue=_optional_text(data, "venue"),
+            sources=_texts(data, "sources"),
+            code_urls=_texts(data, "code_urls"),
+            links=_texts(data, "links"),
+            imported_at=_text(data, "imported_at", ""),
+            authors=_texts(data, "authors"),
+            url=_optional_text(data, "url"),
         )
+
+
+def _text(data: dict[str, object], key: str, default: str) -> str:
+    value = data.get(key, default)
+    if type(value) is not str:
+        raise ValueError(f"{key} must be text, not {type(value).__name__}")
+    return value
+
+
+def _optional_text(data: dict[str, object], key: str) -> str | None:
+    value = data.get(key)
+    if value is not None and type(value) is not str:
+        raise ValueError(f"{key} must be text or null, not {type(value).__name__}")
+    return value
+
+
+def _texts(data: dict[str, object], key: str) -> tuple[str, ...]:
+    value = data.get(key, ())
+    if type(value) not in (list, tuple) or not all(type(item) is str for item in value):  # type: ignore[union-attr]
+        raise ValueError(f"{key} must be a list of texts")
+    return tuple(value)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,15 +126,31 @@ class Entry:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Entry:
-        """Inverse of `to_dict`; unknown statuses fall back to unread rather than failing."""
-        status = data.get("status")
-        tags = data.get("tags") or ()
+        """Inverse of `to_dict`; missing fields take their defaults, tags are normalised.
+
+        Raises ValueError naming the field for anything `to_dict` cannot have written: a text
+        where the tag list belongs, an unknown status, a starred flag that is not true/false.
+        """
+        if not isinstance(data, dict):
+            raise ValueError("an entry is not an object")
+        tags = data.get("tags", [])
+        if type(tags) is not list or not all(type(tag) is str for tag in tags):
+            raise ValueError("tags must be a list of texts")
+        status = data.get("status", "unread")
+        if status not in STATUSES:
+            raise ValueError(f"status {str(status)[:20]!r} is not one of {', '.join(STATUSES)}")
+        starred = data.get("starred", False)
+        if type(starred) is not bool:
+            raise ValueError("starred must be true or false")
+        updated_at = data.get("updated_at")
+        if updated_at is not None and type(updated_at) is not str:
+            raise ValueError("updated_at must be text or null")
         return cls(
-            tags=frozenset(str(tag) for tag in tags),  # type: ignore[union-attr]
-            status=status if status in STATUSES else "unread",  # type: ignore[arg-type]
-            starred=bool(data.get("starred")),
-            note=str(data.get("note") or ""),
-            updated_at=None if data.get("updated_at") is None else str(data["updated_at"]),
+            tags=frozenset(normalise_tag(tag) for tag in tags),  # type: ignore[union-attr]
+            status=status,  # type: ignore[arg-type]
+            starred=starred,
+            note=_text(data, "note", ""),
+            updated_at=updated_at,
         )
 
 

@@ -33,7 +33,7 @@ KILL_POINTS = (
     "after_temp_fsync",  # temp file complete and synced, not yet renamed
     "before_replace",
     "after_replace",  # new state.json in place, directory not yet synced
-    "mid_backup",  # while rotating backups, before the new state is written
+    "mid_backup",  # the new state in place, while its backup copy is being kept
 )
 TAGS = ("a", "b", "c", "to-read")
 STATUSES = ("unread", "reading", "read")
@@ -131,10 +131,14 @@ def _fd_path(fd: int) -> str:
 def install_kill(point: str, skip: int) -> None:
     """Make this process SIGKILL itself at `point` in its (skip+1)-th write of state.json."""
     seen = {"writes": 0}
-    real_write, real_fsync, real_replace, real_link = os.write, os.fsync, os.replace, os.link
+    real_write, real_fsync, real_replace = os.write, os.fsync, os.replace
 
     def armed() -> bool:
         return seen["writes"] == skip
+
+    def just_written() -> bool:
+        # The backup of a version is kept right after that version replaced state.json.
+        return seen["writes"] == skip + 1
 
     def is_state_temp(fd: int) -> bool:
         return Path(_fd_path(fd)).name.startswith(".state.json.")
@@ -154,7 +158,7 @@ def install_kill(point: str, skip: int) -> None:
         to_state = Path(dst).name == "state.json"
         if to_state and point == "before_replace" and armed():
             _die()
-        if point == "mid_backup" and armed() and "backups" in str(dst):
+        if point == "mid_backup" and just_written() and "backups" in str(dst):
             _die()
         real_replace(src, dst)
         if to_state:
@@ -162,12 +166,7 @@ def install_kill(point: str, skip: int) -> None:
                 _die()
             seen["writes"] += 1
 
-    def link(src: Any, dst: Any) -> None:
-        if point == "mid_backup" and armed():
-            _die()
-        real_link(src, dst)
-
-    os.write, os.fsync, os.replace, os.link = write, fsync, replace_, link  # type: ignore[assignment]
+    os.write, os.fsync, os.replace = write, fsync, replace_  # type: ignore[assignment]
 
 
 def run_child(root: Path, command: dict[str, Any], emit: Callable[[str], None]) -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from killworker import make_papers
 
-from storage.jsonstore import AtomicJSONStorage
 from storage.library import FileReport, Library
 
 ABSTRACT_A = (
@@ -29,15 +29,17 @@ def lib(tmp_path: Path) -> Library:
 
 @pytest.fixture
 def writes(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """Records the path of every file a storage writes."""
+    """Records every library file (papers.json, state.json) put in place, at the OS boundary:
+    each write of papershelf ends in one `os.replace` of a whole new file."""
     seen: list[Path] = []
-    original = AtomicJSONStorage.write
+    real_replace = os.replace
 
-    def spy(self: AtomicJSONStorage, data: dict) -> None:
-        seen.append(self.path)
-        original(self, data)
+    def spy(source: object, target: object, *args: object, **kwargs: object) -> None:
+        if Path(str(target)).name in ("papers.json", "state.json"):
+            seen.append(Path(str(target)))
+        real_replace(source, target, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(AtomicJSONStorage, "write", spy)
+    monkeypatch.setattr(os, "replace", spy)
     return seen
 
 

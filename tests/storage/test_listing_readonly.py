@@ -81,11 +81,11 @@ def test_read_only_open_of_an_empty_library_seeds_it(tmp_path: Path) -> None:
 def test_read_only_open_of_a_damaged_state_moves_it_aside_like_a_locked_open(
     root: Path,
 ) -> None:
+    wanted = dict(Library.open(root).entries())
     (root / "state.json").write_text("{not json")
-    with pytest.raises(LibraryError, match=r"state\.json is damaged") as raised:
-        Library.open(root, read_only=True)
-    assert "moved to" in str(raised.value)
-    assert not (root / "state.json").exists()
+    library = Library.open(root, read_only=True)
+    assert dict(library.entries()) == wanted  # recovered from its backup
+    assert "moved to" in library.take_notices()[0]
     assert list(root.glob("state.json.corrupt-*"))
 
 
@@ -128,26 +128,40 @@ def test_read_entries_of_no_file_is_empty(tmp_path: Path) -> None:
     assert read_entries(tmp_path / "state.json") == {}
 
 
-@pytest.mark.parametrize(
-    "content",
-    [
-        "",
-        "{not json",
-        "[]",
-        '{"entries": {}}',
-        '{"meta": {"1": {"schema": 1, "kind": "papers"}}, "entries": {}}',
-        '{"meta": {"1": {"schema": 99, "kind": "state"}}, "entries": {}}',
-        '{"meta": {"1": {"schema": "1", "kind": "state"}}, "entries": {}}',
-        '{"meta": {"1": {"schema": 1, "kind": "state"}}, "entries": []}',
-        '{"meta": {"1": {"schema": 1, "kind": "state"}}, "entries": {"abc": 5}}',
-        '{"meta": {"1": {"schema": 1, "kind": "state"}}, "entries": {"abc": {"tags": 5}}}',
-    ],
-)
-def test_read_entries_of_a_file_the_library_would_refuse_is_none(
+DAMAGED_STATES = [
+    "",
+    "{not json",
+    "[]",
+    '{"meta": {"1": {"schema": 1, "kind": "state"}}, "entries": []}',
+    '{"meta": {"1": {"schema": 1, "kind": "state"}}, "entries": {"abc": 5}}',
+    '{"meta": {"1": {"schema": 1, "kind": "state"}}, "entries": {"abc": {"tags": 5}}}',
+    '{"meta": {"1": {"schema": 1, "kind": "state"}}, "entries": {"abc": {"tags": "ab"}}}',
+]
+FOREIGN_STATES = [
+    '{"entries": {}}',
+    '{"meta": {"1": {"schema": 1, "kind": "papers"}}, "entries": {}}',
+    '{"meta": {"1": {"schema": 99, "kind": "state"}}, "entries": {}}',
+    '{"meta": {"1": {"schema": "1", "kind": "state"}}, "entries": {}}',
+]
+
+
+@pytest.mark.parametrize("content", DAMAGED_STATES)
+def test_read_entries_of_a_damaged_file_is_none_and_the_library_recovers_it(
     tmp_path: Path, content: str
 ) -> None:
     path = tmp_path / "state.json"
     path.write_text(content)
     assert read_entries(path) is None
+    library = Library.open(tmp_path, seed=False)
+    assert "damaged" in library.take_notices()[0]
+    assert list(tmp_path.glob("state.json.corrupt-*"))
+
+
+@pytest.mark.parametrize("content", FOREIGN_STATES)
+def test_read_entries_of_a_file_the_library_refuses_is_none(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "state.json"
+    path.write_text(content)
+    assert read_entries(path) is None
     with pytest.raises(LibraryError):
         Library.open(tmp_path, seed=False)
+    assert path.read_text() == content  # another program's file is left alone
