@@ -60,6 +60,21 @@ def keep(root: Path, payload: bytes, *, kept: int = BACKUPS_KEPT) -> Path | None
     return newest
 
 
+def keep_if_behind(root: Path, payload: bytes) -> None:
+    """Keep `payload` (state.json as just read) as backup 1 unless backup 1 already holds it.
+
+    A writer killed between replacing state.json and keeping its backup, or a state.json
+    edited by hand, leaves backup 1 one version behind: the next papershelf to read the file
+    catches up, so that a later damage still loses nothing.
+    """
+    try:
+        if backup_path(root, 1).read_bytes() == payload:
+            return
+    except OSError:
+        pass
+    keep(root, payload)
+
+
 def newest_readable(root: Path, read: Callable[[bytes], T]) -> tuple[Path, bytes, T] | None:
     """The newest backup that `read` accepts (it raises for one it does not), with its bytes and
     what `read` made of them; None when no backup can be read."""

@@ -33,6 +33,7 @@ __all__ = [
     "atomic_write",
     "dumps",
     "fsync_directory",
+    "keep_aside",
     "move_aside",
     "parse_object",
     "real_target",
@@ -54,6 +55,39 @@ class CorruptFileError(LibraryError):
         super().__init__(f"{path} is damaged ({reason})")
 
 
+def _aside_name(path: Path, suffix: str) -> Path:
+    target = path.with_name(f"{path.name}.corrupt-{suffix}")
+    counter = 1
+    while target.exists():
+        counter += 1
+        target = path.with_name(f"{path.name}.corrupt-{suffix}-{counter}")
+    return target
+
+
+def keep_aside(path: Path, key: StatKey, suffix: str) -> Path | None:
+    """Keep the damaged file `path` as `<name>.corrupt-<suffix>` too, leaving it in place.
+
+    A hard link: no copy, no space needed, and `path` stays until a good version replaces
+    it, so a failure (or a kill) before that never leaves the library without the file. Where
+    hard links are not possible the file is moved aside instead. None when the file was
+    replaced meanwhile (see `move_aside`).
+    """
+    path = real_target(path)
+    try:
+        if stat_key(os.stat(path)) != key:
+            return None
+    except FileNotFoundError:
+        return None
+    target = _aside_name(path, suffix)
+    try:
+        os.link(path, target, follow_symlinks=False)
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EMLINK):
+            raise
+        os.replace(path, target)
+    return target
+
+
 def move_aside(path: Path, key: StatKey, suffix: str) -> Path | None:
     """Rename the damaged file `path` to `<name>.corrupt-<suffix>` (never over another one).
 
@@ -68,11 +102,7 @@ def move_aside(path: Path, key: StatKey, suffix: str) -> Path | None:
             return None
     except FileNotFoundError:
         return None
-    target = path.with_name(f"{path.name}.corrupt-{suffix}")
-    counter = 1
-    while target.exists():
-        counter += 1
-        target = path.with_name(f"{path.name}.corrupt-{suffix}-{counter}")
+    target = _aside_name(path, suffix)
     os.replace(path, target)
     return target
 
@@ -221,13 +251,22 @@ class AtomicJSONStorage(Storage):
     """
 
     def __init__(
-        self, path: str | os.PathLike[str], *, indent: int | None = None, sync: bool = True
+        self,
+        path: str | os.PathLike[str],
+        *,
+        indent: int | None = None,
+        sync: bool = True,
+        keep_raw: bool = False,
     ) -> None:
         super().__init__()
         self.path = Path(path)
         self.indent = indent
         self.sync = sync
         self._cache: tuple[StatKey, dict[str, Any]] | None = None
+        self.keep_raw = keep_raw
+        self.raw: bytes | None = None
+        """With `keep_raw`: the bytes of the version last read or written (for a small file
+        whose exact bytes are kept elsewhere too, like state.json's backups)."""
 
     def current_key(self) -> StatKey | None:
         """The `StatKey` of the file on disk now, or None when it does not exist."""
@@ -259,6 +298,7 @@ class AtomicJSONStorage(Storage):
         key, raw = found
         data = self._parse(raw, key)
         self._cache = (key, data)
+        self.raw = raw if self.keep_raw else None
         return data
 
     def _parse(self, raw: bytes, key: StatKey) -> dict[str, Any]:
@@ -277,6 +317,7 @@ class AtomicJSONStorage(Storage):
             self._cache = None
             raise
         self._cache = (key, data)
+        self.raw = payload if self.keep_raw else None
         return payload
 
     def quarantine(self, key: StatKey, suffix: str) -> Path | None:
@@ -289,6 +330,12 @@ class AtomicJSONStorage(Storage):
         if target is not None:
             self._cache = None
         return target
+
+    def keep_damaged(self, key: StatKey, suffix: str) -> Path | None:
+        """Keep a copy of the damaged file described by `key` aside, leaving it in place until
+        a good version replaces it (see `keep_aside`). Callers hold the library lock."""
+        self._cache = None
+        return keep_aside(self.path, key, suffix)
 
     def close(self) -> None:
         """Nothing is buffered, so there is nothing to flush."""

@@ -222,7 +222,7 @@ class Library:
         self.root = root
         self.lock_timeout = lock_timeout
         self._papers_store = AtomicJSONStorage(root / PAPERS_FILE)
-        self._state_store = AtomicJSONStorage(root / STATE_FILE)
+        self._state_store = AtomicJSONStorage(root / STATE_FILE, keep_raw=True)
         self._file_lock: filelock.FileLock | None = None
         """Made on first use: importing filelock costs a read-only `papershelf list` 20+ ms."""
         self._thread_lock = threading.RLock()
@@ -239,6 +239,11 @@ class Library:
         self._pending_entries: set[str] = set()
         self._pending_steps: list[Step] = []
         """Undo steps of changes not saved yet (see `_commit`)."""
+        self._state_rewrite = False
+        """state.json must be written whole from memory: it was recovered (from a backup or
+        from what this process held) but the write failed; `_handled_damage` is the damaged
+        file's StatKey, so meeting it again does not recover (and report) it twice."""
+        self._handled_damage: StatKey | None = None
         self._pending_papers: set[str] = set()
         self._revision = 0
         self._journal = JournalStore(root)
@@ -415,13 +420,21 @@ class Library:
                 f"up to {SCHEMA_VERSION}); it was left untouched: upgrade papershelf to open it"
             )
 
-    def _move_aside(self, store: AtomicJSONStorage, error: CorruptFileError) -> Path | None:
-        """Move the damaged file aside (under the lock); None when it was replaced meanwhile."""
+    def _move_aside(
+        self, store: AtomicJSONStorage, error: CorruptFileError, *, keep_in_place: bool = False
+    ) -> Path | None:
+        """Move the damaged file aside (under the lock), or with `keep_in_place` keep a copy
+        aside and leave it until a good version replaces it; None when it was replaced
+        meanwhile by another process."""
         if not self._lock_depth:
             raise _NeedsLock  # a read-only open: the locked open moves the file aside
+        if error.key is None:
+            return None
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         try:
-            return store.quarantine(error.key, stamp) if error.key is not None else None
+            if keep_in_place:
+                return store.keep_damaged(error.key, stamp)
+            return store.quarantine(error.key, stamp)
         except OSError as move_error:
             raise LibraryError(
                 f"{store.path} is damaged ({error.reason}) and could not be moved aside "
@@ -508,7 +521,17 @@ class Library:
                 return False
             loaded = self._entries_of(data, self._state_store)
         except CorruptFileError as error:
+            if error.key is not None and error.key == self._handled_damage:
+                return False  # recovered into memory already; the next save replaces it
             data, loaded = self._recover_state(error)
+        else:
+            # A whole state.json (written by another process since) supersedes a recovery
+            # this process could not write.
+            self._state_rewrite = False
+            self._handled_damage = None
+            raw = self._state_store.raw
+            if self._lock_depth and raw is not None:
+                backups.keep_if_behind(self.root, raw)
         for paper_id in self._pending_entries:
             # Changes that failed to save win over the disk version of the same paper.
             mine = self._entries.get(paper_id)
@@ -534,57 +557,75 @@ class Library:
     def _recover_state(
         self, error: CorruptFileError
     ) -> tuple[dict[str, Any] | None, dict[str, Entry]]:
-        """state.json is damaged: move it aside, then put back the newest backup that reads
-        as a whole (state-1 is a copy of the last version saved, so normally nothing is lost)
-        and say so. Without one, the entries this process holds are saved again, or the
-        library starts with none; the damaged file is kept either way."""
+        """state.json is damaged: keep it aside, put back the newest backup that reads as a
+        whole (state-1 is a copy of the last version saved, so normally nothing is lost), and
+        say so. Without a readable backup, the entries this process holds are saved again, or
+        the library starts with none. The damaged file is always kept.
+
+        Until a good version replaces it, the damaged file stays where it is (a hard link
+        keeps the copy aside): a full disk or a kill mid-recovery must leave a file the next
+        command recovers again, never a missing one it would take for an empty library.
+        """
         store = self._state_store
-        moved = self._move_aside(store, error)
-        if moved is None:
-            # Replaced by another process since it was read: that version was not seen to be
-            # damaged, so read it again (once).
-            try:
-                data = self._read(store, "state")
-                return data, self._entries_of(data, store)
-            except CorruptFileError as again:
-                moved = self._move_aside(store, again)
-                if moved is None:
-                    raise LibraryError(f"{store.path} keeps changing; try again") from None
-        damaged = f"{store.path} was damaged ({error.reason}) and moved to {moved}"
         found = backups.newest_readable(self.root, self._parse_backup)
+        held = self._entries
+        kept = self._move_aside(store, error, keep_in_place=found is not None or bool(held))
+        if kept is None:
+            # Replaced by another process since it was read: that version was not seen to be
+            # damaged, so read it again.
+            data = self._read(store, "state")
+            return data, self._entries_of(data, store)
+        damaged = f"{store.path} was damaged ({error.reason}); it was kept as {kept}"
         if found is not None:
-            path, raw, _ = found
+            path, raw, recovered = found
             when = datetime.fromtimestamp(path.stat().st_mtime, UTC).strftime("%Y-%m-%d %H:%M")
+            told = f"{damaged}; your tags, statuses, stars and notes were recovered from {path} "
+            told += f"(saved {when} UTC)"
+            if path != backups.backup_path(self.root, 1):
+                told += " (newer backups were damaged or missing: changes after that are lost)"
             try:
                 atomic_write(store.path, raw)
-                data = self._read(store, "state")
-                entries = self._entries_of(data, store)
-            except (SaveError, CorruptFileError) as failed:
-                raise LibraryError(
-                    f"{damaged}; recovering it from {path} failed ({failed}); copy {path} "
-                    f"over {store.path} by hand"
-                ) from None
-            older = "" if path == backups.backup_path(self.root, 1) else " (newer backups were "
-            older += "damaged too: changes after that time are missing)" if older else ""
-            self._notices.append(
-                f"{damaged}; your tags, statuses, stars and notes were recovered from {path} "
-                f"(saved {when} UTC){older}"
-            )
-            return data, entries
-        if self._entries:
-            # This process read the last good version (no backup is readable, so nothing
+            except SaveError as failed:
+                # Never stop the library from opening: hold the recovered version as unsaved
+                # (the next save writes it; the damaged file stays for the next command).
+                self._notices.append(f"{told}, but it is not saved yet: {failed}")
+                return None, self._unsaved_recovery(recovered, error.key)
+            self._notices.append(told)
+            data = self._read(store, "state")
+            return data, self._entries_of(data, store)
+        if held:
+            # This process read the last good version, and no backup is readable (so nothing
             # newer exists): save it again rather than lose it.
-            self._pending_entries.update(self._entries)
             self._notices.append(
-                f"{damaged}; no backup could be read, so the {len(self._entries)} entries "
-                "this papershelf holds are saved again"
+                f"{damaged}; no backup could be read, so the {len(held)} entries this "
+                "papershelf holds were saved again"
             )
-            return None, {}
+            return None, self._unsaved_recovery(held, error.key)
         self._notices.append(
             f"{damaged}; no backup could be read, so papershelf starts with no tags: the "
             "damaged file is kept, and a fixed copy of it can be put back with papershelf closed"
         )
         return None, {}
+
+    def _unsaved_recovery(
+        self, recovered: Mapping[str, Entry], damaged: StatKey | None
+    ) -> dict[str, Entry]:
+        """Make `recovered` (with this process's unsaved changes over it) the entries, to be
+        written whole by the next save (tried at once)."""
+        merged = dict(recovered)
+        for paper_id in self._pending_entries:
+            mine = self._entries.get(paper_id)
+            if mine is None:
+                merged.pop(paper_id, None)
+            else:
+                merged[paper_id] = mine
+        self._entries = merged
+        self._state_raw = None
+        self._state_rewrite = True
+        self._handled_damage = damaged
+        with suppress(SaveError):
+            self._save_state()
+        return dict(merged)
 
     def _parse_backup(self, raw: bytes) -> dict[str, Entry]:
         """The entries of a backup of state.json; raises for one that cannot be used whole."""
@@ -616,7 +657,20 @@ class Library:
     @property
     def pending(self) -> bool:
         """Whether a change failed to save and is held in memory only (see `save`)."""
-        return bool(self._pending_entries or self._pending_papers)
+        return bool(self._pending_entries or self._pending_papers or self._state_rewrite)
+
+    @property
+    def unsaved_changes(self) -> int:
+        """Papers whose tags, status, star or note are held in memory only (every paper with an
+        entry while a recovered state.json waits to be written)."""
+        if self._state_rewrite:
+            return max(len(self._entries), 1)
+        return len(self._pending_entries)
+
+    @property
+    def unsaved_papers(self) -> int:
+        """Imported papers held in memory only (their import could not be saved)."""
+        return len(self._pending_papers)
 
     def papers(self) -> Sequence[Paper]:
         """Every paper, in library (import) order."""
@@ -776,7 +830,7 @@ class Library:
                     # Recorded once the change is on disk: a change that cannot be saved yet
                     # gets its undo step when a later save writes it.
                     self._pending_steps.append(Step(describe(list(after)), before, after, now))
-            if self._pending_entries:
+            if self._pending_entries or self._state_rewrite:
                 self._save_state()
         return len(after)
 
@@ -793,6 +847,8 @@ class Library:
         payload = self._state_store.write_payload(data)
         self._state_raw = data
         self._pending_entries.clear()
+        self._state_rewrite = False
+        self._handled_damage = None
         backups.keep(self.root, payload)
         steps, self._pending_steps = self._pending_steps, []
         for step in steps:
@@ -910,7 +966,7 @@ class Library:
         """Undo (`back`) or redo one journal step, reporting papers in conflict; see `undo`."""
         with self._locked():
             self._reload_state()
-            if self._pending_entries:
+            if self._pending_entries or self._state_rewrite:
                 # Changes not saved yet come first (with their undo steps): undo must take
                 # back the latest change, not the latest saved one. Raises SaveError if the
                 # disk still refuses them.
@@ -929,7 +985,16 @@ class Library:
                 )
                 return wanted
 
-            self._commit(compute, stamp=False, describe=None)
+            # An undo that cannot be saved is not kept half done (in memory, but not in the
+            # journal, so a second `u` would go through the same step): it is taken back.
+            held = (self._entries, set(self._pending_entries), self._state_raw)
+            try:
+                self._commit(compute, stamp=False, describe=None)
+            except SaveError as error:
+                self._entries, self._pending_entries, self._state_raw = held
+                self._revision += 1
+                verb = "undo" if back else "redo"
+                raise SaveError(f"could not {verb} {step.description}: {error}") from None
             if plan["moved"]:
                 other.append(step.only(plan["moved"]))
             self._journal.save(history)
@@ -971,7 +1036,7 @@ class Library:
             self._reload_state()
             if self._pending_papers:
                 self._save_papers()
-            if self._pending_entries:
+            if self._pending_entries or self._state_rewrite:
                 self._save_state()
         return True
 

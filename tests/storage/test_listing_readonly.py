@@ -78,14 +78,14 @@ def test_read_only_open_of_an_empty_library_seeds_it(tmp_path: Path) -> None:
     assert len(Library.open(tmp_path / "lib", read_only=True).papers()) == 34
 
 
-def test_read_only_open_of_a_damaged_state_moves_it_aside_like_a_locked_open(
+def test_read_only_open_of_a_damaged_state_recovers_it_like_a_locked_open(
     root: Path,
 ) -> None:
     wanted = dict(Library.open(root).entries())
     (root / "state.json").write_text("{not json")
     library = Library.open(root, read_only=True)
     assert dict(library.entries()) == wanted  # recovered from its backup
-    assert "moved to" in library.take_notices()[0]
+    assert "it was kept as" in library.take_notices()[0]
     assert list(root.glob("state.json.corrupt-*"))
 
 
