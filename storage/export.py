@@ -8,7 +8,7 @@ Layout (CommonMark; renders as intended on GitHub, in VS Code and Obsidian)::
 
     ## gnn
 
-    - [x] ★ **RelGNN** — ICML 2025 · [code](https://github.com/o/r) #gnn <!-- papershelf:ID -->
+    - [x] ★ **RelGNN** — ICML 2025 · [code](https://x.org/r) #gnn <!-- papershelf:ID tags=gnn -->
 
       *Paper title*\\
       The abstract's first sentence.\\
@@ -19,7 +19,9 @@ under its alphabetically first tag (not counting the `only_tags` the export was 
 it has others) and every one of its tags is written on its line as `#tag`; papers without tags
 come last under `## untagged`. The item line (checkbox, name, links, tags, id comment) is what
 `parse_markdown_list` (`storage.export_read`, re-exported here) reads back; the indented
-paragraph under it is for the reader and is ignored on the way back.
+paragraph under it is for the reader and is ignored on the way back. The id comment also
+records the tags written on the line (`tags=...`, as reading the line gives them back), so that
+importing the edited list can tell a tag the person deleted from one added in papershelf since.
 """
 
 from __future__ import annotations
@@ -37,7 +39,14 @@ from datetime import date
 from pathlib import Path
 
 from storage.errors import PapershelfError
-from storage.export_read import ListedItem, ListScan, parse_markdown_list, scan_markdown_list
+from storage.export_read import (
+    ListedItem,
+    ListScan,
+    line_tags,
+    parse_markdown_list,
+    scan_markdown_list,
+    tag_record,
+)
 from storage.jsonstore import fsync_directory
 from storage.mdescape import clean_inline, link_destination, markdown_escape
 from storage.model import Entry, Paper, normalise_tag
@@ -51,6 +60,7 @@ __all__ = [
     "default_export_name",
     "display",
     "first_sentence",
+    "listed_tag",
     "markdown_escape",
     "parse_markdown_list",
     "scan_markdown_list",
@@ -243,6 +253,13 @@ def _tag_text(tag: str) -> str:
     return "#" + text
 
 
+def listed_tag(tag: str) -> str | None:
+    """The tag as reading back an exported item line gives it (the stored tag, for any tag
+    papershelf stores itself); None when its `#tag` reads back as no tag at all."""
+    found = line_tags(_tag_text(tag))
+    return next(iter(found)) if found else None
+
+
 def _item_lines(item: ExportItem) -> list[str]:
     """The Markdown lines of one paper: the item line, then its indented details paragraph."""
     paper, entry = item.paper, item.entry
@@ -261,7 +278,8 @@ def _item_lines(item: ExportItem) -> list[str]:
     parts.append(head)
     parts.extend(_tag_text(tag) for tag in sorted(entry.tags))
     if _SAFE_ID.fullmatch(paper.id):
-        parts.append(f"<!-- papershelf:{paper.id} -->")
+        written = {listed for listed in map(listed_tag, entry.tags) if listed is not None}
+        parts.append(f"<!-- papershelf:{paper.id} {tag_record(written)} -->")
     lines = [" ".join(parts)]
 
     details = []

@@ -440,3 +440,29 @@ def test_related_lists_other_papers_best_first(seeded, capsys):
 def test_new_commands_bad_usage_exits_2(seeded, capsys, argv):
     code, _, err = run(capsys, "--db", seeded, *argv)
     assert code == 2 and "Traceback" not in err
+
+
+def console(tmp_path: Path, *argv: str | Path) -> subprocess.CompletedProcess[str]:
+    """The installed `papershelf` console script, run as a user runs it."""
+    script = Path(sys.executable).with_name("papershelf")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "tui"]
+    env = {**os.environ, "PAPERSHELF_HOME": str(tmp_path / "home")}
+    return subprocess.run(
+        [*command, *map(str, argv)], capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+def test_round_trip_keeps_a_tag_added_in_papershelf_after_the_export(tmp_path):
+    # Issue #10, item 4, exactly as reported.
+    db, listing = tmp_path / "lib", tmp_path / "l.md"
+    assert console(tmp_path, "--db", db, "tag", "RelGNN", "+gnn").returncode == 0
+    assert console(tmp_path, "--db", db, "export", "#gnn", "-o", listing).returncode == 0
+    assert console(tmp_path, "--db", db, "tag", "RelGNN", "+later").returncode == 0
+    listing.write_text(listing.read_text().replace("- [ ] **RelGNN**", "- [x] **RelGNN**"))
+
+    done = console(tmp_path, "--db", db, "import", listing)
+
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "l.md: reading list: 1 paper changed, 0 unchanged\n  RelGNN: read\n"
+    shown = json.loads(console(tmp_path, "--db", db, "show", "RelGNN", "--json").stdout)
+    assert (shown["status"], shown["tags"]) == ("read", ["gnn", "later"])
