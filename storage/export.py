@@ -31,6 +31,7 @@ import functools
 import os
 import re
 import secrets
+import stat
 import string
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -364,9 +365,38 @@ def _write_temp(directory: Path, stem: str, data: bytes) -> Path:
     return temp
 
 
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISLNK, "a symbolic link"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _check_target(path: Path) -> None:
+    """Refuse a `path` that exists as anything but a regular file.
+
+    Replacing it would swap a device, a FIFO or a symbolic link (and what it points to stays
+    as it was) for a regular file; as root, that can replace a system device like /dev/null.
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise ExportError(f"cannot write {path}: {_reason(error)}") from None
+    if stat.S_ISREG(mode):
+        return
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    raise ExportError(f"{path} is {kind}; papershelf writes only to a new or a regular file")
+
+
 def _publish(temp: Path, path: Path, overwrite: bool) -> None:
     """Move `temp` to `path`; without `overwrite`, never replace an existing file."""
     if overwrite:
+        _check_target(path)  # again, just before: it may have changed during the write
         os.replace(temp, path)
         return
     try:
@@ -386,9 +416,11 @@ def write_export(path: Path, text: str, *, overwrite: bool = False) -> Path:
     """Write `text` to `path` atomically (temp file, fsync, rename); return the path.
 
     Raises ExportExists when `path` exists and `overwrite` is false, ExportError when the file
-    cannot be written. A failed write leaves no partial file behind.
+    cannot be written or `path` is anything but a regular file (a directory, a symbolic link,
+    a FIFO, a device). A failed write leaves no partial file behind.
     """
     path = Path(path)
+    _check_target(path)
     directory = path.parent
     try:
         temp = _write_temp(directory, path.name, text.encode("utf-8"))

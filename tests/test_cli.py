@@ -466,3 +466,30 @@ def test_round_trip_keeps_a_tag_added_in_papershelf_after_the_export(tmp_path):
     assert done.stdout == "l.md: reading list: 1 paper changed, 0 unchanged\n  RelGNN: read\n"
     shown = json.loads(console(tmp_path, "--db", db, "show", "RelGNN", "--json").stdout)
     assert (shown["status"], shown["tags"]) == ("read", ["gnn", "later"])
+
+
+@pytest.mark.parametrize("command", ["export", "backup"])
+def test_force_never_replaces_a_fifo_a_symlink_or_a_device(seeded, tmp_path, capsys, command):
+    import stat
+
+    fifo, link, target = tmp_path / "fifo", tmp_path / "link", tmp_path / "target"
+    os.mkfifo(fifo)
+    target.write_text("kept")
+    link.symlink_to(target)
+    device = tmp_path / "null"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:
+        device = Path("/dev/null")
+    cases = [(fifo, "a FIFO (named pipe)", stat.S_ISFIFO), (link, "a symbolic link", stat.S_ISLNK)]
+    cases.append((device, "a character device", stat.S_ISCHR))
+    for path, kind, still in cases:
+        args = ["-o", path] if command == "export" else [path]
+        code, out, err = run(capsys, "--db", seeded, command, *args, "--force")
+        assert (code, out) == (1, "")
+        assert (
+            err
+            == f"papershelf: {path} is {kind}; papershelf writes only to a new or a regular file\n"
+        )
+        assert still(os.lstat(path).st_mode)
+    assert target.read_text() == "kept"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+import stat
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -396,7 +398,7 @@ def test_write_export_to_a_missing_folder_is_a_user_error(tmp_path: Path) -> Non
 
 def test_write_export_onto_a_folder_is_a_user_error(tmp_path: Path) -> None:
     (tmp_path / "dir").mkdir()
-    with pytest.raises(ExportExists):
+    with pytest.raises(ExportError, match="is a directory; papershelf writes only"):
         write_export(tmp_path / "dir", "x")
     with pytest.raises(ExportError) as caught:
         write_export(tmp_path / "dir", "x", overwrite=True)
@@ -572,3 +574,47 @@ def test_an_id_comment_without_a_usable_record_has_none() -> None:
     )
     found = {f.paper_id: f.exported_tags for f in parse_markdown_list(text)}
     assert found == {"abc": None, "def": None, "ghi": None, "jkl": frozenset()}
+
+
+# --- only a new path or a regular file is ever replaced ----------------------------------------
+
+
+def char_device(tmp_path: Path) -> Path:
+    """A character device of our own (like /dev/null) where allowed, else /dev/null itself."""
+    device = tmp_path / "null-device"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:
+        return Path("/dev/null")
+    return device
+
+
+def special_files(tmp_path: Path) -> dict[str, tuple[Path, Callable[[os.stat_result], bool]]]:
+    """Each kind of file that is not a regular one, with the test that it is still that kind."""
+    target = tmp_path / "target.md"
+    target.write_text("the link's target")
+    fifo, link, dangling = tmp_path / "fifo", tmp_path / "link.md", tmp_path / "dangling.md"
+    os.mkfifo(fifo)
+    link.symlink_to(target)
+    dangling.symlink_to(tmp_path / "nowhere.md")
+    return {
+        "a FIFO (named pipe)": (fifo, lambda info: stat.S_ISFIFO(info.st_mode)),
+        "a symbolic link": (link, lambda info: stat.S_ISLNK(info.st_mode)),
+        "a symbolic link ": (dangling, lambda info: stat.S_ISLNK(info.st_mode)),
+        "a character device": (char_device(tmp_path), lambda info: stat.S_ISCHR(info.st_mode)),
+    }
+
+
+@pytest.mark.parametrize("overwrite", [True, False])
+def test_write_export_never_replaces_a_device_a_fifo_or_a_symlink(
+    tmp_path: Path, overwrite: bool
+) -> None:
+    for kind, (path, still) in special_files(tmp_path).items():
+        with pytest.raises(ExportError) as caught:
+            write_export(path, "x", overwrite=overwrite)
+        assert str(caught.value) == (
+            f"{path} is {kind.strip()}; papershelf writes only to a new or a regular file"
+        )
+        assert still(os.lstat(path)), kind
+    assert (tmp_path / "target.md").read_text() == "the link's target"
+    assert not list(tmp_path.glob(".*.tmp"))
