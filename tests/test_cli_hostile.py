@@ -4,7 +4,10 @@ Each hostile file is imported in one command together with a good file, in-proce
 `tui.cli.main`: the exact lines on stdout and stderr, the exit status, the good file imported,
 the library files unchanged by a failing file, and no hang. The Library-level twin of this
 table, with the memory checks and the parser property, is tests/storage/test_hostile_imports.py.
-The tests at the end check bugs found here, now fixed.
+The tests after it check bugs found here, now fixed.
+
+Then a hostile library through every command (issue #10, "the CLI must sanitise every string it
+prints"): each command and error path of the installed console script, bytes scanned.
 """
 
 from __future__ import annotations
