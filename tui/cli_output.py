@@ -25,6 +25,7 @@ one status line on stderr, and only when stderr is a terminal.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import sys
@@ -54,8 +55,10 @@ _BIDI = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
 _SEPARATORS = (0x2028, 0x2029)  # line and paragraph separators: some terminals break the line
 
 
+@functools.cache
 def _table(one_line: bool) -> dict[int, str]:
-    """What each unsafe character becomes (one visible character each, like the app)."""
+    """What each unsafe character becomes (one visible character each, like the app); made on
+    first use, as most runs print nothing that needs it."""
     table = {code: chr(0x2400 + code) for code in range(0x20)}  # control pictures: ␀ … ␟
     table[0x09] = " "
     table[0x0A] = " " if one_line else "\n"
@@ -68,20 +71,11 @@ def _table(one_line: bool) -> dict[int, str]:
     return table
 
 
-def _unsafe_class(*, newline: bool) -> str:
-    return (
-        "[\x00-\x09"
-        + ("\n" if newline else "")
-        + "\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
-    )
-
-
-_ONE_LINE = _table(one_line=True)
-_MULTI_LINE = _table(one_line=False)
-_UNSAFE_IN_LINE = re.compile(_unsafe_class(newline=True))
-_UNSAFE_IN_BLOCK = re.compile(_unsafe_class(newline=False))
-# What json.dumps(ensure_ascii=False) leaves raw (it escapes only C0 controls, `"` and `\`).
-_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# Every unsafe character but the newline (which is unsafe only inside a line). One pattern, as
+# compiling one costs a `papershelf list` half a millisecond.
+_UNSAFE = re.compile(
+    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
 
 
 def terminal_text(text: str, *, one_line: bool = True) -> str:
@@ -91,12 +85,12 @@ def terminal_text(text: str, *, one_line: bool = True) -> str:
     kept (and a CRLF line end becomes a plain newline).
     """
     if one_line:
-        if _UNSAFE_IN_LINE.search(text) is None:
+        if "\n" not in text and _UNSAFE.search(text) is None:
             return text
-        return text.translate(_ONE_LINE)
-    if _UNSAFE_IN_BLOCK.search(text) is None:
+        return text.translate(_table(one_line=True))
+    if _UNSAFE.search(text) is None:
         return text
-    return text.replace("\r\n", "\n").translate(_MULTI_LINE)
+    return text.replace("\r\n", "\n").translate(_table(one_line=False))
 
 
 def _raw(stream: TextIO) -> TextIO:
@@ -114,7 +108,7 @@ def lines(texts: Sequence[str]) -> None:
     text = "\n".join(texts)
     # One scan of the whole text for the usual case: no unsafe character, and no newline but
     # those just joined in.
-    if text.count("\n") != max(len(texts) - 1, 0) or _UNSAFE_IN_BLOCK.search(text):
+    if text.count("\n") != max(len(texts) - 1, 0) or _UNSAFE.search(text):
         text = "\n".join(map(terminal_text, texts))
     if texts:
         _raw(sys.stdout).write(text + "\n")
@@ -128,14 +122,15 @@ def block(text: str) -> None:
 def json_text(value: object) -> str:
     """`value` as indented JSON in which no character is unsafe for a terminal.
 
-    json.dumps escapes C0 controls itself; DEL, C1 and bidi controls, line separators and lone
-    surrogates are escaped here as `\\uXXXX`, which JSON reads back as the same character
-    (they can only occur inside strings, where such an escape is always valid).
+    json.dumps escapes C0 controls itself (its only raw newlines are those of the indentation);
+    DEL, C1 and bidi controls, line separators and lone surrogates are escaped here as
+    `\\uXXXX`, which JSON reads back as the same character (they can only occur inside strings,
+    where such an escape is always valid).
     """
     import json  # here: `list` without --json prints lines and need not load it
 
     dumped = json.dumps(value, ensure_ascii=False, indent=2)
-    return _RAW_IN_JSON.sub(lambda match: f"\\u{ord(match[0]):04x}", dumped)
+    return _UNSAFE.sub(lambda match: f"\\u{ord(match[0]):04x}", dumped)
 
 
 def json_block(value: object) -> None:
