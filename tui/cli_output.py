@@ -84,6 +84,10 @@ def terminal_text(text: str, *, one_line: bool = True) -> str:
     With `one_line` (the default) newlines are data too and become spaces; otherwise they are
     kept (and a CRLF line end becomes a plain newline).
     """
+    if text.isprintable():
+        # The common case, checked in C: no control, format (bidi), separator (but the space)
+        # or surrogate character at all, so nothing unsafe.
+        return text
     if one_line:
         if "\n" not in text and _UNSAFE.search(text) is None:
             return text
@@ -105,13 +109,15 @@ def line(text: str = "", *, stream: TextIO | None = None) -> None:
 
 def lines(texts: Sequence[str]) -> None:
     """Write each of `texts` as one line to stdout, in one write."""
-    text = "\n".join(texts)
-    # One scan of the whole text for the usual case: no unsafe character, and no newline but
-    # those just joined in.
-    if text.count("\n") != max(len(texts) - 1, 0) or _UNSAFE.search(text):
-        text = "\n".join(map(terminal_text, texts))
-    if texts:
-        _raw(sys.stdout).write(text + "\n")
+    if not texts:
+        return
+    # One pass in C over 10,000 lines of `papershelf list` for the usual case (see
+    # `terminal_text`); only a line that fails it is looked at more closely.
+    if not all(map(str.isprintable, texts)):
+        texts = [text if text.isprintable() else terminal_text(text) for text in texts]
+    stream = _raw(sys.stdout)
+    stream.write("\n".join(texts))
+    stream.write("\n")
 
 
 def block(text: str) -> None:
