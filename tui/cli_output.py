@@ -17,7 +17,7 @@ what the reader sees. So nothing reaches the terminal that way:
 - `guarded_streams()` wraps sys.stdout and sys.stderr for the whole run of `main()`: what is
   written to them some other way (argparse's help and usage errors, a stray `print`) is cleaned
   too, newlines aside, so a new command cannot forget. Text already cleaned here skips that
-  second check, which keeps a 10,000-line `papershelf list` at one regex scan.
+  second check, which keeps a 10,000-line `papershelf list` at one `str.isprintable` pass.
 
 The one other control character written is the carriage return of `progress`, which redraws
 one status line on stderr, and only when stderr is a terminal.
@@ -108,7 +108,7 @@ def line(text: str = "", *, stream: TextIO | None = None) -> None:
 
 
 def lines(texts: Sequence[str]) -> None:
-    """Write each of `texts` as one line to stdout, in one write."""
+    """Write each of `texts` as one line to stdout."""
     if not texts:
         return
     # One pass in C over 10,000 lines of `papershelf list` for the usual case (see
