@@ -8,7 +8,7 @@ Layout (CommonMark; renders as intended on GitHub, in VS Code and Obsidian)::
 
     ## gnn
 
-    - [x] ★ **RelGNN** — ICML 2025 · [code](https://github.com/o/r) #gnn <!-- papershelf:ID -->
+    - [x] ★ **RelGNN** — ICML 2025 · [code](https://x.org/r) #gnn <!-- papershelf:ID tags=gnn -->
 
       *Paper title*\\
       The abstract's first sentence.\\
@@ -19,7 +19,9 @@ under its alphabetically first tag (not counting the `only_tags` the export was 
 it has others) and every one of its tags is written on its line as `#tag`; papers without tags
 come last under `## untagged`. The item line (checkbox, name, links, tags, id comment) is what
 `parse_markdown_list` (`storage.export_read`, re-exported here) reads back; the indented
-paragraph under it is for the reader and is ignored on the way back.
+paragraph under it is for the reader and is ignored on the way back. The id comment also
+records the tags written on the line (`tags=...`, as reading the line gives them back), so that
+importing the edited list can tell a tag the person deleted from one added in papershelf since.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import functools
 import os
 import re
 import secrets
+import stat
 import string
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -37,7 +40,14 @@ from datetime import date
 from pathlib import Path
 
 from storage.errors import PapershelfError
-from storage.export_read import ListedItem, ListScan, parse_markdown_list, scan_markdown_list
+from storage.export_read import (
+    ListedItem,
+    ListScan,
+    line_tags,
+    parse_markdown_list,
+    scan_markdown_list,
+    tag_record,
+)
 from storage.jsonstore import fsync_directory
 from storage.mdescape import clean_inline, link_destination, markdown_escape
 from storage.model import Entry, Paper, normalise_tag
@@ -51,6 +61,7 @@ __all__ = [
     "default_export_name",
     "display",
     "first_sentence",
+    "listed_tag",
     "markdown_escape",
     "parse_markdown_list",
     "scan_markdown_list",
@@ -243,6 +254,13 @@ def _tag_text(tag: str) -> str:
     return "#" + text
 
 
+def listed_tag(tag: str) -> str | None:
+    """The tag as reading back an exported item line gives it (the stored tag, for any tag
+    papershelf stores itself); None when its `#tag` reads back as no tag at all."""
+    found = line_tags(_tag_text(tag))
+    return next(iter(found)) if found else None
+
+
 def _item_lines(item: ExportItem) -> list[str]:
     """The Markdown lines of one paper: the item line, then its indented details paragraph."""
     paper, entry = item.paper, item.entry
@@ -261,7 +279,8 @@ def _item_lines(item: ExportItem) -> list[str]:
     parts.append(head)
     parts.extend(_tag_text(tag) for tag in sorted(entry.tags))
     if _SAFE_ID.fullmatch(paper.id):
-        parts.append(f"<!-- papershelf:{paper.id} -->")
+        written = {listed for listed in map(listed_tag, entry.tags) if listed is not None}
+        parts.append(f"<!-- papershelf:{paper.id} {tag_record(written)} -->")
     lines = [" ".join(parts)]
 
     details = []
@@ -346,9 +365,38 @@ def _write_temp(directory: Path, stem: str, data: bytes) -> Path:
     return temp
 
 
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISLNK, "a symbolic link"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _check_target(path: Path) -> None:
+    """Refuse a `path` that exists as anything but a regular file.
+
+    Replacing it would swap a device, a FIFO or a symbolic link (and what it points to stays
+    as it was) for a regular file; as root, that can replace a system device like /dev/null.
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise ExportError(f"cannot write {path}: {_reason(error)}") from None
+    if stat.S_ISREG(mode):
+        return
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    raise ExportError(f"{path} is {kind}; papershelf writes only to a new or a regular file")
+
+
 def _publish(temp: Path, path: Path, overwrite: bool) -> None:
     """Move `temp` to `path`; without `overwrite`, never replace an existing file."""
     if overwrite:
+        _check_target(path)  # again, just before: it may have changed during the write
         os.replace(temp, path)
         return
     try:
@@ -368,9 +416,11 @@ def write_export(path: Path, text: str, *, overwrite: bool = False) -> Path:
     """Write `text` to `path` atomically (temp file, fsync, rename); return the path.
 
     Raises ExportExists when `path` exists and `overwrite` is false, ExportError when the file
-    cannot be written. A failed write leaves no partial file behind.
+    cannot be written or `path` is anything but a regular file (a directory, a symbolic link,
+    a FIFO, a device). A failed write leaves no partial file behind.
     """
     path = Path(path)
+    _check_target(path)
     directory = path.parent
     try:
         temp = _write_temp(directory, path.name, text.encode("utf-8"))

@@ -1,7 +1,11 @@
 """Reading back a Markdown reading list papershelf exported, after a person ticked and edited it.
 
-Items are found by their `<!-- papershelf:ID -->` comment; only the line holding it is read:
-its checkbox and its `#tags`. Everything else a person changed is ignored.
+Items are found by their `<!-- papershelf:ID tags=... -->` comment; only the line holding it is
+read: its checkbox, its `#tags`, and the comment's record of the tags the export wrote there
+(`tags=` and the tags, comma-separated and percent-encoded, see `tag_record`), which tells the
+tags a person deleted from the line from those added to the paper in papershelf since. Lists
+exported before the record existed have `<!-- papershelf:ID -->` only. Everything else a person
+changed is ignored.
 """
 
 from __future__ import annotations
@@ -9,13 +13,24 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 from storage.model import TAG_MAX_LENGTH, normalise_tag
 
-__all__ = ["ListScan", "ListedItem", "parse_markdown_list", "scan_markdown_list"]
+__all__ = [
+    "ListScan",
+    "ListedItem",
+    "line_tags",
+    "parse_markdown_list",
+    "read_tag_record",
+    "scan_markdown_list",
+    "tag_record",
+]
 
-# A comment written by a person after a backslash (`\<!--`) is text, not an id.
-_ID_COMMENT = re.compile(r"(?<!\\)<!--\s*papershelf:([0-9A-Za-z_.]{1,64})\s*-->")
+# A comment written by a person after a backslash (`\<!--`) is text, not an id. What follows
+# the id up to `-->` is the tag record; a person may have mangled it (then it is ignored).
+_ID_COMMENT = re.compile(r"(?<!\\)<!--\s*papershelf:([0-9A-Za-z_.]{1,64})(?:\s(.*?))?-->")
+_RECORD = re.compile(r"\s*tags=([^\s]*)\s*")
 _ANY_COMMENT = re.compile(r"(?<!\\)<!--.*?-->")
 _TASK = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,9}[.)])[ \t]+\[([ xX])\]")
 _TAG = re.compile(r"(?<!\S)#((?:\\\S|[^\s\\])+)")
@@ -33,6 +48,9 @@ class ListedItem:
     """The `#tags` on the item line, normalised."""
     line: int
     """1-based line number of the item line."""
+    exported_tags: frozenset[str] | None = None
+    """The tags the export wrote on the line, as read back (its comment's record); None when
+    the comment has none (a list from an older papershelf, or a record a person mangled)."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +81,35 @@ def _tag_from_token(token: str) -> str:
     return tag
 
 
-def _line_tags(line: str) -> frozenset[str]:
+def tag_record(tags: frozenset[str] | set[str]) -> str:
+    """`tags=a,b`: the comment's record of the tags written on an item line.
+
+    Each tag is percent-encoded but for letters, digits, `_`, `.`, `+` and single `-`, so the
+    record can never end the HTML comment (`-->`), hold `--`, or be split by a space or comma.
+    """
+    return "tags=" + ",".join(_record_text(tag) for tag in sorted(tags))
+
+
+def _record_text(tag: str) -> str:
+    out: list[str] = []
+    for ch in tag:
+        keep = ch.isalnum() or ch in "_.+" or (ch == "-" and not (out and out[-1] == "-"))
+        out.append(ch if keep else "".join(f"%{byte:02X}" for byte in ch.encode("utf-8")))
+    return "".join(out)
+
+
+def read_tag_record(text: str | None) -> frozenset[str] | None:
+    """The tags in the rest of an id comment (see `tag_record`); None when there is no record."""
+    if text is None:
+        return None
+    match = _RECORD.fullmatch(text)
+    if match is None:
+        return None
+    body = match.group(1)
+    return frozenset(unquote(part) for part in body.split(",") if part) if body else frozenset()
+
+
+def line_tags(line: str) -> frozenset[str]:
     """The normalised `#tags` on one item line (comments skipped, escapes undone)."""
     text = _ANY_COMMENT.sub(" ", line)
     tags = set()
@@ -79,30 +125,43 @@ def scan_markdown_list(text: str) -> ListScan:
     """Find the items of a Markdown list papershelf exported, as a person left it.
 
     An item is the line holding its `<!-- papershelf:ID -->` comment; `[x]`/`[X]` there means
-    checked and its `#tags` are read back. A paper found on several lines is one item (checked
-    if any is, tags united, first line). Checklist lines without an id are counted as unmatched.
+    checked and its `#tags` (and the comment's record of the exported tags) are read back. A
+    paper found on several lines is one item (checked if any is, tags and records united, first
+    line). Checklist lines without an id are counted as unmatched.
     """
     lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     found: dict[str, ListedItem] = {}
     unmatched = []
     for number, line in enumerate(lines, start=1):
-        ids = _ID_COMMENT.findall(line)
+        comments = _ID_COMMENT.findall(line)
         task = _TASK.match(line)
-        if not ids:
+        if not comments:
             if task:
                 unmatched.append(number)
             continue
         checked = task is not None and task.group(1) in "xX"
-        tags = _line_tags(line)
-        for paper_id in ids:
+        tags = line_tags(line)
+        for paper_id, rest in comments:
+            exported = read_tag_record(rest)
             earlier = found.get(paper_id)
             if earlier is None:
-                found[paper_id] = ListedItem(paper_id, checked, tags, number)
+                found[paper_id] = ListedItem(paper_id, checked, tags, number, exported)
             else:
                 found[paper_id] = ListedItem(
-                    paper_id, earlier.checked or checked, earlier.tags | tags, earlier.line
+                    paper_id,
+                    earlier.checked or checked,
+                    earlier.tags | tags,
+                    earlier.line,
+                    _unite(earlier.exported_tags, exported),
                 )
     return ListScan(tuple(found.values()), tuple(unmatched))
+
+
+def _unite(first: frozenset[str] | None, second: frozenset[str] | None) -> frozenset[str] | None:
+    """Records of one paper on two lines: what either line was exported with."""
+    if first is None or second is None:
+        return second if first is None else first
+    return first | second
 
 
 def parse_markdown_list(text: str) -> list[ListedItem]:

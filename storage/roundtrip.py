@@ -5,11 +5,15 @@ comments) changes only what the person changed, for the papers the list names:
 
 - a ticked box (`[x]`) marks a paper `read`; an unticked box never un-reads one (an old export
   must not undo reading done since).
-- a `#tag` on an item line that the paper lacks is added.
-- a tag the paper has that is missing from its line is removed: the export wrote every tag of a
-  paper on its line, so a missing one was deleted by the person. Except when the paper's state
-  changed after the export's day (`Exported YYYY-MM-DD` in the list's header): the tag may have
-  been added in papershelf since, so it is kept and the report says so.
+- tags: the id comment records the tags the export wrote on the line (`tags=...`), so the
+  person's edits are exact: a tag deleted from the line (recorded, not on the line now) is
+  removed from the paper, a tag added to the line (on it, not recorded) is added. Tags added or
+  removed in papershelf after the export are left as they are.
+- a list from an older papershelf has no record; there, a `#tag` on the line that the paper
+  lacks is added, and a tag of the paper missing from its line is removed only when the paper
+  last changed well before the export (its `updated_at` is at least a day before the day in
+  `Exported YYYY-MM-DD`, a margin for time zones): otherwise it may have been added after the
+  export, so it is kept and the report says so.
 - nothing else: no other paper, no note, star or status other than `read`, and never papers.json.
 
 Papers whose id the library does not hold are reported and skipped. All changes are one write
@@ -21,12 +25,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from storage.errors import PapershelfError
-from storage.export import ListedItem, scan_markdown_list
+from storage.export import ListedItem, listed_tag, scan_markdown_list
 from storage.ingest_decode import decode, read_bytes
 from storage.model import Entry
 
@@ -62,7 +66,8 @@ class PlannedChange:
     add: frozenset[str] = frozenset()
     remove: frozenset[str] = frozenset()
     kept: frozenset[str] = frozenset()
-    """Tags missing from the line but kept, as the paper changed after the export."""
+    """Tags missing from the line of a list with no tag record, kept as they may have been
+    added after the export."""
 
     @property
     def changes(self) -> bool:
@@ -84,7 +89,7 @@ class PlannedChange:
             parts.append(" ".join(tags))
         if self.kept:
             kept = " ".join(f"#{t}" for t in sorted(self.kept))
-            parts.append(f"kept {kept} (changed in papershelf after the export)")
+            parts.append(f"kept {kept} (the paper may have changed in papershelf since the export)")
         return f"{self.name}: {'; '.join(parts)}"
 
 
@@ -122,11 +127,40 @@ def export_date(text: str) -> date | None:
         return None
 
 
-def _changed_after(entry: Entry, exported_on: date | None) -> bool:
-    """Whether the entry changed on a later day than the export (so the list may be stale)."""
+def _unchanged_since(entry: Entry, exported_on: date | None) -> bool:
+    """Whether the entry surely last changed before the export (a list with no tag record).
+
+    The export's day is local and `updated_at` is UTC: a change made after the export can carry
+    the UTC day before it (east of Greenwich), so only a change two days back is surely older.
+    An entry with no `updated_at`, or a list with no date, may have changed at any time.
+    """
     if exported_on is None or not entry.updated_at:
         return False
-    return entry.updated_at[:10] > exported_on.isoformat()
+    return entry.updated_at[:10] < (exported_on - timedelta(days=1)).isoformat()
+
+
+def _tag_changes(
+    entry: Entry, item: ListedItem, exported_on: date | None
+) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(tags to add, stored tags to remove, stored tags kept) for one listed paper.
+
+    Tags are compared as the exported line reads them back (`listed_tag`), which is the stored
+    tag for every tag papershelf stores itself.
+    """
+    shown = {tag: listed_tag(tag) for tag in entry.tags}
+    present = frozenset(shown.values())
+    if item.exported_tags is not None:
+        deleted = item.exported_tags - item.tags
+        add = item.tags - item.exported_tags - present
+        remove = frozenset(tag for tag, listed in shown.items() if listed in deleted)
+        return add, remove, frozenset()
+    add = item.tags - present
+    missing = frozenset(
+        tag for tag, listed in shown.items() if listed is not None and listed not in item.tags
+    )
+    if _unchanged_since(entry, exported_on):
+        return add, missing, frozenset()
+    return add, frozenset(), missing
 
 
 def plan_markdown_import(
@@ -146,15 +180,14 @@ def plan_markdown_import(
             unknown.append(item.paper_id)
             continue
         entry = library.entry(item.paper_id)
-        missing = entry.tags - item.tags
-        stale = _changed_after(entry, exported_on)
+        add, remove, kept = _tag_changes(entry, item, exported_on)
         change = PlannedChange(
             paper_id=item.paper_id,
             name=library.get(item.paper_id).name,
             read=item.checked and entry.status != "read",
-            add=frozenset(item.tags - entry.tags),
-            remove=frozenset() if stale else frozenset(missing),
-            kept=frozenset(missing) if stale else frozenset(),
+            add=add,
+            remove=remove,
+            kept=kept,
         )
         if change.changes or change.kept:
             changes.append(change)

@@ -177,6 +177,11 @@ def read_backup(path: Path) -> dict[str, Entry]:
         data = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise BackupError(f"{path} is not a papershelf backup (not JSON)") from None
+    except ValueError:
+        # Python's limit on int(str) (4,300 digits): JSON itself sets none, no backup has one.
+        raise BackupError(
+            f"{path} is not a papershelf backup (it holds a number too long to read)"
+        ) from None
     try:
         return load_state(data)
     except BackupError as error:

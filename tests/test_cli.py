@@ -440,3 +440,210 @@ def test_related_lists_other_papers_best_first(seeded, capsys):
 def test_new_commands_bad_usage_exits_2(seeded, capsys, argv):
     code, _, err = run(capsys, "--db", seeded, *argv)
     assert code == 2 and "Traceback" not in err
+
+
+def console(tmp_path: Path, *argv: str | Path) -> subprocess.CompletedProcess[str]:
+    """The installed `papershelf` console script, run as a user runs it."""
+    script = Path(sys.executable).with_name("papershelf")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "tui"]
+    env = {**os.environ, "PAPERSHELF_HOME": str(tmp_path / "home")}
+    return subprocess.run(
+        [*command, *map(str, argv)], capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+def test_round_trip_keeps_a_tag_added_in_papershelf_after_the_export(tmp_path):
+    # Issue #10, item 4, exactly as reported.
+    db, listing = tmp_path / "lib", tmp_path / "l.md"
+    assert console(tmp_path, "--db", db, "tag", "RelGNN", "+gnn").returncode == 0
+    assert console(tmp_path, "--db", db, "export", "#gnn", "-o", listing).returncode == 0
+    assert console(tmp_path, "--db", db, "tag", "RelGNN", "+later").returncode == 0
+    listing.write_text(listing.read_text().replace("- [ ] **RelGNN**", "- [x] **RelGNN**"))
+
+    done = console(tmp_path, "--db", db, "import", listing)
+
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "l.md: reading list: 1 paper changed, 0 unchanged\n  RelGNN: read\n"
+    shown = json.loads(console(tmp_path, "--db", db, "show", "RelGNN", "--json").stdout)
+    assert (shown["status"], shown["tags"]) == ("read", ["gnn", "later"])
+
+
+@pytest.mark.parametrize("command", ["export", "backup"])
+def test_force_never_replaces_a_fifo_a_symlink_or_a_device(seeded, tmp_path, capsys, command):
+    import stat
+
+    fifo, link, target = tmp_path / "fifo", tmp_path / "link", tmp_path / "target"
+    os.mkfifo(fifo)
+    target.write_text("kept")
+    link.symlink_to(target)
+    device = tmp_path / "null"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:
+        device = Path("/dev/null")
+    cases = [(fifo, "a FIFO (named pipe)", stat.S_ISFIFO), (link, "a symbolic link", stat.S_ISLNK)]
+    cases.append((device, "a character device", stat.S_ISCHR))
+    for path, kind, still in cases:
+        args = ["-o", path] if command == "export" else [path]
+        code, out, err = run(capsys, "--db", seeded, command, *args, "--force")
+        assert (code, out) == (1, "")
+        assert (
+            err
+            == f"papershelf: {path} is {kind}; papershelf writes only to a new or a regular file\n"
+        )
+        assert still(os.lstat(path).st_mode)
+    assert target.read_text() == "kept"
+
+
+def test_a_restore_that_changes_nothing_says_so_and_offers_no_undo(seeded, tmp_path, capsys):
+    run(capsys, "--db", seeded, "tag", "RelGNN", "+keep")
+    backup = tmp_path / "same.json"
+    assert run(capsys, "--db", seeded, "backup", backup)[0] == 0
+    state = (seeded / "state.json").read_bytes()
+    code, out, err = run(capsys, "--db", seeded, "restore", backup)
+    assert (code, err) == (0, "")
+    assert out == f"restored {backup}: nothing changed (the library already holds its state)\n"
+    assert (seeded / "state.json").read_bytes() == state
+    assert run(capsys, "--db", seeded, "undo")[1] == "undone: tag +keep on RelGNN\n"
+
+
+# -- what the library has to tell, printed after the command ---------------------------------
+
+
+def limited(limit: int, *argv: str | Path) -> subprocess.CompletedProcess[str]:
+    """The console script with a real file-size limit: writes past `limit` bytes fail (EFBIG)."""
+    import resource
+
+    def set_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    script = Path(sys.executable).with_name("papershelf")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "tui"]
+    return subprocess.run(
+        [*command, *map(str, argv)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=set_limit,
+    )
+
+
+@pytest.mark.parametrize("command", ["tag", "status", "restore", "reading-list", "undo", "redo"])
+def test_a_failed_save_of_the_undo_history_is_reported_at_once(seeded, tmp_path, capsys, command):
+    from storage.library import Library
+
+    library = Library.open(seeded, seed=False)
+    relgnn = library.find("RelGNN").id
+    for i in range(30):  # a long history, a small state
+        library.tag(relgnn, add=[f"step-{i}"])
+        library.tag(relgnn, remove=[f"step-{i}"])
+    backup, listing = tmp_path / "backup.json", tmp_path / "list.md"
+    library.tag(relgnn, add=["gnn"])
+    assert run(capsys, "--db", seeded, "backup", backup)[0] == 0
+    assert run(capsys, "--db", seeded, "export", "#gnn", "-o", listing)[0] == 0
+    listing.write_text(listing.read_text().replace("- [ ]", "- [x]"))
+    library.tag(relgnn, add=["later"])
+    if command == "redo":
+        library.undo()
+    argv = {
+        "tag": ["tag", "RelGNN", "+x"],
+        "status": ["status", "RelGNN", "reading"],
+        "restore": ["restore", backup],
+        "reading-list": ["import", listing],
+        "undo": ["undo"],
+        "redo": ["redo"],
+    }[command]
+    journal = seeded / "journal.json"
+    limit = 4 * 1024
+    assert (seeded / "state.json").stat().st_size < limit < journal.stat().st_size
+    state = (seeded / "state.json").read_bytes()
+
+    done = limited(limit, "--db", seeded, *argv)
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("\n") >= 1 and "nothing" not in done.stdout
+    assert done.stderr.startswith(
+        f"papershelf: warning: undo history not saved: could not save {journal}: "
+    )
+    assert done.stderr.count("\n") == 1
+    assert (seeded / "state.json").read_bytes() != state  # the change itself was saved
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="needs the lead's recovery of a damaged state.json from its backups (take_notices)",
+)
+def test_what_the_library_did_on_its_own_is_printed_as_a_warning(seeded, capsys):
+    for tag in ("a", "b", "c"):
+        assert run(capsys, "--db", seeded, "tag", "RelGNN", f"+{tag}")[0] == 0
+    (seeded / "state.json").write_text("{ damaged")
+    code, out, err = run(capsys, "--db", seeded, "tag", "RelGNN", "+d")
+    # The newest good backup is the state before the last change: #a #b at least come back.
+    assert code == 0 and out.startswith("RelGNN: #a #b ") and out.endswith(" #d\n")
+    lines = err.splitlines()
+    assert lines and all(line.startswith("papershelf: warning: ") for line in lines)
+    assert any("state.json" in line for line in lines)
+
+
+def test_a_library_in_proc_is_one_clean_line(tmp_path):
+    for argv in (["list"], ["tag", "RelGNN", "+x"]):
+        done = console(tmp_path, "--db", "/proc", *argv)
+        assert (done.returncode, done.stdout) == (1, "")
+        assert done.stderr.startswith("papershelf: ") and done.stderr.count("\n") == 1
+
+
+@pytest.mark.xfail(strict=True, reason="needs the lead's check of the library root in Library.open")
+def test_a_library_in_proc_is_refused_at_once_without_blaming_another_papershelf(tmp_path):
+    import time
+
+    started = time.monotonic()
+    done = console(tmp_path, "--db", "/proc", "list")
+    assert time.monotonic() - started < 2.0
+    assert "another papershelf" not in done.stderr
+
+
+def test_restore_of_a_backup_with_a_huge_integer_is_one_line(seeded, tmp_path, capsys):
+    backup = tmp_path / "huge.json"
+    backup.write_text('{"format": "papershelf-state", "version": ' + "1" * 5_000 + "}")
+    code, out, err = run(capsys, "--db", seeded, "restore", backup)
+    assert (code, out) == (1, "")
+    assert err == (
+        f"papershelf: {backup} is not a papershelf backup (it holds a number too long to read)\n"
+    )
+
+
+def test_an_ascii_only_terminal_gets_question_marks_not_a_crash(tmp_path):
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "PAPERSHELF_HOME": str(tmp_path / "h")}
+    script = Path(sys.executable).with_name("papershelf")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "tui"]
+    done = subprocess.run(
+        [*command, "show", "K²IE"], capture_output=True, env=env, timeout=60, check=False
+    )
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout.startswith(b"K?IE\n") and done.stdout.isascii()
+
+
+def test_running_out_of_memory_is_one_line_not_a_traceback(tmp_path):
+    import resource
+
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as out:
+        out.write(b"ICML 2025\n\n")
+        for i in range(50_000):
+            out.write(b"We propose model %d, which works. " % i * 30 + b"\n\n")
+
+    def small_memory() -> None:
+        limit = 120 * 1024 * 1024  # enough to start papershelf, not to read 50 MB of text
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    script = Path(sys.executable).with_name("papershelf")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "tui"]
+    done = subprocess.run(
+        [*command, "--db", tmp_path / "lib", "import", big],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=small_memory,
+    )
+    assert (done.returncode, done.stdout) == (70, "")
+    assert done.stderr == "papershelf: out of memory: the command was stopped before it finished\n"

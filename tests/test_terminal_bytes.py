@@ -236,3 +236,53 @@ def test_pasted_controls_never_reach_the_terminal(tmp_path: Path) -> None:
     finally:
         terminal.close()
     assert scan(before_quit) == []
+
+
+def run_in_pty(argv: list[str], cwd: Path) -> bytes:
+    """Everything a command writes to a real terminal (stdout and stderr are the pty), until
+    it exits: messages meant for a terminal only (progress, "no papers match") are written."""
+    terminal = Pty(argv, cwd)
+    try:
+        while True:
+            ready, _, _ = select.select([terminal.fd], [], [], 30.0)
+            assert ready, f"no exit; got {bytes(terminal.output[-300:])!r}"
+            try:
+                chunk = os.read(terminal.fd, 65536)
+            except OSError:  # EIO: the command exited and the pty closed
+                break
+            if not chunk:
+                break
+            terminal.output += chunk
+        return bytes(terminal.output)
+    finally:
+        terminal.close()
+
+
+def test_cli_messages_never_carry_a_payload_to_a_real_terminal(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    db = tmp_path / f"db{CLEAR}"  # the library's own path is hostile too
+    hostile_library(db, work)
+    second = work / f"more{OSC52}{RLO}.txt"
+    second.write_text("More 2025\n\nWe propose SeaNet, a model of sea ice from space.\n")
+    backup = work / f"backup{OSC8}.json"
+    base = [*papershelf_command(), "--db", str(db)]
+    commands = [
+        ["import", str(work / FILE_NAME), str(second)],  # a progress line on a terminal
+        ["list"],
+        ["list", "nothing-matches-this"],  # "no papers match", on a terminal only
+        ["show", PAPER.id],
+        ["related", PAPER.id],
+        ["tag", PAPER.id, "+more"],
+        ["undo"],
+        ["backup", str(backup)],
+        ["restore", str(backup)],
+        ["show", f"no{OSC52}such"],
+        ["status", PAPER.id, f"x{CLEAR}"],
+    ]
+    written = {" ".join(argv): run_in_pty([*base, *argv], work) for argv in commands}
+    assert b"importing: 2/2 files" in written[" ".join(commands[0])]
+    assert b"no papers match" in written["list nothing-matches-this"]
+    for command, data in written.items():
+        assert scan(data) == [], command
+        assert b"\x1b" not in data and b"\x07" not in data, command  # the CLI writes no escapes

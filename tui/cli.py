@@ -3,6 +3,10 @@
 Only starting the app imports Textual, so `papershelf list` stays a quick process: it answers
 from `listing.cache` and state.json alone when it can (`storage.listing`), without opening the
 Library, and commands that only read open it without the lock (`Library.open(read_only=True)`).
+
+Every message goes out through `tui.cli_output`, which keeps control characters in paper text,
+file names and errors from reaching the terminal; after the command, what each opened library
+has to tell (`Library.take_notices`, a failed save of the undo history) is printed as warnings.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from typing import TYPE_CHECKING, NoReturn
 
 from storage.errors import PapershelfError
 from storage.model import STATUSES, Entry, Paper, normalise_tag
+from tui import cli_output as output
+from tui.cli_output import PROG
 
 if TYPE_CHECKING:
     from storage.library import Library
@@ -26,8 +32,9 @@ if TYPE_CHECKING:
 EXIT_OK = 0
 EXIT_USER_ERROR = 1
 EXIT_USAGE = 2
-
-PROG = "papershelf"
+EXIT_INTERNAL = 70
+"""The command could not finish (a bug, or out of memory; sysexits' EX_SOFTWARE): reported in
+one line, never as a traceback."""
 
 
 class UsageError(Exception):
@@ -145,7 +152,7 @@ class _VersionAction(argparse.Action):
         values: object,
         option_string: str | None = None,
     ) -> None:
-        print(f"{PROG} {_version()}")
+        output.line(f"{PROG} {_version()}")
         parser.exit()
 
 
@@ -247,9 +254,12 @@ def _quick_list_args(argv: Sequence[str]) -> argparse.Namespace | None:
 
 
 def _open(args: argparse.Namespace, *, seed: bool = True, read_only: bool = False) -> Library:
+    """Open the library of `--db`; `main` reports its notices once the command is done."""
     from storage.library import Library
 
-    return Library.open(args.db, seed=seed, read_only=read_only)
+    library = Library.open(args.db, seed=seed, read_only=read_only)
+    args.opened.append(library)
+    return library
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -258,7 +268,6 @@ def cmd_import(args: argparse.Namespace) -> int:
     A Markdown list papershelf exported (it holds `<!-- papershelf:ID -->` comments) is applied
     as an edited reading list (ticks and tag changes; see `storage.roundtrip`) instead.
     """
-    from storage.ingest_text import clean_name
     from storage.roundtrip import is_reading_list
 
     library = _open(args, seed=False)
@@ -275,30 +284,28 @@ def cmd_import(args: argparse.Namespace) -> int:
         report = next(reports)
         if report.error:
             failed += 1
-            # File names are cleaned by ingest; cleaned again here so none reaches the terminal
-            # with a newline or ESC whatever made the report.
-            print(f"{PROG}: {clean_name(report.error)}", file=sys.stderr)
+            output.error(report.error)
         else:
-            print(
-                f"{clean_name(report.source)}: {report.added} added, "
-                f"{report.duplicates} duplicates, "
+            output.line(
+                f"{report.source}: {report.added} added, {report.duplicates} duplicates, "
                 f"{report.skipped} skipped"
             )
     if plain:
         total = len(library.papers())
-        print(f"{plural(total - before, 'new paper')}; the library holds {plural(total, 'paper')}.")
+        output.line(
+            f"{plural(total - before, 'new paper')}; the library holds {plural(total, 'paper')}."
+        )
     return EXIT_USER_ERROR if failed else EXIT_OK
 
 
 def _apply_reading_list(library: Library, path: Path) -> bool:
     """Apply one edited reading list and report it; False (message on stderr) when it failed."""
-    from storage.ingest_text import clean_name
     from storage.roundtrip import import_reading_list
 
     try:
         report = import_reading_list(library, path)
     except PapershelfError as error:
-        print(f"{PROG}: {clean_name(str(error))}", file=sys.stderr)
+        output.error(str(error))
         return False
     plan = report.plan
     parts = [f"{plural(report.changed, 'paper')} changed", f"{plan.unchanged} unchanged"]
@@ -306,9 +313,8 @@ def _apply_reading_list(library: Library, path: Path) -> bool:
         parts.append(f"{len(plan.unknown)} not in this library")
     if plan.unmatched:
         parts.append(f"{len(plan.unmatched)} items without a papershelf id skipped")
-    print(f"{clean_name(report.source)}: reading list: {', '.join(parts)}")
-    for line in plan.summary_lines():
-        print(f"  {line}")
+    output.line(f"{report.source}: reading list: {', '.join(parts)}")
+    output.lines([f"  {line}" for line in plan.summary_lines()])
     return True
 
 
@@ -319,8 +325,7 @@ def plural(count: int, noun: str) -> str:
 
 def _progress_printer(total: int) -> Callable[[int, int], None]:
     def report(done: int, of: int) -> None:
-        end = "\n" if done >= of else ""
-        print(f"\rimporting: {done}/{of} files", end=end, file=sys.stderr, flush=True)
+        output.progress(f"importing: {done}/{of} files", done=done >= of)
 
     return report
 
@@ -338,9 +343,7 @@ def _search(library: Library, words: Sequence[str]) -> list[Hit]:
 
 
 def _print_json(value: object) -> None:
-    import json  # here: `list` without --json prints lines and need not load it
-
-    print(json.dumps(value, ensure_ascii=False, indent=2))
+    output.json_block(value)
 
 
 def paper_json(paper: Paper, entry: Entry, score: float | None) -> dict[str, object]:
@@ -404,11 +407,11 @@ def _list(args: argparse.Namespace) -> int:
         ]
         _print_json(rows)
         return EXIT_OK
-    out = sys.stdout
-    for hit in hits:
-        out.write(_summary_line(library.get(hit.paper_id), library.entry(hit.paper_id)) + "\n")
+    output.lines(
+        [_summary_line(library.get(hit.paper_id), library.entry(hit.paper_id)) for hit in hits]
+    )
     if not hits and sys.stderr.isatty():
-        print("no papers match", file=sys.stderr)
+        output.line("no papers match", stream=sys.stderr)
     return EXIT_OK
 
 
@@ -442,7 +445,7 @@ def _list_from_listing(args: argparse.Namespace) -> int | None:
         order = order[: args.limit]
     _write_lines(papers, order, entries)
     if not order and sys.stderr.isatty():
-        print("no papers match", file=sys.stderr)
+        output.line("no papers match", stream=sys.stderr)
     return EXIT_OK
 
 
@@ -450,11 +453,12 @@ def _write_lines(
     papers: Sequence[ListedPaper], order: Sequence[int], entries: Mapping[str, Entry]
 ) -> None:
     default = Entry()
-    lines = [
-        _summary_line(paper, entries.get(paper.id, default))
-        for paper in map(papers.__getitem__, order)
-    ]
-    sys.stdout.write("".join(line + "\n" for line in lines))
+    output.lines(
+        [
+            _summary_line(paper, entries.get(paper.id, default))
+            for paper in map(papers.__getitem__, order)
+        ]
+    )
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -465,7 +469,6 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(paper_json(paper, entry, None))
         return EXIT_OK
-    from storage.ingest_text import clean_name
     from storage.latex import display_text
 
     lines = [paper.name]
@@ -475,8 +478,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     fields = [
         ("id", paper.id),
         ("venue", paper.venue or "—"),
-        # Sources are file names, maybe stored before ingest cleaned them.
-        ("sources", ", ".join(map(clean_name, paper.sources))),
+        ("sources", ", ".join(paper.sources)),
         ("status", entry.status + (" ★" if entry.starred else "")),
         ("tags", " ".join(f"#{t}" for t in sorted(entry.tags)) or "—"),
     ]
@@ -485,10 +487,13 @@ def cmd_show(args: argparse.Namespace) -> int:
     if paper.url:
         fields.append(("page", paper.url))
     lines += [f"{key:>8}: {value}" for key, value in fields]
+    output.lines(lines)
+    # The note and the abstract have lines of their own; every other field is one line.
     if entry.note:
-        lines += ["", "Note:", entry.note]
-    lines += ["", display_text(paper.abstract).text]
-    print("\n".join(lines))
+        output.lines(["", "Note:"])
+        output.block(entry.note)
+    output.line()
+    output.block(display_text(paper.abstract).text)
     return EXIT_OK
 
 
@@ -508,7 +513,7 @@ def cmd_tag(args: argparse.Namespace) -> int:
     paper = library.find(args.ref)
     library.tag([paper.id], add=add, remove=remove)
     tags = " ".join(f"#{t}" for t in sorted(library.entry(paper.id).tags)) or "(no tags)"
-    print(f"{paper.name}: {tags}")
+    output.line(f"{paper.name}: {tags}")
     return EXIT_OK
 
 
@@ -517,7 +522,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     library = _open(args)
     paper = library.find(args.ref)
     library.set_status([paper.id], args.status)
-    print(f"{paper.name}: {args.status}")
+    output.line(f"{paper.name}: {args.status}")
     return EXIT_OK
 
 
@@ -534,10 +539,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     title = f"Reading list: {query}" if query else "Reading list"
     text = to_markdown(items, title=title, today=date.today())
     if args.output is None:
-        sys.stdout.write(text)
+        output.block(text)
         return EXIT_OK
     path = write_export(args.output, text, overwrite=args.force)
-    print(f"wrote {plural(len(items), 'paper')} to {path}")
+    output.line(f"wrote {plural(len(items), 'paper')} to {path}")
     return EXIT_OK
 
 
@@ -554,14 +559,8 @@ def cmd_redo(args: argparse.Namespace) -> int:
 def _history_step(args: argparse.Namespace, step: str, done: str) -> int:
     library = _open(args, seed=False)
     message = library.undo() if step == "undo" else library.redo()
-    _journal_notice(library)
-    print(f"{done}: {message}" if message is not None else f"nothing to {step}")
+    output.line(f"{done}: {message}" if message is not None else f"nothing to {step}")
     return EXIT_OK
-
-
-def _journal_notice(library: Library) -> None:
-    if library.journal_notice:
-        print(f"{PROG}: warning: {library.journal_notice}", file=sys.stderr)
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
@@ -570,7 +569,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
     library = _open(args, seed=False)
     count = write_backup(library, args.file, force=args.force)
-    print(f"saved the state of {plural(count, 'paper')} to {args.file}")
+    output.line(f"saved the state of {plural(count, 'paper')} to {args.file}")
     return EXIT_OK
 
 
@@ -580,13 +579,17 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
     library = _open(args, seed=False)
     report = restore_backup(library, args.file)
+    if not report.changed:
+        # No undo step was recorded: `undo` now would take back some earlier change.
+        output.line(f"restored {args.file}: nothing changed (the library already holds its state)")
+        return EXIT_OK
     line = (
         f"restored {args.file}: {plural(report.entries, 'paper')} with tags, status, "
         f"stars or notes; {plural(report.changed, 'paper')} changed"
     )
     if report.absent:
         line += f"; {report.absent} kept for papers not in this library"
-    print(line + " (papershelf undo takes it back)")
+    output.line(line + " (papershelf undo takes it back)")
     return EXIT_OK
 
 
@@ -604,10 +607,14 @@ def cmd_related(args: argparse.Namespace) -> int:
         rows = [paper_json(library.get(pid), library.entry(pid), score) for pid, score in found]
         _print_json(rows)
         return EXIT_OK
-    for pid, score in found:
-        print(f"{score:.3f}  {_summary_line(library.get(pid), library.entry(pid))}")
+    output.lines(
+        [
+            f"{score:.3f}  {_summary_line(library.get(pid), library.entry(pid))}"
+            for pid, score in found
+        ]
+    )
     if not found and sys.stderr.isatty():
-        print(f"no paper shares enough words with {paper.name}", file=sys.stderr)
+        output.line(f"no paper shares enough words with {paper.name}", stream=sys.stderr)
     return EXIT_OK
 
 
@@ -641,18 +648,25 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `papershelf` console script; returns the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
+    with output.guarded_streams():
+        return _run(words)
+
+
+def _run(words: list[str]) -> int:
+    args: argparse.Namespace | None = None
     try:
         args = _quick_list_args(words)
         if args is None:
             args = build_parser().parse_args(_protect_tag_changes(words))
+        args.opened = []
         handler = COMMANDS.get(args.command or "", run_app)
         return handler(args)
     except UsageError as error:
-        print(error, file=sys.stderr)
-        print(f"Try '{PROG} --help' for more information.", file=sys.stderr)
+        output.line(str(error), stream=sys.stderr)
+        output.line(f"Try '{PROG} --help' for more information.", stream=sys.stderr)
         return EXIT_USAGE
     except PapershelfError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+        output.error(str(error))
         return EXIT_USER_ERROR
     except BrokenPipeError:
         # `papershelf list | head`: the reader left; quietly stop writing.
@@ -664,8 +678,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         # A file the user named could not be written or read: one line, no traceback.
         where = f"{error.filename}: " if error.filename else ""
-        print(f"{PROG}: {where}{error.strerror or error}", file=sys.stderr)
+        output.error(f"{where}{error.strerror or error}")
         return EXIT_USER_ERROR
+    except Exception as error:
+        # One line rather than a traceback, and a status that says the command did not finish.
+        output.error(_unexpected(error))
+        return EXIT_INTERNAL
+    finally:
+        if args is not None:
+            _report_notices(args)
+
+
+def _unexpected(error: Exception) -> str:
+    """The one line for an error no command expects."""
+    if isinstance(error, MemoryError):
+        return "out of memory: the command was stopped before it finished"
+    return f"internal error ({type(error).__name__}: {error}); please report it"
+
+
+def _report_notices(args: argparse.Namespace) -> None:
+    """What each library the command opened has to tell the user, as warnings on stderr."""
+    for library in args.opened:
+        for notice in library.take_notices():
+            output.warning(notice)
+        if library.journal_notice:
+            output.warning(library.journal_notice)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+import stat
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -25,6 +27,7 @@ from storage.export import (
     to_markdown,
     write_export,
 )
+from storage.export_read import read_tag_record, tag_record
 from storage.model import Entry, Paper
 
 TODAY = date(2025, 6, 1)
@@ -56,7 +59,7 @@ def item(p: Paper, *tags: str, status: str = "unread", starred: bool = False, no
 
 def item_line(text: str, pid: str) -> str:
     """The one line of `text` that carries the id comment of `pid`."""
-    (line,) = [line for line in text.splitlines() if f"<!-- papershelf:{pid} -->" in line]
+    (line,) = [line for line in text.splitlines() if f"<!-- papershelf:{pid} " in line]
     return line
 
 
@@ -92,7 +95,7 @@ def test_item_line_layout() -> None:
     text = to_markdown([item(p, "gnn")], title="t", today=TODAY)
     assert item_line(text, p.id) == (
         "- [ ] **RelGNN** — ICML 2025 · [code](https://github.com/o/relgnn) #gnn "
-        "<!-- papershelf:0123456789ab -->"
+        "<!-- papershelf:0123456789ab tags=gnn -->"
     )
 
 
@@ -163,7 +166,9 @@ def test_each_paper_once_under_its_first_tag_with_all_tags_listed_untagged_last(
     text = to_markdown(items, title="t", today=TODAY)
     assert headings(text) == ["# t", "## diffusion", "## gnn", "## to-read", "## untagged"]
     assert text.count("papershelf:aaaaaaaaaaaa") == 1
-    assert item_line(text, a.id).endswith("#gnn #to-read <!-- papershelf:aaaaaaaaaaaa -->")
+    assert item_line(text, a.id).endswith(
+        "#gnn #to-read <!-- papershelf:aaaaaaaaaaaa tags=gnn,to-read -->"
+    )
     order = [text.index(f"papershelf:{p.id}") for p in (c, a, d, b)]
     assert order == sorted(order)
 
@@ -194,7 +199,9 @@ def test_only_tags_keeps_papers_with_those_tags_grouped_by_their_other_tags() ->
     assert text.index("## to-read") < text.index("papershelf:dddddddddddd")
     assert "papershelf:bbbbbbbbbbbb" not in text and "papershelf:cccccccccccc" not in text
     assert "2 papers" in text
-    assert item_line(text, a.id).endswith("#gnn #to-read <!-- papershelf:aaaaaaaaaaaa -->")
+    assert item_line(text, a.id).endswith(
+        "#gnn #to-read <!-- papershelf:aaaaaaaaaaaa tags=gnn,to-read -->"
+    )
     # A lone string is one tag, not a collection of one-letter tags.
     assert to_markdown(items, title="t", today=TODAY, only_tags="to-read") == text
 
@@ -391,7 +398,7 @@ def test_write_export_to_a_missing_folder_is_a_user_error(tmp_path: Path) -> Non
 
 def test_write_export_onto_a_folder_is_a_user_error(tmp_path: Path) -> None:
     (tmp_path / "dir").mkdir()
-    with pytest.raises(ExportExists):
+    with pytest.raises(ExportError, match="is a directory; papershelf writes only"):
         write_export(tmp_path / "dir", "x")
     with pytest.raises(ExportError) as caught:
         write_export(tmp_path / "dir", "x", overwrite=True)
@@ -438,12 +445,11 @@ def test_round_trip_of_a_ticked_and_edited_list() -> None:
     text = edit_item_line(text, "cccccccccccc", lambda s: s.replace("- [ ]", "- [X]"))
     text = edit_item_line(text, "bbbbbbbbbbbb", lambda s: s + " #new")
     text = remove_item(text, "dddddddddddd")
+    gnn, both = frozenset({"gnn"}), frozenset({"gnn", "to-read"})
     assert parse_markdown_list(text) == [
-        ListedItem("aaaaaaaaaaaa", True, frozenset({"gnn"}), line_of(text, "aaaaaaaaaaaa")),
-        ListedItem(
-            "bbbbbbbbbbbb", True, frozenset({"gnn", "to-read", "new"}), line_of(text, "b" * 12)
-        ),
-        ListedItem("cccccccccccc", True, frozenset(), line_of(text, "cccccccccccc")),
+        ListedItem("aaaaaaaaaaaa", True, gnn, line_of(text, "aaaaaaaaaaaa"), gnn),
+        ListedItem("bbbbbbbbbbbb", True, both | {"new"}, line_of(text, "b" * 12), both),
+        ListedItem("cccccccccccc", True, frozenset(), line_of(text, "c" * 12), frozenset()),
     ]
 
 
@@ -535,3 +541,80 @@ def test_hand_written_lines_parse_leniently() -> None:
         ListedItem("jkl", True, frozenset(), 5),
     )
     assert scan.unmatched == (4,)
+
+
+# --- the record of exported tags in the id comment ------------------------------------------
+
+
+def test_the_id_comment_records_the_tags_and_hostile_tags_cannot_end_it() -> None:
+    tags = {"a-->b", "c--d", "x,y", "50%", "<!--", "über", "t>", "-", "--"}
+    text = to_markdown([item(paper("aaaaaaaaaaaa", "A"), *tags)], title="t", today=TODAY)
+    line = item_line(text, "aaaaaaaaaaaa")
+    comment = line[line.index("<!--") :]
+    assert comment.startswith("<!-- papershelf:aaaaaaaaaaaa tags=") and comment.endswith(" -->")
+    body = comment[len("<!--") : -len("-->")]
+    assert "--" not in body and ">" not in body and "<" not in body
+    (found,) = parse_markdown_list(text)
+    assert found.tags == found.exported_tags == tags
+
+
+@given(tag_set=st.frozensets(st.text(min_size=1, max_size=8), max_size=5))
+def test_a_tag_record_reads_back_as_written(tag_set: frozenset[str]) -> None:
+    record = tag_record(tag_set)
+    assert not any(ch.isspace() for ch in record) and "--" not in record and ">" not in record
+    assert read_tag_record(f" {record} ") == tag_set
+
+
+def test_an_id_comment_without_a_usable_record_has_none() -> None:
+    text = (
+        "- [ ] a <!-- papershelf:abc -->\n"
+        "- [ ] b <!--papershelf:def-->\n"
+        "- [ ] c <!-- papershelf:ghi tags=x y -->\n"
+        "- [ ] d <!-- papershelf:jkl tags= -->\n"
+    )
+    found = {f.paper_id: f.exported_tags for f in parse_markdown_list(text)}
+    assert found == {"abc": None, "def": None, "ghi": None, "jkl": frozenset()}
+
+
+# --- only a new path or a regular file is ever replaced ----------------------------------------
+
+
+def char_device(tmp_path: Path) -> Path:
+    """A character device of our own (like /dev/null) where allowed, else /dev/null itself."""
+    device = tmp_path / "null-device"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:
+        return Path("/dev/null")
+    return device
+
+
+def special_files(tmp_path: Path) -> dict[str, tuple[Path, Callable[[os.stat_result], bool]]]:
+    """Each kind of file that is not a regular one, with the test that it is still that kind."""
+    target = tmp_path / "target.md"
+    target.write_text("the link's target")
+    fifo, link, dangling = tmp_path / "fifo", tmp_path / "link.md", tmp_path / "dangling.md"
+    os.mkfifo(fifo)
+    link.symlink_to(target)
+    dangling.symlink_to(tmp_path / "nowhere.md")
+    return {
+        "a FIFO (named pipe)": (fifo, lambda info: stat.S_ISFIFO(info.st_mode)),
+        "a symbolic link": (link, lambda info: stat.S_ISLNK(info.st_mode)),
+        "a symbolic link ": (dangling, lambda info: stat.S_ISLNK(info.st_mode)),
+        "a character device": (char_device(tmp_path), lambda info: stat.S_ISCHR(info.st_mode)),
+    }
+
+
+@pytest.mark.parametrize("overwrite", [True, False])
+def test_write_export_never_replaces_a_device_a_fifo_or_a_symlink(
+    tmp_path: Path, overwrite: bool
+) -> None:
+    for kind, (path, still) in special_files(tmp_path).items():
+        with pytest.raises(ExportError) as caught:
+            write_export(path, "x", overwrite=overwrite)
+        assert str(caught.value) == (
+            f"{path} is {kind.strip()}; papershelf writes only to a new or a regular file"
+        )
+        assert still(os.lstat(path)), kind
+    assert (tmp_path / "target.md").read_text() == "the link's target"
+    assert not list(tmp_path.glob(".*.tmp"))

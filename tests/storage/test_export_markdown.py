@@ -23,6 +23,7 @@ from markdown_it.token import Token
 
 from storage import export
 from storage.export import ExportItem, first_sentence, parse_markdown_list, to_markdown
+from storage.export_read import tag_record
 from storage.mdescape import clean_inline, link_destination, markdown_escape
 from storage.model import STATUSES, Entry, Paper, normalise_tag
 
@@ -288,7 +289,7 @@ def expected_item_line(case: Case) -> str:
         text += " · " + ("code" if number == 1 else f"code {number}")
     for tag in sorted(entry.tags):
         text += f" #{tag}"
-    return text + f" <!-- papershelf:{paper.id} -->"
+    return text + f" <!-- papershelf:{paper.id} {tag_record(entry.tags)} -->"
 
 
 def expected_details(item: ExportItem) -> tuple[str, bool]:
@@ -430,7 +431,7 @@ def test_rendered_export_has_only_intended_markup_and_reads_back(
         head = inlines[0]
         comments = [t.content for t in head.children or [] if t.type == "html_inline"]
         assert len(comments) == 1
-        case = by_id[re.fullmatch(r"<!-- papershelf:(\w+) -->", comments[0])[1]]
+        case = by_id[re.fullmatch(r"<!-- papershelf:(\w+) tags=\S* -->", comments[0])[1]]
         assert inline_text(head) == expected_item_line(case)
         children = head.children or []
         assert sum(t.type == "strong_open" for t in children) == 1
@@ -469,6 +470,7 @@ def test_parse_reads_back_every_exported_item(
     for listed, case in zip(found, in_file_order, strict=True):
         assert listed.checked == (case.item.entry.status == "read")
         assert listed.tags == case.item.entry.tags
+        assert listed.exported_tags == case.item.entry.tags
         assert f"papershelf:{listed.paper_id}" in edited.splitlines()[listed.line - 1]
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import re
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from killworker import make_papers
 
 from storage.export import ExportItem, ListedItem, to_markdown
 from storage.library import Library
-from storage.model import STATUSES, Entry, Paper
+from storage.model import STATUSES, Entry
 from storage.roundtrip import (
     Plan,
     PlannedChange,
@@ -133,17 +134,107 @@ def test_an_untouched_export_changes_nothing(lib: Library, tmp_path: Path):
     assert lib.undo_description == "tag +later on MethodPaper4"  # no step was added
 
 
-def test_tags_removed_after_a_later_change_are_kept(lib: Library, tmp_path: Path):
+def old_format(text: str) -> str:
+    """The list as papershelf wrote it before the id comment recorded the exported tags."""
+    plain = re.sub(r"(<!-- papershelf:\w+) tags=\S* -->", r"\1 -->", text)
+    assert plain != text and "tags=" not in plain
+    return plain
+
+
+def test_the_export_records_the_tags_it_wrote(lib: Library):
     p = ids(lib)
-    old = export_all(lib, today=date(2020, 1, 1))  # the papers changed "after" this export
-    assert export_date(old) == date(2020, 1, 1)
-    path = tmp_path / "old.md"
-    path.write_text(edit_line(old, p[0], drop_tag("gnn")))
+    (line,) = [line for line in export_all(lib).split("\n") if f"papershelf:{p[0]} " in line]
+    assert line.endswith(f"#gnn #to-read <!-- papershelf:{p[0]} tags=gnn,to-read -->")
+
+
+def test_a_tag_added_after_the_export_is_kept(lib: Library, tmp_path: Path):
+    # Issue #10, item 4: export, tag in papershelf, tick the box, import.
+    p = ids(lib)
+    text = export_all(lib)
+    lib.tag(p[0], add=["later"])
+    path = tmp_path / "l.md"
+    path.write_text(edit_line(text, p[0], tick))
     report = import_reading_list(lib, path)
-    assert report.changed == 0
-    assert report.plan.summary_lines() == [
-        "MethodPaper0: kept #gnn (changed in papershelf after the export)"
-    ]
+    assert report.plan.summary_lines() == ["MethodPaper0: read"]
+    assert lib.entry(p[0]).tags == {"to-read", "gnn", "later"}
+    assert lib.entry(p[0]).status == "read"
+
+
+def test_a_tag_removed_after_the_export_is_not_put_back(lib: Library, tmp_path: Path):
+    p = ids(lib)
+    text = export_all(lib)
+    lib.tag(p[0], remove=["gnn"])
+    path = tmp_path / "l.md"
+    path.write_text(text)
+    report = import_reading_list(lib, path)
+    assert (report.changed, report.plan.changes) == (0, ())
+    assert lib.entry(p[0]).tags == {"to-read"}
+
+
+def test_a_tag_deleted_from_the_line_goes_however_late_the_paper_changed(
+    lib: Library, tmp_path: Path
+):
+    p = ids(lib)
+    text = export_all(lib, today=date(2020, 1, 1))  # the paper changed "after" this export
+    lib.set_starred(p[0], True)
+    path = tmp_path / "l.md"
+    path.write_text(edit_line(text, p[0], drop_tag("gnn")))
+    report = import_reading_list(lib, path)
+    assert report.plan.summary_lines() == ["MethodPaper0: -gnn"]
+    assert lib.entry(p[0]).tags == {"to-read"} and lib.entry(p[0]).starred
+
+
+def test_a_mangled_tag_record_is_read_as_no_record(lib: Library, tmp_path: Path):
+    p = ids(lib)
+    text = export_all(lib).replace(f"papershelf:{p[0]} tags=gnn,to-read", f"papershelf:{p[0]} x y")
+    path = tmp_path / "l.md"
+    path.write_text(edit_line(text, p[0], drop_tag("gnn")))
+    report = import_reading_list(lib, path)
+    assert report.changed == 0 and report.plan.unknown == report.plan.unmatched == ()
+    assert lib.entry(p[0]).tags == {"to-read", "gnn"}
+
+
+UPDATED = "2025-06-10T23:30:00Z"
+
+
+@pytest.mark.parametrize(
+    ("exported_on", "removed"),
+    [
+        (date(2025, 6, 12), True),  # the change is two UTC days older than the export's day
+        (date(2025, 6, 11), False),  # a day apart: east of UTC, the export may be the older one
+        (date(2025, 6, 10), False),  # the same day
+        (date(2020, 1, 1), False),  # the paper changed after the export
+        (None, False),  # no `Exported` line: the list could be of any age
+    ],
+)
+def test_an_old_list_removes_a_tag_only_when_the_paper_surely_changed_before_it(
+    lib: Library, tmp_path: Path, exported_on: date | None, removed: bool
+):
+    p = ids(lib)
+    lib.restore({p[0]: replace(lib.entry(p[0]), updated_at=UPDATED)})
+    text = old_format(export_all(lib, today=exported_on or date(2025, 6, 12)))
+    if exported_on is None:
+        text = re.sub(r"(?m)^Exported .*$", "", text)
+    path = tmp_path / "old.md"
+    path.write_text(edit_line(text, p[0], lambda line: add_tag("new")(drop_tag("gnn")(line))))
+    report = import_reading_list(lib, path)
+    assert lib.entry(p[0]).tags == ({"to-read", "new"} if removed else {"to-read", "gnn", "new"})
+    expected = (
+        "MethodPaper0: +new -gnn"
+        if removed
+        else "MethodPaper0: +new; kept #gnn (the paper may have changed in papershelf since "
+        "the export)"
+    )
+    assert report.plan.summary_lines() == [expected]
+
+
+def test_an_old_list_keeps_the_tags_of_an_entry_with_no_change_time(lib: Library, tmp_path: Path):
+    p = ids(lib)
+    lib.restore({p[0]: replace(lib.entry(p[0]), updated_at=None)})
+    text = old_format(export_all(lib, today=date(2030, 1, 1)))
+    path = tmp_path / "old.md"
+    path.write_text(edit_line(text, p[0], drop_tag("gnn")))
+    assert import_reading_list(lib, path).changed == 0
     assert lib.entry(p[0]).tags == {"to-read", "gnn"}
 
 
@@ -188,61 +279,141 @@ def test_planned_change_summary_and_apply():
     assert change.apply(entry) == Entry(frozenset({"later", "x"}), "read", True, "n")
 
 
-@dataclass
-class FakeLibrary:
-    """Just what planning reads from a Library."""
-
-    papers_: list[Paper]
-    state: dict[str, Entry] = field(default_factory=dict)
-
-    def papers(self) -> list[Paper]:
-        return self.papers_
-
-    def entry(self, paper_id: str) -> Entry:
-        return self.state.get(paper_id, Entry())
-
-    def get(self, paper_id: str) -> Paper:
-        return next(paper for paper in self.papers_ if paper.id == paper_id)
+TAG = st.sampled_from(["a", "b", "c", "to-read", "x-y"])
+TAGS = st.frozensets(TAG, max_size=4)
+PAPERS = make_papers(5)
 
 
-TAG = st.sampled_from(["a", "b", "c", "to-read"])
-ENTRY = st.builds(
-    Entry,
-    tags=st.frozensets(TAG, max_size=3),
-    status=st.sampled_from(STATUSES),
-    updated_at=st.sampled_from([None, "2025-01-01T00:00:00Z", "2025-03-01T00:00:00Z"]),
-)
-PAPERS = make_papers(6)
+@st.composite
+def round_trips(draw: st.DrawFn) -> dict[str, object]:
+    """Per paper: its state at the export, what papershelf changed since, what the person did."""
+    papers = []
+    for _ in PAPERS:
+        exported = draw(TAGS)
+        papers.append(
+            {
+                "exported": exported,
+                "status": draw(st.sampled_from(STATUSES)),
+                "listed": draw(st.booleans()),
+                "shelf_add": draw(TAGS),
+                "shelf_remove": draw(TAGS),
+                "deleted": draw(st.frozensets(st.sampled_from(sorted(exported))))
+                if exported
+                else frozenset(),
+                "added": draw(TAGS) - exported,
+                "tick": draw(st.booleans()),
+            }
+        )
+    return {"papers": papers, "old_day": draw(st.sampled_from([None, date(2020, 1, 1)]))}
 
 
-@given(
-    state=st.lists(ENTRY, min_size=6, max_size=6),
-    listed=st.dictionaries(
-        st.integers(0, 5), st.tuples(st.booleans(), st.frozensets(TAG, max_size=3)), max_size=6
-    ),
-    exported=st.sampled_from([None, date(2025, 2, 1)]),
-)
-def test_plan_reaches_the_list_and_touches_nothing_else(state, listed, exported):
-    library = FakeLibrary(PAPERS, {paper.id: e for paper, e in zip(PAPERS, state, strict=True)})
-    items = [
-        ListedItem(PAPERS[i].id, checked, tags, i + 1) for i, (checked, tags) in listed.items()
-    ]
-    plan = plan_markdown_import(library, items, exported_on=exported)  # type: ignore[arg-type]
-    assert isinstance(plan, Plan)
-    result = dict(library.state)
-    for change in plan.to_change:
-        result[change.paper_id] = change.apply(result[change.paper_id])
-    for i, paper in enumerate(PAPERS):
-        old, new = library.state[paper.id], result[paper.id]
-        if i not in listed:
-            assert new == old
-            continue
-        checked, tags = listed[i]
-        stale = exported is not None and (old.updated_at or "")[:10] > exported.isoformat()
-        assert new.tags == (old.tags | tags if stale else tags)
-        assert new.status == ("read" if checked else old.status)
-        assert (new.starred, new.note) == (old.starred, old.note)
-    assert plan.unchanged + len(plan.changes) == len(listed)
+def edit_tags(line: str, deleted: frozenset[str], added: frozenset[str], tick_it: bool) -> str:
+    """The item line as a person edits it: tags deleted and added, the box maybe ticked."""
+    words = [word for word in line.split(" ") if word.lstrip("#") not in deleted or word[:1] != "#"]
+    at = next(i for i, word in enumerate(words) if word == "<!--")
+    words[at:at] = [f"#{tag}" for tag in sorted(added)]
+    line = " ".join(words)
+    return tick(line) if tick_it else line
+
+
+def test_a_round_trip_changes_exactly_the_persons_edits(tmp_path: Path):
+    """Through the real Library: export, change tags in papershelf, edit the file, import.
+
+    Every tag the person deleted from a line is gone, every tag they added is there, every other
+    tag is as papershelf has it now; a ticked box means read; nothing else changes.
+    """
+    library = Library.open(tmp_path / "lib", seed=False)
+    library.import_papers(PAPERS, "synthetic.txt")
+    path = tmp_path / "list.md"
+    ids_ = [paper.id for paper in PAPERS]
+
+    @given(case=round_trips())
+    def check(case: dict) -> None:
+        papers = case["papers"]
+        at_export = {
+            pid: Entry(tags=c["exported"], status=c["status"], note=f"n{i}")
+            for i, (pid, c) in enumerate(zip(ids_, papers, strict=True))
+        }
+        library.replace_all_entries(at_export)
+        listed = [pid for pid, c in zip(ids_, papers, strict=True) if c["listed"]]
+        items = [ExportItem(library.get(pid), library.entry(pid)) for pid in listed]
+        text = to_markdown(items, title="t", today=date.today())
+        now = {}
+        for pid, c in zip(ids_, papers, strict=True):
+            tags = (c["exported"] | c["shelf_add"]) - c["shelf_remove"]
+            now[pid] = replace(library.entry(pid), tags=tags)
+        library.edit({pid: lambda _e, e=e: e for pid, e in now.items()}, "papershelf changes")
+        before = dict(library.entries())
+        for pid, c in zip(ids_, papers, strict=True):
+            text = edit_line(
+                text, pid, lambda line, c=c: edit_tags(line, c["deleted"], c["added"], c["tick"])
+            )
+        path.write_text(text)
+
+        import_reading_list(library, path)
+
+        for pid, c in zip(ids_, papers, strict=True):
+            old, new = before.get(pid, Entry()), library.entry(pid)
+            if pid not in listed:
+                assert new == old
+                continue
+            expected = (old.tags - c["deleted"]) | c["added"]
+            assert new.tags == expected, c
+            assert new.status == ("read" if c["tick"] else old.status)
+            assert (new.starred, new.note) == (old.starred, old.note)
+
+    check()
+
+
+def test_planning_touches_only_listed_papers_and_never_removes_a_tag_it_cannot_know(
+    tmp_path: Path,
+):
+    """The planning rule for lists with and without a tag record, on a real Library."""
+    library = Library.open(tmp_path / "lib", seed=False)
+    library.import_papers(PAPERS, "synthetic.txt")
+    entry = st.builds(
+        Entry,
+        tags=TAGS,
+        status=st.sampled_from(STATUSES),
+        updated_at=st.sampled_from([None, "2025-01-01T00:00:00Z", "2025-03-01T00:00:00Z"]),
+    )
+
+    @given(
+        state=st.lists(entry, min_size=len(PAPERS), max_size=len(PAPERS)),
+        listed=st.dictionaries(
+            st.integers(0, len(PAPERS) - 1),
+            st.tuples(st.booleans(), TAGS, st.none() | TAGS),
+            max_size=len(PAPERS),
+        ),
+        exported=st.sampled_from([None, date(2025, 2, 1)]),
+    )
+    def check(state, listed, exported) -> None:
+        library.replace_all_entries(
+            {paper.id: e for paper, e in zip(PAPERS, state, strict=True) if not e.is_default}
+        )
+        old_state = {paper.id: library.entry(paper.id) for paper in PAPERS}
+        items = [
+            ListedItem(PAPERS[i].id, checked, tags, i + 1, record)
+            for i, (checked, tags, record) in listed.items()
+        ]
+        plan = plan_markdown_import(library, items, exported_on=exported)
+        apply_plan(library, plan)
+        for i, paper in enumerate(PAPERS):
+            old, new = old_state[paper.id], library.entry(paper.id)
+            if i not in listed:
+                assert new == old
+                continue
+            checked, tags, record = listed[i]
+            if record is not None:
+                assert new.tags == (old.tags - (record - tags)) | (tags - record)
+            else:
+                surely_older = exported is not None and (old.updated_at or "9")[:10] < "2025-01-31"
+                assert new.tags == (tags if surely_older else old.tags | tags)
+            assert new.status == ("read" if checked else old.status)
+            assert (new.starred, new.note) == (old.starred, old.note)
+        assert plan.unchanged + len(plan.changes) == len(listed)
+
+    check()
 
 
 def test_apply_of_an_empty_plan_writes_nothing(lib: Library):

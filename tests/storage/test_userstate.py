@@ -166,6 +166,27 @@ def test_read_backup_names_the_file_in_one_line(tmp_path: Path, content: bytes):
     assert "not a papershelf backup" in str(caught.value)
 
 
+@pytest.mark.parametrize("where", ["version", "entry"])
+def test_a_backup_holding_a_huge_integer_is_refused_in_one_line(
+    lib: Library, tmp_path: Path, where: str
+):
+    huge = "9" * 5_000  # over Python's 4,300-digit limit for int(str)
+    body = (
+        f'"version": {huge}, "entries": {{}}'
+        if where == "version"
+        else f'"version": 1, "entries": {{"abc": {{"starred": {huge}}}}}'
+    )
+    path = tmp_path / "huge.json"
+    path.write_text(f'{{"format": "papershelf-state", {body}}}')
+    state = (lib.root / "state.json").read_bytes()
+    with pytest.raises(BackupError) as caught:
+        restore_backup(lib, path)
+    assert str(caught.value) == (
+        f"{path} is not a papershelf backup (it holds a number too long to read)"
+    )
+    assert (lib.root / "state.json").read_bytes() == state
+
+
 def test_read_backup_of_a_missing_file(tmp_path: Path):
     with pytest.raises(BackupError, match="cannot read"):
         read_backup(tmp_path / "missing.json")
