@@ -184,6 +184,8 @@ def test_a_damaged_state_file_is_recovered_as_the_full_path_does(root: Path) -> 
     (root / "state.json").write_text("{not json")
     code, out, err = run("--db", root, "list", "diffusion")
     assert (code, out) == (0, expected[1])  # the listing does not answer from a damaged state
+    assert "state.json was damaged" in err and "recovered from" in err
+    assert err.startswith("papershelf: warning: ") and err.count("\n") == 1
     assert list(root.glob("state.json.corrupt-*"))
 
 
