@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import struct
 import zlib
 from collections.abc import Callable, Sequence
@@ -120,9 +121,19 @@ class CacheFile:
         if len(key) != self.key_size:
             return None
         try:
-            handle = open(path, "rb", buffering=0)  # noqa: SIM115 (kept by Opened)
+            # Non-blocking: a FIFO put where a cache belongs must not hang the reader; only a
+            # regular file is read at all (not a device, whose reads never end).
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
         except (OSError, ValueError):
             return None
+        try:
+            regular = stat.S_ISREG(os.fstat(fd).st_mode)
+        except OSError:
+            regular = False
+        if not regular:
+            os.close(fd)
+            return None
+        handle = os.fdopen(fd, "rb", buffering=0)
         opened = None
         try:
             opened = self._check_header(handle, key)

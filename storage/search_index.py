@@ -13,6 +13,7 @@ papers of all matching tokens are ORed per match quality; results are cached per
 from __future__ import annotations
 
 import marshal
+import os
 import re
 import sys
 from array import array
@@ -419,8 +420,10 @@ class SearchIndex:
     def load(cls, path: Path, papers: Sequence[Paper]) -> SearchIndex | None:
         """The index saved at `path` if it was built from exactly these papers, else None: no
         file, one of another format or other papers, or one that fails its checksum."""
-        if not path.exists():
-            return None  # spares hashing the papers for the key
+        try:
+            os.stat(path)
+        except OSError:
+            return None  # no file: spares hashing the papers for the key
         fprint = fingerprint(papers)
         sections = _FILE.load(path, fprint.encode("ascii"))
         if sections is None:
