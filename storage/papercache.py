@@ -15,8 +15,8 @@ times faster. `papers.cache` sits next to papers.json and is only ever a copy of
 - `save` writes atomically (temp file + rename, no fsync: a lost cache is simply rebuilt) and
   reports failure by returning False, because a cache that cannot be written is not an error.
 
-The checksum costs ~10 ms of a ~90 ms load at 10,815 papers (CRC-32 of 16 MB); without it a
-changed character of an abstract or an id was read as the paper's (issue #10).
+The checksum costs 7-10 ms of a 50-90 ms load at 10,815 papers (CRC-32 of 16.7 MB); without it
+a changed character of an abstract or an id was read as the paper's (issue #10).
 
 papers.json is always written by replacing it (a new inode and mtime), so its `StatKey` changes
 with every version; a cache is trusted only while papers.json's key equals the one it records.
