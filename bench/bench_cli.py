@@ -6,7 +6,10 @@
 `--root` is a library of the corpus (default /tmp/perf-db; make it with
 `papershelf --db /tmp/perf-db import /work/shared/corpus/ml-abstracts.jsonl`).
 `--baseline SRC` also times another source tree side by side (a directory holding `storage/` and
-`tui/`, e.g. `git archive HEAD storage tui | tar -x -C SRC`): before / after in one run.
+`tui/`, e.g. `git archive HEAD storage tui | tar -x -C SRC`): before / after in one run. When the
+two trees write their caches in different formats, give the baseline its own copy of the
+library with `--baseline-root DIR` (`cp -a ROOT DIR`): sharing one, each tree would find the
+other's caches unusable and rebuild them on every run.
 
 1. `Library.open(root)` timed inside fresh processes (wall and CPU): with `papers.cache` as it is,
    and with it removed before each run (the papers.json path, which also rewrites the cache);
@@ -80,10 +83,12 @@ def ms(seconds: float) -> str:
 class Runner:
     """Runs child processes from one source tree, with a shared environment."""
 
-    def __init__(self, label: str, source: Path, env: dict[str, str]) -> None:
+    def __init__(self, label: str, source: Path, env: dict[str, str], root: Path) -> None:
         self.label = label
         self.source = source
         self.env = env
+        self.root = root
+        """The library this tree runs on."""
 
     def timed(
         self, cmd: list[str], stdin: Path | None = None, ok: tuple[int, ...] = (0,)
@@ -108,17 +113,16 @@ class Runner:
 
 
 def bench_open(root: Path, runners: list[Runner], runs: int) -> None:
-    cache = root / "papers.cache"
     print(f"== Library.open({root}), fresh process each, median of {runs} ==")
-    for runner in runners:  # compiles the bytecode
-        runner.timed([sys.executable, "-c", OPEN_CODE, str(root)])
+    for runner in runners:  # compiles the bytecode (and writes the tree's papers.cache)
+        runner.timed([sys.executable, "-c", OPEN_CODE, str(runner.root)])
     for label, remove in (("papers.cache as it is", False), ("without papers.cache", True)):
         rows: dict[str, list[dict[str, float]]] = {r.label: [] for r in runners}
         for _ in range(runs):
             for runner in runners:
                 if remove:
-                    cache.unlink(missing_ok=True)
-                _, _, out = runner.timed([sys.executable, "-c", OPEN_CODE, str(root)])
+                    (runner.root / "papers.cache").unlink(missing_ok=True)
+                _, _, out = runner.timed([sys.executable, "-c", OPEN_CODE, str(runner.root)])
                 rows[runner.label].append(json.loads(out))
         for runner in runners:
             got = rows[runner.label]
@@ -129,13 +133,15 @@ def bench_open(root: Path, runners: list[Runner], runs: int) -> None:
                 f" · {got[0]['papers']} papers"
             )
     # Leave a cache in place for the `list` runs.
-    runners[0].timed([sys.executable, "-c", OPEN_CODE, str(root)])
+    for runner in runners:
+        if runner is runners[0] or runner.root != root:
+            runner.timed([sys.executable, "-c", OPEN_CODE, str(runner.root)])
     for runner in runners:
         if not (runner.source / "storage" / "listing.py").exists():
             continue
-        runner.timed(runner.papershelf(root, "list", "warm up"))  # writes listing.cache
+        runner.timed(runner.papershelf(runner.root, "list", "warm up"))  # writes listing.cache
         got = [
-            json.loads(runner.timed([sys.executable, "-c", LISTING_CODE, str(root)])[2])
+            json.loads(runner.timed([sys.executable, "-c", LISTING_CODE, str(runner.root)])[2])
             for _ in range(runs)
         ]
         load = ms(statistics.median(r["open"] for r in got))
@@ -172,7 +178,7 @@ def bench_list(
         lines = Path(tmp) / "papers.txt"
         count = write_lines(root, lines)
         for runner in runners:  # the first run writes the index cache and compiles bytecode
-            runner.timed(runner.papershelf(root, "list", "warm up"))
+            runner.timed(runner.papershelf(runner.root, "list", "warm up"))
         base, base_cpu, _ = main.timed([sys.executable, "-c", "pass"])
         print(
             f"\n== `papershelf list Q` vs `fzf --filter=Q --exact` over {count} lines, "
@@ -196,7 +202,8 @@ def bench_list(
                         runner = main
                     else:
                         runner = next(r for r in runners if r.label == name)
-                        cmd, stdin, ok = runner.papershelf(root, "list", *query.split()), None, (0,)
+                        words = query.split()
+                        cmd, stdin, ok = runner.papershelf(runner.root, "list", *words), None, (0,)
                     wall, cpu, out = runner.timed(cmd, stdin, ok)  # type: ignore[arg-type]
                     times[name][query].append((wall, cpu))
                     counts[name][query] = out.count(b"\n")
@@ -253,6 +260,9 @@ def main() -> None:
         "--fuzzy", action="store_true", help="also time fzf's fuzzy filter (no --exact)"
     )
     parser.add_argument("--baseline", type=Path, help="another source tree to time alongside")
+    parser.add_argument(
+        "--baseline-root", type=Path, help="the baseline's copy of the library (default: --root)"
+    )
     parser.add_argument("--no-open", action="store_true", help="skip the Library.open timing")
     parser.add_argument("--no-fzf", action="store_true", help="time papershelf only")
     parser.add_argument("--no-pyc", action="store_true", help="keep the bytecode setting as is")
@@ -265,9 +275,10 @@ def main() -> None:
         if not args.no_pyc:
             env.pop("PYTHONDONTWRITEBYTECODE", None)
             env["PYTHONPYCACHEPREFIX"] = pyc
-        runners = [Runner("ours", REPO, env)]
+        runners = [Runner("ours", REPO, env, args.root)]
         if args.baseline is not None:
-            runners.append(Runner("baseline", args.baseline.resolve(), env))
+            other = args.baseline_root or args.root
+            runners.append(Runner("baseline", args.baseline.resolve(), env, other))
         if not args.no_open:
             bench_open(args.root, runners, args.runs)
         fzf = None if args.no_fzf else shutil.which("fzf")

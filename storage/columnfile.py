@@ -1,14 +1,14 @@
 """Helpers shared by the two column caches (`papercache`, `listing`).
 
-Both store papers as a marshal tuple of columns (one tuple per field) after a fixed header,
-read with an unbuffered file; neither may trust what it reads until every column checks out.
+Both store papers as a marshal tuple of columns (one tuple per field) in a checksummed
+`storage.cachefile` section; neither may trust what it reads until every column checks out
+too, so that damage a checksum missed by chance is still never read as a paper.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import chain
-from typing import BinaryIO
 
 ColumnCheck = Callable[[tuple[object, ...]], bool]
 """Whether one column holds values of the field's type only."""
@@ -29,19 +29,6 @@ def is_str_tuples(column: tuple[object, ...]) -> bool:
     if not set(map(type, column)) <= {tuple}:
         return False
     return set(map(type, chain.from_iterable(column))) <= {str}  # type: ignore[arg-type]
-
-
-def read_exactly(handle: BinaryIO, size: int) -> bytearray | None:
-    """`size` bytes from an unbuffered file, or None when it ends sooner."""
-    buffer = bytearray(size)
-    view = memoryview(buffer)
-    done = 0
-    while done < size:
-        count = handle.readinto(view[done:])
-        if not count:
-            return None
-        done += count
-    return buffer
 
 
 def valid_columns(columns: object, checks: Sequence[ColumnCheck | None]) -> bool:

@@ -65,6 +65,7 @@ from storage.listing_state import (
     LISTING_FILE,
     META_ID,
     PAPERS_FILE,
+    RELATED_CACHE,
     SCHEMA_VERSION,
     SEARCH_CACHE,
     STATE_FILE,
@@ -339,7 +340,7 @@ class Library:
                 temp.unlink()
         # The CLI's caches, written without the lock: a temp file lost to a concurrent `list`
         # only costs that run its cache.
-        for name in (LISTING_FILE, SEARCH_CACHE):
+        for name in (LISTING_FILE, SEARCH_CACHE, RELATED_CACHE):
             for temp in stale_temp_files(self.root / name):
                 with suppress(OSError):
                     temp.unlink()

@@ -23,6 +23,7 @@ __all__ = [
     "META_ID",
     "PAPERS_FILE",
     "SCHEMA_VERSION",
+    "RELATED_CACHE",
     "SEARCH_CACHE",
     "STATE_FILE",
     "StatKey",
@@ -38,6 +39,8 @@ PAPERS_FILE = "papers.json"
 STATE_FILE = "state.json"
 LISTING_FILE = "listing.cache"
 """What `papershelf list` reads instead of the Library (see `storage.listing`)."""
+RELATED_CACHE = "related-index.bin"
+"""The saved "more like this" index (see `storage.related_cache`)."""
 SEARCH_CACHE = "search-index.bin"
 """The saved search index of the app and the CLI's full path (keyed by a hash of the papers)."""
 HOME_ENV = "PAPERSHELF_HOME"

@@ -4,15 +4,19 @@ Reading papers.json means parsing ~18 MB of JSON and building a `Paper` from eac
 at 10,815 papers); unmarshalling plain tuples and filling the papers column by column is several
 times faster. `papers.cache` sits next to papers.json and is only ever a copy of it:
 
-- it starts with a fixed header: a magic string, `FORMAT`, the `StatKey` `(st_mtime_ns, st_size,
-  st_ino)` of the papers.json it was made from, and the payload's length; `load` reads the header
-  first, so a stale cache costs one small read;
+- it is a `storage.cachefile` file: a header with a tag, `FORMAT`, the `StatKey`
+  `(st_mtime_ns, st_size, st_ino)` of the papers.json it was made from as its key, and the
+  payload's length and CRC-32; `load` reads the header first, so a stale cache costs one small
+  read, and uses the payload only once its checksum matches;
 - the payload is `(field names, one tuple of values per field)`; it is used only when the names
-  are `Paper`'s fields now and every value has its field's type, so a change to `Paper` or a
-  damaged file makes the cache unused, never wrong;
+  are `Paper`'s fields now and every value has its field's type, so a change to `Paper` or
+  damage that the checksum missed makes the cache unused, never a crash;
 - `load` returns None (never raises) for anything but a whole, current, valid cache;
 - `save` writes atomically (temp file + rename, no fsync: a lost cache is simply rebuilt) and
   reports failure by returning False, because a cache that cannot be written is not an error.
+
+The checksum costs 7-10 ms of a 50-90 ms load at 10,815 papers (CRC-32 of 16.7 MB); without it
+a changed character of an abstract or an id was read as the paper's (issue #10).
 
 papers.json is always written by replacing it (a new inode and mtime), so its `StatKey` changes
 with every version; a cache is trusted only while papers.json's key equals the one it records.
@@ -22,32 +26,25 @@ from __future__ import annotations
 
 import dataclasses
 import marshal
-import struct
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
 from operator import attrgetter
 from pathlib import Path
 
-from storage.columnfile import (
-    is_optional_str,
-    is_str,
-    is_str_tuples,
-    read_exactly,
-    valid_columns,
-)
-from storage.errors import PapershelfError
-from storage.jsonstore import StatKey, atomic_write, stale_temp_files
+from storage.cachefile import CacheFile, stat_key_bytes
+from storage.columnfile import is_optional_str, is_str, is_str_tuples, valid_columns
+from storage.jsonstore import StatKey, stale_temp_files
 from storage.model import Paper
 
 __all__ = ["CACHE_FILE", "FORMAT", "load", "save", "temp_files"]
 
 CACHE_FILE = "papers.cache"
-FORMAT = 1
-"""Bump when the payload's layout changes (a change of `Paper`'s fields is noticed anyway)."""
+FORMAT = 2
+"""Bump when the payload's layout changes (a change of `Paper`'s fields is noticed anyway).
+2: the `storage.cachefile` frame, with a checksum."""
 MAGIC = b"PSPAPERS"
-_HEADER = struct.Struct("<8sIqQQQ")
-"""magic, format, st_mtime_ns, st_size, st_ino, payload length."""
+_FILE = CacheFile(MAGIC, FORMAT, key_size=24)
 _MARSHAL_VERSION = 4
 
 _FIELDS: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Paper))
@@ -64,11 +61,6 @@ _SETTERS = [getattr(Paper, name).__set__ for name in _FIELDS]
 """The slots' member descriptors: setting through them skips the frozen `__setattr__`."""
 
 
-def _header(key: StatKey, length: int) -> bytes:
-    mtime_ns, size, inode = key
-    return _HEADER.pack(MAGIC, FORMAT, mtime_ns, size, inode, length)
-
-
 def save(path: Path, key: StatKey, papers: Iterable[Paper]) -> bool:
     """Write the cache of `papers`, read from (or written as) the papers.json with `key`.
 
@@ -79,33 +71,21 @@ def save(path: Path, key: StatKey, papers: Iterable[Paper]) -> bool:
     columns = tuple(tuple(map(attrgetter(name), listed)) for name in _FIELDS)
     try:
         payload = marshal.dumps((_FIELDS, columns), _MARSHAL_VERSION)
-        atomic_write(path, _header(key, len(payload)) + payload, sync=False)
-    except (PapershelfError, OSError, ValueError, OverflowError, struct.error):
+    except (ValueError, MemoryError):
         return False
-    return True
+    return _FILE.save(path, stat_key_bytes(key), [payload])
 
 
 def load(path: Path, key: StatKey) -> list[Paper] | None:
     """The papers cached at `path` if the cache was made from the papers.json with `key`.
 
-    None when the cache is missing, stale, of another format or layout, truncated, or holds a
-    value of the wrong type.
+    None when the cache is missing, stale, of another format or layout, cut short or grown,
+    damaged (its checksum fails), or holds a value of the wrong type.
     """
-    try:
-        # Unbuffered, into one preallocated buffer: half the time of a buffered read() of
-        # ~17 MB (no second copy). Not mmap: a file truncated under a mapping kills with SIGBUS.
-        with open(path, "rb", buffering=0) as handle:
-            head = read_exactly(handle, _HEADER.size)
-            if head is None:
-                return None
-            length = _HEADER.unpack(head)[5]
-            if bytes(head) != _header(key, length):
-                return None
-            payload = read_exactly(handle, length)
-            if payload is None or handle.read(1):
-                return None
-    except (OSError, struct.error, OverflowError, MemoryError):
+    sections = _FILE.load(path, stat_key_bytes(key))
+    if sections is None:
         return None
+    (payload,) = sections
     try:
         fields, columns = marshal.loads(payload)
     except (ValueError, EOFError, TypeError):

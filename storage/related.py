@@ -250,7 +250,10 @@ class RelatedIndex:
                 scores[doc] = get(doc, 0.0) + weight * w
         scores.pop(self_index, None)
         best = heapq.nsmallest(k, scores.items(), key=lambda item: (-item[1], item[0]))
-        return [(self._papers[doc].id, round(score, 6)) for doc, score in best]
+        papers = self._papers
+        # A position outside the papers only comes from a damaged related-index.bin whose
+        # checksum matched by chance (storage.related_cache checks the postings' ends only).
+        return [(papers[doc].id, round(score, 6)) for doc, score in best if 0 <= doc < len(papers)]
 
     def shared_terms(self, paper_id: str, other_id: str, n: int = 5) -> list[str]:
         """The terms that make two papers alike, heaviest first (to explain a match)."""

@@ -4,9 +4,9 @@ of papers instead of on every `papershelf related` and every start of the app.
 Building `RelatedIndex` takes seconds of pure-Python CPU at 10,000 papers; loading this file
 takes tens of milliseconds. The file is
 
-- a fixed header: a magic string, `FORMAT`, the `StatKey` `(st_mtime_ns, st_size, st_ino)` of
-  the papers.json the papers were read from (`Library.papers_key`, the key `storage.listing`
-  uses too), `related.BUILD_FINGERPRINT`, the payload's length and its CRC-32;
+- a `storage.cachefile` header: a tag, `FORMAT`, a key made of the `StatKey` `(st_mtime_ns,
+  st_size, st_ino)` of the papers.json the papers were read from (`Library.papers_key`, the key
+  `storage.listing` uses too) and `related.BUILD_FINGERPRINT`, the payload's length and CRC-32;
 - a marshal payload: the paper ids in order (a cheap check that the key's papers are the papers
   given), the idf table, the terms of the inverted index, and the postings as three buffers
   (`array.tobytes()`): every term's start in the other two, the paper positions, the weights.
@@ -22,27 +22,27 @@ locked: every write replaces the whole file, so a reader sees one version or ano
 from __future__ import annotations
 
 import marshal
-import os
 import struct
-import zlib
 from array import array
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 from pathlib import Path
 
-from storage.listing_state import StatKey
+from storage import cachefile
+from storage.cachefile import CacheFile, stat_key_bytes
+from storage.listing_state import RELATED_CACHE, StatKey
 from storage.model import Paper
 from storage.related import BUILD_FINGERPRINT, QUERY_TERMS, Posting, RelatedIndex
 
 __all__ = ["FORMAT", "RELATED_CACHE", "load", "load_or_build", "save"]
 
-RELATED_CACHE = "related-index.bin"
-"""The file's name in the library directory."""
-FORMAT = 1
-"""Bump when the layout or the build's code changes (its settings are in the fingerprint)."""
+FORMAT = 2
+"""Bump when the layout or the build's code changes (its settings are in the fingerprint).
+2: the `storage.cachefile` frame."""
 MAGIC = b"PSRELATD"
-_HEADER = struct.Struct("<8sIqQQIQI")
-"""magic, format, st_mtime_ns, st_size, st_ino, build fingerprint, payload length, CRC-32."""
+_FILE = CacheFile(MAGIC, FORMAT, key_size=28)
+"""Keyed by papers.json's `StatKey` and the build fingerprint; one marshal section."""
+_FINGERPRINT = struct.Struct("<I")
 _MARSHAL_VERSION = 4
 _PARTS = 6
 """ids, idf, terms, offsets, positions, weights."""
@@ -50,9 +50,8 @@ _OFFSET, _POSITION, _WEIGHT = "q", "i", "d"
 """Array type codes of the three postings buffers."""
 
 
-def _header(key: StatKey, length: int, checksum: int) -> bytes:
-    mtime_ns, size, inode = key
-    return _HEADER.pack(MAGIC, FORMAT, mtime_ns, size, inode, BUILD_FINGERPRINT, length, checksum)
+def _key(key: StatKey) -> bytes:
+    return stat_key_bytes(key) + _FINGERPRINT.pack(BUILD_FINGERPRINT)
 
 
 def save(root: Path, key: StatKey | None, index: RelatedIndex) -> bool:
@@ -63,9 +62,6 @@ def save(root: Path, key: StatKey | None, index: RelatedIndex) -> bool:
     """
     if key is None:
         return False
-    from storage.errors import PapershelfError
-    from storage.jsonstore import atomic_write
-
     terms = tuple(index.postings)
     offsets = array(_OFFSET, [0])
     positions = array(_POSITION)
@@ -88,11 +84,9 @@ def save(root: Path, key: StatKey | None, index: RelatedIndex) -> bool:
             ),
             _MARSHAL_VERSION,
         )
-        header = _header(key, len(payload), zlib.crc32(payload))
-        atomic_write(root / RELATED_CACHE, header + payload, sync=False)
-    except (PapershelfError, OSError, ValueError, OverflowError, struct.error):
+    except (ValueError, MemoryError):
         return False
-    return True
+    return _FILE.save(root / RELATED_CACHE, _key(key), [payload])
 
 
 def load(
@@ -102,21 +96,10 @@ def load(
     is none that can be trusted to be theirs: the caller then builds it."""
     if key is None:
         return None
-    try:
-        with open(root / RELATED_CACHE, "rb") as handle:
-            head = handle.read(_HEADER.size)
-            if len(head) != _HEADER.size:
-                return None
-            length, checksum = _HEADER.unpack(head)[6:]
-            if head != _header(key, length, checksum):
-                return None
-            if os.fstat(handle.fileno()).st_size != _HEADER.size + length:
-                return None  # cut short or grown: not the file this header describes
-            payload = handle.read(length)
-    except (OSError, struct.error, OverflowError, MemoryError):
+    sections = _FILE.load(root / RELATED_CACHE, _key(key))
+    if sections is None:
         return None
-    if len(payload) != length or zlib.crc32(payload) != checksum:
-        return None
+    (payload,) = sections
     try:
         parts = marshal.loads(payload)
     except (ValueError, EOFError, TypeError):
@@ -160,8 +143,9 @@ def _postings(
     postings: dict[str, Posting] = {}
     for term, (start, end) in zip(terms, pairwise(starts), strict=True):
         # A built posting is never empty and lists its papers in ascending order, so its ends
-        # bound it (checking every position would cost more than the rest of the load; the
-        # checksum already vouches that the bytes are the ones `save` wrote).
+        # bound it (checking every position costs ~75 ms, as much as the rest of the load; the
+        # checksum already vouches that the bytes are the ones `save` wrote, and
+        # `RelatedIndex.related` skips a position outside the papers, should one get past it).
         if end <= start or docs[start] < 0 or docs[end - 1] >= size:
             return None
         postings[term] = (docs[start:end], term_weights[start:end])
@@ -179,9 +163,6 @@ def load_or_build(
 ) -> tuple[RelatedIndex, bool]:
     """The related index of `papers`: loaded when saved for them, else built with `build` and
     saved for the next time. The flag says whether it was loaded."""
-    index = load(root, key, papers)
-    if index is not None:
-        return index, True
-    index = build(papers)
-    save(root, key, index)
-    return index, False
+    return cachefile.load_or_build(
+        lambda: load(root, key, papers), lambda: build(papers), lambda made: save(root, key, made)
+    )

@@ -12,12 +12,10 @@ papers of all matching tokens are ORed per match quality; results are cached per
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import os
 import re
 import sys
-import threading
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict, defaultdict, deque
@@ -28,6 +26,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Protocol
 
+from storage.cachefile import CacheFile, load_or_build
 from storage.model import Paper
 from storage.query_parse import TOKEN_RE
 
@@ -40,15 +39,18 @@ EXACT, PREFIX, INFIX, FUZZY1, FUZZY_PREFIX1, FUZZY2, FUZZY_PREFIX2 = 10, 8, 6, 6
 FIELD_WEIGHTS = {"name": 10, "title": 9, "tags": 8, "note": 5, "abstract": 3}
 """A word's score in a paper: best field weight x quality (a title typo beats an abstract hit)."""
 
-FORMAT = f"papershelf-search-index 5 {sys.byteorder}"
+_FILE_FORMAT = 6
+"""search-index.bin's format number; 6: the `storage.cachefile` frame, with a checksum."""
+FORMAT = f"papershelf-search-index {_FILE_FORMAT} {sys.byteorder}"
 """Changes with the saved layout (and the byte order of packed ids): other caches are ignored."""
+_FILE = CacheFile(b"PSSEARCH", _FILE_FORMAT, key_size=40)
+"""search-index.bin: keyed by the papers' `fingerprint` (40 hex digits), one marshal section."""
 
 PARTS = ("format", "size", "vocab", "head", "head text", "head starts")
 """What `SearchIndex.parts()` holds: FORMAT, the number of papers, the sorted vocabulary, the ids
 of the tokens in names or titles (packed uint32), those tokens joined by newlines, and where each
 starts in that text (packed uint32)."""
 _MAX_CHAR = "\U0010ffff"
-TEMP_SUFFIX = ".tmp"
 _WORD_CACHE_SIZE = 512
 
 
@@ -335,7 +337,8 @@ class SearchIndex:
                     posting = column.get(tid)
                     if posting is not None:
                         ids = merged.setdefault(token, [])
-                        ids.extend(i + offset for i in _ids(posting))
+                        # `< index.size`: a damaged cache may name papers it does not hold.
+                        ids.extend(i + offset for i in _ids(posting) if i < index.size)
             found[field] = merged
         return SearchIndex._packed(len(papers), found, fingerprint(papers))
 
@@ -378,6 +381,8 @@ class SearchIndex:
             return None
         if not set(map(type, vocab)) <= {str} or set(postings) != set(INDEXED_FIELDS):
             return None
+        if not all(vocab):
+            return None  # an empty token: every token is a word (`warm` reads its first letter)
         if type(raw_head) is not bytes or len(raw_head) % 4 or type(joined) is not str:
             return None
         if type(raw_starts) is not bytes or len(raw_starts) != len(raw_head):
@@ -387,6 +392,8 @@ class SearchIndex:
         starts.frombytes(raw_starts)
         if head and max(head) >= len(vocab):
             return None
+        if not head and joined != "\n\n":
+            return None  # a name/title token to find, but none to name (see `_infix_matches`)
         index = cls(size, vocab, postings, fprint, head)
         # Any string and starts make a search that ends (see `_infix_matches`); a table that
         # does not fit the vocabulary only comes from a damaged file, which is not trusted.
@@ -399,31 +406,44 @@ class SearchIndex:
         head = array("I", self.head).tobytes()
         return (FORMAT, self.size, self.vocab, head, joined, array("I", starts).tobytes())
 
-    def save(self, path: Path) -> None:
-        """Write the index to `path` (plain types via marshal), atomically."""
-        data = marshal.dumps((self.fingerprint, self.state()), 4)
-        # A temp name of this process and thread: the app and a CLI run saving at once must
-        # not write into one file. Left behind only by a kill (a locked open removes it).
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}{TEMP_SUFFIX}")
+    def save(self, path: Path) -> bool:
+        """Write the index to `path` (see `_FILE`), atomically; False when it cannot be written
+        (or is not an index held in memory): a missing cache only costs a build."""
+        key = self.fingerprint.encode("ascii", "replace")
         try:
-            tmp.write_bytes(data)
-            tmp.replace(path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            raise
+            data = marshal.dumps(self.state(), 4)
+        except (TypeError, ValueError, MemoryError):
+            return False
+        return _FILE.save(path, key, [data])
 
     @classmethod
     def load(cls, path: Path, papers: Sequence[Paper]) -> SearchIndex | None:
-        """The index saved at `path` if it was built from exactly these papers, else None."""
+        """The index saved at `path` if it was built from exactly these papers, else None: no
+        file, one of another format or other papers, or one that fails its checksum."""
         try:
-            fprint, state = marshal.loads(path.read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):
+            os.stat(path)
+        except OSError:
+            return None  # no file: spares hashing the papers for the key
+        fprint = fingerprint(papers)
+        sections = _FILE.load(path, fprint.encode("ascii"))
+        if sections is None:
             return None
-        index = cls.from_state(state, fprint) if type(fprint) is str else None
-        if index is None or index.size != len(papers) or fprint != fingerprint(papers):
+        try:
+            state = marshal.loads(sections[0])
+        except (ValueError, EOFError, TypeError):
+            return None
+        index = cls.from_state(state, fprint)
+        if index is None or index.size != len(papers):
             return None
         return index
+
+    @classmethod
+    def load_or_build(cls, path: Path, papers: Sequence[Paper]) -> tuple[SearchIndex, bool]:
+        """The index of `papers`: loaded from `path` when saved there for them, else built and
+        saved there for the next process. The flag says whether it was loaded."""
+        return load_or_build(
+            lambda: cls.load(path, papers), lambda: cls.build(papers), lambda made: made.save(path)
+        )
 
     def warm(self) -> None:
         """Fill the lazily built tables the first keystrokes need (for a background worker)."""
@@ -467,8 +487,14 @@ class SearchIndex:
             else:
                 sparse.update(posting)  # a C loop; duplicates collapse
         if sparse:
-            bits |= ids_to_bits(sparse, self.size)
-        return bits
+            try:
+                bits |= ids_to_bits(sparse, self.size)
+            except IndexError:
+                # An id past the last paper: only in a damaged cache whose checksum matched by
+                # chance. Dropped here (free when there is none) rather than crash a search.
+                bits |= ids_to_bits([i for i in sparse if i < self.size], self.size)
+        # Bits past the last paper (a damaged bitset's padding, ids just past it) are no paper.
+        return bits & self.all_bits
 
     def range_bits(self, field: str, lo: int, hi: int) -> int:
         """Papers whose `field` holds any token in vocab[lo:hi] (cached: prefix groups repeat)."""

@@ -6,9 +6,12 @@ is never read as data: `load` returns None, or a late read raises `ListingUnusab
 
 from __future__ import annotations
 
+import marshal
 import os
 import shutil
 import struct
+import zlib
+from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -236,17 +239,22 @@ def test_no_papers_json_no_listing(root: Path) -> None:
     assert listing.load(root) is None
 
 
-def test_a_listing_of_another_format_is_not_used(root: Path, monkeypatch) -> None:
-    monkeypatch.setattr(listing, "FORMAT", listing.FORMAT + 1)
+@pytest.mark.parametrize("other", [listing.FORMAT - 1, listing.FORMAT + 1])
+def test_a_listing_of_another_format_is_not_used(root: Path, other: int) -> None:
+    path = root / listing.LISTING_FILE
+    data = bytearray(path.read_bytes())
+    data[8:12] = struct.pack("<I", other)  # the format number, after the 8-byte tag
+    path.write_bytes(bytes(data))
     assert listing.load(root) is None
 
 
 def sections(root: Path) -> tuple[int, int, int, int]:
     """Where the main, postings and abstracts sections start, and where the file ends."""
     data = (root / listing.LISTING_FILE).read_bytes()
-    header = struct.Struct("<8sIqQQQQQ")
-    main, postings, abstracts = header.unpack(data[: header.size])[5:]
-    start = header.size
+    frame = listing._FILE
+    fields = frame.header.unpack(data[: frame.header.size])[3:]
+    main, postings, abstracts = fields[0::2]
+    start = frame.header.size
     return start, start + main, start + main + postings, start + main + postings + abstracts
 
 
@@ -256,6 +264,31 @@ def damage(root: Path, at: int, length: int, fill: bytes = b"\xff") -> None:
     data[at : at + length] = fill * length
     # Written in place: papers.json, and so the header's key, stay as they are.
     path.write_bytes(bytes(data))
+
+
+def reseal(root: Path) -> None:
+    """Make the checksums of the listing match its (damaged) bytes again: what damage that a
+    checksum misses by chance looks like, so only the reader's other checks can refuse it."""
+    path = root / listing.LISTING_FILE
+    data = path.read_bytes()
+    main_at, postings_at, abstracts_at, end = sections(root)
+    main, postings, abstracts = (
+        data[main_at:postings_at],
+        data[postings_at:abstracts_at],
+        data[abstracts_at:end],
+    )
+    try:
+        fields, columns, parts, layout, _ = marshal.loads(main)
+    except (ValueError, EOFError, TypeError):
+        pass  # the main section itself is damaged: only the header's checksums are renewed
+    else:
+        step = listing.BLOCK
+        crcs = [zlib.crc32(postings[at : at + step]) for at in range(0, len(postings), step)]
+        main = marshal.dumps((fields, columns, parts, layout, array("I", crcs).tobytes()))
+    frame = listing._FILE
+    key = data[12 : 12 + frame.key_size]
+    sealed = [main, postings, abstracts]
+    path.write_bytes(frame.pack_header(key, sealed) + b"".join(sealed))
 
 
 @pytest.mark.parametrize("cut", [1, 1000])
@@ -277,23 +310,48 @@ def test_a_damaged_header_is_not_used(root: Path) -> None:
     assert listing.load(root) is None
 
 
+# Each damage twice: as it is (a checksum fails) and resealed (every checksum matches, as if
+# by chance): the listing's own checks of offsets, ids and types must still refuse it.
+SEALED = pytest.mark.parametrize("sealed", [False, True], ids=["checksum", "resealed"])
+
+
+@SEALED
 @pytest.mark.parametrize("fill", [b"\xff", b"\x00", b"x"])
-def test_a_damaged_main_section_is_not_used(root: Path, fill: bytes) -> None:
+def test_a_damaged_main_section_is_not_used(root: Path, fill: bytes, sealed: bool) -> None:
     main, postings, _, _ = sections(root)
     damage(root, main, postings - main, fill)
+    if sealed:
+        reseal(root)
     assert listing.load(root) is None
 
 
-def test_damaged_postings_raise_before_any_result(root: Path) -> None:
+def test_one_changed_byte_of_the_main_section_is_not_used(root: Path) -> None:
+    main, postings, _, _ = sections(root)
+    path = root / listing.LISTING_FILE
+    data = bytearray(path.read_bytes())
+    # A byte inside the papers' strings: the columns would still unmarshal and type-check.
+    at = data.index(b"diffusion", main, postings)
+    data[at] ^= 0x01
+    path.write_bytes(bytes(data))
+    assert listing.load(root) is None
+
+
+@SEALED
+def test_damaged_postings_raise_before_any_result(root: Path, sealed: bool) -> None:
     _, postings, abstracts, _ = sections(root)
     damage(root, postings, abstracts - postings)  # every offset points past the data
+    if sealed:
+        reseal(root)
     with listing.load(root) as shelf, pytest.raises(ListingUnusable):
         shelf.engine().results("diffusion", {})
 
 
-def test_postings_naming_papers_the_listing_lacks_raise(root: Path) -> None:
+@SEALED
+def test_postings_naming_papers_the_listing_lacks_raise(root: Path, sealed: bool) -> None:
     _, _, abstracts, _ = sections(root)
     damage(root, abstracts - 4000, 4000)  # the end of the abstract field's ids: 0xffffffff
+    if sealed:
+        reseal(root)
     with listing.load(root) as shelf:
         assert shelf.index is not None
         column = shelf.index.postings["abstract"]
@@ -301,14 +359,58 @@ def test_postings_naming_papers_the_listing_lacks_raise(root: Path) -> None:
             list(column.many(range(len(shelf.index.vocab))))
 
 
-def test_damaged_abstracts_raise_only_when_read(root: Path) -> None:
+@SEALED
+def test_damaged_abstracts_raise_only_when_read(root: Path, sealed: bool) -> None:
     _, _, abstracts, end = sections(root)
     damage(root, abstracts, end - abstracts, b"\x00")
+    if sealed:
+        reseal(root)
     with listing.load(root) as shelf:
         engine = shelf.engine()
         assert len(engine.results("diffusion", {})) > 0  # no abstract needed
         with pytest.raises(ListingUnusable):
             engine.results("'diffusion", {})
+
+
+def test_one_changed_character_of_an_abstract_raises_when_read(root: Path) -> None:
+    _, _, abstracts, end = sections(root)
+    path = root / listing.LISTING_FILE
+    data = bytearray(path.read_bytes())
+    at = data.index(b"diffusion", abstracts, end)
+    data[at : at + 9] = b"DIFFUSION"  # still a valid abstract of the same length
+    path.write_bytes(bytes(data))
+    with listing.load(root) as shelf, pytest.raises(ListingUnusable):
+        shelf.papers[0].abstract  # noqa: B018 (reading it is the test)
+
+
+def test_one_changed_bit_of_a_posting_block_raises_when_a_search_reads_it(root: Path) -> None:
+    with listing.load(root) as shelf:
+        expected = results(shelf.engine(), "diffusion", {})
+    _, postings, abstracts, _ = sections(root)
+    path = root / listing.LISTING_FILE
+    data = bytearray(path.read_bytes())
+    last_block = postings + (abstracts - postings - 1) // listing.BLOCK * listing.BLOCK
+    data[last_block + 1] ^= 0x10
+    path.write_bytes(bytes(data))
+    with listing.load(root) as shelf:
+        engine = shelf.engine()
+        assert results(engine, "diffusion", {}) == expected  # blocks it never reads
+        assert shelf.index is not None
+        column = shelf.index.postings["abstract"]
+        with pytest.raises(ListingUnusable, match="damaged"):
+            list(column.many(range(len(shelf.index.vocab))))
+
+
+def test_a_search_reads_only_the_postings_blocks_it_needs(root: Path) -> None:
+    """`list` stays lazy: a word reads a few blocks of the postings, not the section."""
+    _, postings, abstracts, _ = sections(root)
+    blocks = -(-(abstracts - postings) // listing.BLOCK)
+    with listing.load(root) as shelf:
+        assert len(shelf.engine().results("diffusion", {})) > 0
+        assert shelf.index is not None
+        section = shelf.index.postings["abstract"]._section
+        read = len(section._blocks)
+        assert 0 < read < blocks / 4, (read, blocks)
 
 
 def test_a_closed_listing_reads_nothing(root: Path) -> None:
@@ -381,8 +483,10 @@ def test_a_locked_open_removes_temp_files_of_killed_cache_writers(root: Path) ->
 def test_saving_the_index_leaves_no_temp_file(root: Path) -> None:
     library = Library.open(root, seed=False)
     index = SearchIndex.build(library.papers())
-    index.save(root / "search-index.bin")
+    assert index.save(root / "search-index.bin") is True
     assert SearchIndex.load(root / "search-index.bin", library.papers()) is not None
-    with pytest.raises(OSError):
-        index.save(root / "missing" / "search-index.bin")
-    assert not list(root.glob(".search-index.bin.*"))
+    assert index.save(root / "missing" / "search-index.bin") is False  # never raises
+    (root / "blocked").mkdir()
+    (root / "blocked" / "search-index.bin").mkdir()  # a directory cannot be replaced by a file
+    assert index.save(root / "blocked" / "search-index.bin") is False
+    assert not list(root.rglob(".search-index.bin.*"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from killworker import make_papers
 
 from storage import papercache
+from storage.cachefile import CacheFile, stat_key_bytes
 from storage.jsonstore import StatKey, stat_key
 from storage.library import Library
 from storage.model import Paper
@@ -42,15 +44,18 @@ papers_strategy = st.lists(
 )
 
 
+HEADER_SIZE = papercache._FILE.header.size
+
+
 def payload_of(path: Path) -> bytes:
-    return path.read_bytes()[papercache._HEADER.size :]
+    return path.read_bytes()[HEADER_SIZE:]
 
 
 def write_raw(path: Path, key: StatKey, payload: bytes, *, fmt: int = papercache.FORMAT) -> None:
-    """A cache file with any payload behind a header that matches `key`."""
-    mtime, size, inode = key
-    header = papercache._HEADER.pack(papercache.MAGIC, fmt, mtime, size, inode, len(payload))
-    path.write_bytes(header + payload)
+    """A cache file with any payload behind a header that matches `key` and the payload (its
+    length and checksum): only the payload's own checks can refuse it."""
+    frame = CacheFile(papercache.MAGIC, fmt, key_size=24)
+    path.write_bytes(frame.pack_header(stat_key_bytes(key), [payload]) + payload)
 
 
 # -- the module on its own --------------------------------------------------------------------
@@ -92,7 +97,7 @@ def test_missing_cache_is_none(tmp_path: Path) -> None:
     assert papercache.load(tmp_path / "nothing.cache", KEY) is None
 
 
-@pytest.mark.parametrize("keep", [0, 7, papercache._HEADER.size, -1, -100])
+@pytest.mark.parametrize("keep", [0, 7, HEADER_SIZE, -1, -100])
 def test_truncated_cache_is_none(tmp_path: Path, keep: int) -> None:
     path = tmp_path / papercache.CACHE_FILE
     assert papercache.save(path, KEY, make_papers(5))
@@ -237,6 +242,52 @@ def test_a_damaged_cache_is_ignored_and_rebuilt(root: Path) -> None:
     library = Library.open(root, seed=False)
     assert list(library.papers()) == make_papers(12)
     assert papercache.load(cache, papers_key(root)) == make_papers(12)
+
+
+def change_in_place(path: Path, old: bytes, new: bytes) -> None:
+    """Replace the first `old` in `path` by `new` (as long), keeping its size and mtime."""
+    assert len(old) == len(new)
+    stat = os.stat(path)
+    data = bytearray(path.read_bytes())
+    at = data.index(old)
+    data[at : at + len(old)] = new
+    path.write_bytes(bytes(data))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (b"MethodPaper4", b"MethodPaper5"),  # a name
+        (b"problem paper 7", b"problem paper 8"),  # an abstract
+        (make_papers(12)[3].id.encode(), make_papers(12)[9].id.encode()),  # an id, colliding
+    ],
+    ids=["name", "abstract", "id"],
+)
+def test_a_changed_character_of_the_cache_is_never_read(root: Path, old: bytes, new: bytes) -> None:
+    """Issue #10: one character changed in place (same size, mtime kept) made `show` print it
+    and the next import write it into papers.json; the checksum now refuses the cache."""
+    cache = root / papercache.CACHE_FILE
+    change_in_place(cache, old, new)
+    assert papercache.load(cache, papers_key(root)) is None
+    library = Library.open(root, seed=False)
+    assert list(library.papers()) == make_papers(12)
+    assert [paper.to_dict() for paper in library.papers()] == [
+        paper.to_dict() for paper in make_papers(12)
+    ]
+    # The damaged cache was rewritten from papers.json.
+    assert papercache.load(cache, papers_key(root)) == make_papers(12)
+
+
+def test_a_cache_of_the_previous_format_is_not_used(root: Path) -> None:
+    """A papers.cache written before the checksum (format 1: no checksum in its header)."""
+    key = papers_key(root)
+    payload = marshal.dumps((papercache._FIELDS, tuple(map(tuple, columns_of(make_papers(12))))))
+    old_header = struct.Struct("<8sIqQQQ").pack(papercache.MAGIC, 1, *key, len(payload))
+    (root / papercache.CACHE_FILE).write_bytes(old_header + payload)
+    assert papercache.load(root / papercache.CACHE_FILE, key) is None
+    assert list(Library.open(root, seed=False).papers()) == make_papers(12)
+    assert papercache.load(root / papercache.CACHE_FILE, key) == make_papers(12)
 
 
 def test_a_damaged_papers_json_is_reported_despite_an_old_cache(root: Path) -> None:

@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import zlib
 from array import array
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -19,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from storage import related_cache
+from storage.cachefile import CacheFile
 from storage.ingest import paper_id, read_file
 from storage.library import Library
 from storage.model import Paper
@@ -27,6 +27,7 @@ from storage.related_cache import RELATED_CACHE, load, load_or_build, save
 
 EXCERPT = Path(__file__).resolve().parent.parent / "fixtures" / "related" / "excerpt.jsonl"
 KEY = (1_700_000_000_123_456_789, 123_456, 42)
+HEADER_SIZE = related_cache._FILE.header.size
 
 
 def make(name: str, abstract: str, title: str | None = None) -> Paper:
@@ -155,9 +156,12 @@ def test_a_cache_of_another_papers_json_or_other_papers_is_stale(saved, papers):
 
 
 def test_another_format_or_build_is_not_trusted(saved, papers, monkeypatch):
-    monkeypatch.setattr(related_cache, "FORMAT", related_cache.FORMAT + 1)
-    assert load_bytes(saved, papers) is None
-    monkeypatch.undo()
+    payload = saved[HEADER_SIZE:]
+    for fmt in (related_cache.FORMAT - 1, related_cache.FORMAT + 1):
+        frame = CacheFile(related_cache.MAGIC, fmt, key_size=28)
+        other = frame.pack_header(related_cache._key(KEY), [payload]) + payload
+        assert load_bytes(other, papers) is None
+    assert load_bytes(sealed(payload), papers) is not None  # the same payload, this format
     monkeypatch.setattr(related_cache, "BUILD_FINGERPRINT", BUILD_FINGERPRINT ^ 1)
     assert load_bytes(saved, papers) is None
 
@@ -202,11 +206,11 @@ def test_a_foreign_file_is_not_trusted(papers, data):
 
 def sealed(payload: bytes, key: tuple[int, int, int] = KEY) -> bytes:
     """`payload` under a header that matches it: only the payload's own checks can refuse it."""
-    return related_cache._header(key, len(payload), zlib.crc32(payload)) + payload
+    return related_cache._FILE.pack_header(related_cache._key(key), [payload]) + payload
 
 
 def parts_of(saved: bytes) -> list[Any]:
-    return list(marshal.loads(saved[related_cache._HEADER.size :]))
+    return list(marshal.loads(saved[HEADER_SIZE:]))
 
 
 def test_the_sealing_helper_makes_a_trusted_file_from_good_parts(saved, papers, built):
@@ -274,6 +278,37 @@ def test_a_payload_that_save_cannot_have_written_is_not_trusted(saved, papers, d
     parts = parts_of(saved)
     damage(parts)
     assert load_bytes(sealed(marshal.dumps(tuple(parts))), papers) is None
+
+
+def test_a_position_past_the_papers_inside_a_posting_crashes_nothing(saved, papers, built):
+    """Damage that the checksum missed by chance (resealed here) in the middle of a posting,
+    where `load` does not look: every query still answers, naming only the papers."""
+    parts = parts_of(saved)
+    starts = _array("q", parts[3])
+    docs = _array("i", parts[4])
+    # The longest posting of a term the first paper queries, so the changed position is read
+    # and is neither of its ends.
+    queried = {term for term, _ in built._query(papers[0].id)}
+    spans = [
+        (start, end)
+        for term, start, end in zip(parts[2], starts, starts[1:], strict=False)
+        if term in queried
+    ]
+    start, end = max(spans, key=lambda pair: pair[1] - pair[0])
+    assert end - start >= 3
+    for value in (len(papers), len(papers) + 1000, -len(papers) - 1, -1):
+        damaged = array("i", docs)
+        damaged[(start + end) // 2] = value
+        parts[4] = damaged.tobytes()
+        loaded = load_bytes(sealed(marshal.dumps(tuple(parts))), papers)
+        if loaded is None:
+            continue  # refused outright: fine too
+        assert isinstance(loaded, RelatedIndex)
+        known = {paper.id for paper in papers}
+        for paper in papers:
+            found = loaded.related(paper.id, k=len(papers))
+            assert {pid for pid, _ in found} <= known - {paper.id}
+        assert len(loaded.related(papers[0].id, k=len(papers))) >= 2
 
 
 def test_a_payload_that_is_not_marshal_or_not_a_tuple_is_not_trusted(papers):
