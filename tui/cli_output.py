@@ -25,13 +25,14 @@ one status line on stderr, and only when stderr is a terminal.
 
 from __future__ import annotations
 
-import functools
 import io
 import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TextIO
+
+from tui.stand_ins import stand_ins
 
 __all__ = [
     "PROG",
@@ -48,28 +49,6 @@ __all__ = [
 ]
 
 PROG = "papershelf"
-
-_REPLACEMENT = "\ufffd"
-# Bidi embeddings, overrides and isolates (they reorder what is shown: "Trojan Source").
-_BIDI = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
-_SEPARATORS = (0x2028, 0x2029)  # line and paragraph separators: some terminals break the line
-
-
-@functools.cache
-def _table(one_line: bool) -> dict[int, str]:
-    """What each unsafe character becomes (one visible character each, like the app); made on
-    first use, as most runs print nothing that needs it."""
-    table = {code: chr(0x2400 + code) for code in range(0x20)}  # control pictures: ␀ … ␟
-    table[0x09] = " "
-    table[0x0A] = " " if one_line else "\n"
-    table[0x7F] = "\u2421"  # ␡
-    table.update(dict.fromkeys(range(0x80, 0xA0), _REPLACEMENT))
-    table.update(dict.fromkeys(_BIDI, _REPLACEMENT))
-    table.update(dict.fromkeys(_SEPARATORS, " " if one_line else "\n"))
-    # Lone surrogates (a file name that is not UTF-8) cannot even be encoded for the terminal.
-    table.update(dict.fromkeys(range(0xD800, 0xE000), _REPLACEMENT))
-    return table
-
 
 # Every unsafe character but the newline (which is unsafe only inside a line). One pattern, as
 # compiling one costs a `papershelf list` half a millisecond.
@@ -91,10 +70,10 @@ def terminal_text(text: str, *, one_line: bool = True) -> str:
     if one_line:
         if "\n" not in text and _UNSAFE.search(text) is None:
             return text
-        return text.translate(_table(one_line=True))
+        return text.translate(stand_ins(one_line=True))
     if _UNSAFE.search(text) is None:
         return text
-    return text.replace("\r\n", "\n").translate(_table(one_line=False))
+    return text.replace("\r\n", "\n").translate(stand_ins(one_line=False))
 
 
 def _raw(stream: TextIO) -> TextIO:

@@ -13,34 +13,12 @@ from collections.abc import Iterable, Sequence
 from textual.content import Content, Span
 from textual.style import Style
 
+from tui.stand_ins import stand_ins
+
 StyleLike = Style | str
 
-_NEWLINE = 0x0A
-_TAB = 0x09
-
-
-def _build_table(one_line: bool) -> dict[int, str]:
-    """Translation table: C0/C1 controls, DEL and bidi controls -> one visible character each."""
-    table: dict[int, str] = {}
-    for code in range(0x20):
-        # The Unicode "control pictures" block (U+2400..) shows C0 controls as one visible cell.
-        table[code] = chr(0x2400 + code)
-    table[_TAB] = " "
-    table[_NEWLINE] = " " if one_line else "\n"
-    table[0x7F] = "\u2421"  # ␡
-    for code in range(0x80, 0xA0):
-        table[code] = "\ufffd"
-    # Bidi embeddings, overrides and isolates can reorder what the reader sees (Trojan Source).
-    for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)):
-        table[code] = "\ufffd"
-    # Line and paragraph separators would break a one-line row.
-    table[0x2028] = " " if one_line else "\n"
-    table[0x2029] = " " if one_line else "\n"
-    return table
-
-
-_MULTI_LINE = _build_table(one_line=False)
-_ONE_LINE = _build_table(one_line=True)
+_MULTI_LINE = stand_ins(one_line=False)
+_ONE_LINE = stand_ins(one_line=True)
 
 
 def safe(text: str, *, one_line: bool = False) -> str:

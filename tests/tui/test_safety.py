@@ -118,3 +118,16 @@ async def test_hostile_filter_text_is_shown_literally(make_app) -> None:
         await settle(app, pilot)
         assert "filter: [/]" in app.query_one("#status").text
         assert app.is_running
+
+
+@given(st.text(st.characters(codec=None, exclude_categories=())))
+def test_the_app_and_the_cli_show_the_same_stand_ins(text: str) -> None:
+    # One table for both: a paper shown by `papershelf show` reads as it does in the app, and
+    # whatever the app shows can be encoded for the terminal (a lone surrogate cannot).
+    from tui.cli_output import terminal_text
+
+    text = text.replace("\r\n", "\r")  # the CLI also turns a CRLF line end into a newline
+    shown = safe(text)
+    assert shown == terminal_text(text, one_line=False)
+    assert safe(text, one_line=True) == terminal_text(text, one_line=True)
+    shown.encode("utf-8")
