@@ -471,17 +471,31 @@ def save(root: Path, key: StatKey, papers: Sequence[Paper], index: SearchIndex) 
     return _FILE.save(root / LISTING_FILE, stat_key_bytes(key), [main, postings, abstracts])
 
 
-def open_engine(root: Path, key: StatKey | None, papers: Sequence[Paper]) -> SearchEngine:
+def open_engine(
+    root: Path, key: StatKey | None, papers: Sequence[Paper], *, listing_failed: bool = False
+) -> SearchEngine:
     """The search engine over a Library's papers, for a process that opened the Library.
 
     The index comes from `search-index.bin` when it was built from these papers and is whole
     (else it is built and saved there); the listing is then written for the next `list`, when
     `key` says which papers.json the papers are (None: they are not on disk as they are, write
-    nothing). A `list` that found the listing stale or damaged comes here, so it is rewritten.
+    nothing), unless one for that papers.json is already there: rewriting 20 MB cost every
+    `list --json` ~60 ms. A `list` that could not use the listing passes `listing_failed` (it
+    may be damaged past its header), and the listing is rewritten.
     """
     from storage.query import SearchEngine
 
     index, _ = SearchIndex.load_or_build(root / SEARCH_CACHE, papers)
-    if key is not None:
+    if key is not None and (listing_failed or not _is_current(root, key)):
         save(root, key, papers, index)
     return SearchEngine(papers, index)
+
+
+def _is_current(root: Path, key: StatKey) -> bool:
+    """Whether listing.cache has the header this code writes for papers.json as `key` (its
+    sections are checked when they are read, as always)."""
+    opened = _FILE.open(root / LISTING_FILE, stat_key_bytes(key))
+    if opened is None:
+        return False
+    opened.close()
+    return True

@@ -330,15 +330,18 @@ def _progress_printer(total: int) -> Callable[[int, int], None]:
     return report
 
 
-def _search(library: Library, words: Sequence[str]) -> list[Hit]:
+def _search(library: Library, words: Sequence[str], *, listing_failed: bool = False) -> list[Hit]:
     """Run a query; the index comes from the library's cache file (rebuilt when stale), and
-    the listing cache is written for the next `list` (see `storage.listing.open_engine`)."""
+    the listing cache is written for the next `list` when it is missing, stale or was found
+    unusable (see `storage.listing.open_engine`)."""
     from storage.listing import open_engine
     from storage.query import parse_query
 
     query = parse_query(" ".join(words))
     query.check()  # an unknown `is:` value is the user's error, not an empty result
-    engine = open_engine(library.root, library.papers_key, library.papers())
+    engine = open_engine(
+        library.root, library.papers_key, library.papers(), listing_failed=listing_failed
+    )
     return engine.search(query, library.entries())
 
 
@@ -397,7 +400,7 @@ def _list(args: argparse.Namespace) -> int:
         if status is not None:
             return status
     library = _open(args, read_only=True)
-    hits = _search(library, args.query)
+    hits = _search(library, args.query, listing_failed=not args.json)
     if args.limit is not None:
         hits = hits[: args.limit]
     if args.json:
