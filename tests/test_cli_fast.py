@@ -212,7 +212,6 @@ def test_a_stale_listing_is_never_used(root: Path) -> None:
     assert code == 0 and out
 
 
-
 def test_a_damaged_listing_is_rewritten_by_the_list_that_found_it(root: Path) -> None:
     path = root / listing.LISTING_FILE
     data = bytearray(path.read_bytes())
@@ -234,6 +233,7 @@ def test_a_current_listing_is_not_written_again(root: Path, argv: list[str]) -> 
     path.unlink()
     assert run("--db", root, *argv)[0] == 0
     assert path.exists()  # a missing listing is written, as before
+
 
 # -- the quick parse of `list` arguments ------------------------------------------------------
 
