@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from storage.errors import PapershelfError
+from storage.readfile import read_regular
 
 BACKUPS_KEPT = 5
 BACKUP_DIR = "backups"
@@ -68,7 +69,7 @@ def keep_if_behind(root: Path, payload: bytes) -> None:
     catches up, so that a later damage still loses nothing.
     """
     try:
-        if backup_path(root, 1).read_bytes() == payload:
+        if read_regular(backup_path(root, 1))[1] == payload:
             return
     except OSError:
         pass
@@ -80,7 +81,7 @@ def newest_readable(root: Path, read: Callable[[bytes], T]) -> tuple[Path, bytes
     what `read` made of them; None when no backup can be read."""
     for path in list_backups(root):
         try:
-            raw = path.read_bytes()
+            _, raw = read_regular(path)
             return path, raw, read(raw)
         except Exception:  # any failure to read a backup means: try the next one
             continue

@@ -27,7 +27,6 @@ state is not. A journal that cannot be written only loses history; neither ever 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -37,10 +36,12 @@ from typing import Any
 
 from storage.errors import LibraryError
 from storage.jsonstore import (
+    CorruptFileError,
     StatKey,
     atomic_write,
     dumps,
     move_aside,
+    parse_object,
     read_keyed,
     stale_temp_files,
     stat_key,
@@ -313,9 +314,11 @@ class JournalStore:
             return Journal()
         key, raw = found
         try:
-            history = Journal.from_json(json.loads(raw))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-            raise _Unreadable(f"not valid JSON: {error}", key) from None
+            history = Journal.from_json(parse_object(raw, self.path, key))
+        except CorruptFileError as error:  # says why in words of ours, not Python's
+            raise _Unreadable(error.reason, key) from None
+        except RecursionError:
+            raise _Unreadable("nested too deeply", key) from None
         except ValueError as error:
             raise _Unreadable(str(error), key) from None
         self._cache = (key, history)

@@ -24,6 +24,7 @@ from tinydb.storages import Storage
 
 from storage.errors import LibraryError, SaveError
 from storage.listing_state import StatKey, stat_key
+from storage.readfile import read_regular
 
 __all__ = [
     "TEMP_SUFFIX",
@@ -208,8 +209,7 @@ def read_keyed(path: Path) -> tuple[StatKey, bytes] | None:
     process replaces the file in between. Other `OSError`s are the caller's to report.
     """
     try:
-        with open(path, "rb") as handle:
-            return stat_key(os.fstat(handle.fileno())), handle.read()
+        return read_regular(path)
     except FileNotFoundError:
         return None
 

@@ -132,8 +132,9 @@ def read_entries(path: Path) -> dict[str, Entry] | None:
     Every write replaces the whole file, so this sees one whole version or another.
     """
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        from storage.readfile import read_regular  # here: it imports this module
+
+        _, raw = read_regular(path)
     except FileNotFoundError:
         return {}
     except OSError:

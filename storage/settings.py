@@ -21,6 +21,7 @@ from typing import Any, Literal, get_args
 from storage.errors import LibraryError
 from storage.jsonstore import atomic_write, dumps
 from storage.model import Entry, Paper
+from storage.readfile import read_regular
 
 __all__ = [
     "SETTINGS_FILE",
@@ -77,10 +78,7 @@ def load_settings(root: Path) -> Settings:
     """The settings stored in `root`, or the defaults when there are none or they are unusable."""
     path = Path(root) / SETTINGS_FILE
     try:
-        with open(path, "rb") as handle:
-            if os.fstat(handle.fileno()).st_size > MAX_BYTES:
-                return Settings()
-            raw = handle.read()
+        _, raw = read_regular(path, max_bytes=MAX_BYTES)
     except OSError:
         return Settings()
     try:

@@ -18,9 +18,7 @@ invalid entry, is refused with a one-line message and changes nothing.
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from storage.errors import PapershelfError
 from storage.ingest import clean_text
 from storage.model import STATUSES, Entry, normalise_tag
+from storage.readfile import NotRegularFile, read_regular
 
 if TYPE_CHECKING:
     from storage.library import Library
@@ -163,14 +162,10 @@ def read_backup(path: Path) -> dict[str, Entry]:
     """The validated entries of the backup file at `path`; BackupError (one line) otherwise."""
     path = Path(path)
     try:
-        with open(path, "rb") as handle:
-            info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                raise BackupError(f"{path} is not a papershelf backup (not a regular file)")
-            # Size first: read(n) would allocate n bytes even for a small file.
-            if info.st_size > MAX_BACKUP_BYTES:
-                raise BackupError(f"{path} is not a papershelf backup (larger than any backup)")
-            raw = handle.read()
+        # Size first: read(n) would allocate n bytes even for a small file.
+        _, raw = read_regular(path, max_bytes=MAX_BACKUP_BYTES)
+    except NotRegularFile as error:
+        raise BackupError(f"{path} is not a papershelf backup ({error.strerror})") from None
     except OSError as error:
         raise BackupError(f"cannot read {path}: {error.strerror or error}") from None
     try:

@@ -268,6 +268,14 @@ def test_the_journal_is_shared_between_processes(lib: Library):
         b'{"format": "papershelf-journal", "version": 99, "undo": [], "redo": []}',
         b'{"format": "papershelf-journal", "version": 1, "undo": [{"description": 3}], "redo": []}',
         b"[1, 2, 3]",
+        pytest.param(
+            b'{"format": "papershelf-journal", "version": 1, "undo": [' + b"7" * 5000 + b"]}",
+            id="a-5000-digit-number",
+        ),
+        pytest.param(
+            b'{"format": "papershelf-journal", "version": 1, "undo": ' + b"[" * 100_000 + b"}",
+            id="nested-100000-deep",
+        ),
     ],
 )
 def test_damaged_journal_is_moved_aside_and_state_kept(lib: Library, garbage: bytes):
@@ -278,6 +286,8 @@ def test_damaged_journal_is_moved_aside_and_state_kept(lib: Library, garbage: by
     assert not fresh.can_undo  # read without repair
     assert fresh.undo() is None
     assert fresh.journal_notice is not None and "undo history was lost" in fresh.journal_notice
+    # In papershelf's words: not Python's advice ("sys.set_int_max_str_digits", "recursion").
+    assert "sys." not in fresh.journal_notice and "recursion" not in fresh.journal_notice
     assert fresh.entry(papers[0]).tags == {"safe"}
     moved = sorted(lib.root.glob("journal.json.corrupt-*"))
     assert len(moved) == 1 and moved[0].read_bytes() == garbage
