@@ -40,12 +40,13 @@ def list_backups(root: Path) -> list[Path]:
     return [path for n in range(1, BACKUPS_KEPT + 1) if (path := backup_path(root, n)).exists()]
 
 
-def keep(root: Path, payload: bytes, *, kept: int = BACKUPS_KEPT) -> Path | None:
+def keep(root: Path, payload: bytes, *, kept: int = BACKUPS_KEPT) -> str | None:
     """Keep `payload`, the content just saved as state.json, as backup 1, shifting the older
     backups up and dropping the oldest.
 
-    Returns the new backup's path, or None when keeping it failed (a full disk): losing one
-    backup must never fail the save it follows.
+    Returns None, or why keeping it failed (a full disk, `backups` not a directory): losing a
+    backup must never fail the save it follows, but the user must hear that the safety net is
+    gone (see `Library._save_state`).
     """
     from storage.jsonstore import atomic_write
 
@@ -56,12 +57,14 @@ def keep(root: Path, payload: bytes, *, kept: int = BACKUPS_KEPT) -> Path | None
                 os.replace(backup_path(root, n), backup_path(root, n + 1))
         newest = backup_path(root, 1)
         atomic_write(newest, payload, sync=False)
-    except (OSError, PapershelfError):
-        return None
-    return newest
+    except OSError as error:
+        return f"{root / BACKUP_DIR}: {error.strerror or error}"
+    except PapershelfError as error:
+        return str(error)
+    return None
 
 
-def keep_if_behind(root: Path, payload: bytes) -> None:
+def keep_if_behind(root: Path, payload: bytes) -> str | None:
     """Keep `payload` (state.json as just read) as backup 1 unless backup 1 already holds it.
 
     A writer killed between replacing state.json and keeping its backup, or a state.json
@@ -70,10 +73,10 @@ def keep_if_behind(root: Path, payload: bytes) -> None:
     """
     try:
         if read_regular(backup_path(root, 1))[1] == payload:
-            return
+            return None
     except OSError:
         pass
-    keep(root, payload)
+    return keep(root, payload)
 
 
 def newest_readable(root: Path, read: Callable[[bytes], T]) -> tuple[Path, bytes, T] | None:

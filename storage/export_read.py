@@ -33,6 +33,7 @@ _ID_COMMENT = re.compile(r"(?<!\\)<!--\s*papershelf:([0-9A-Za-z_.]{1,64})(?:\s(.
 _RECORD = re.compile(r"\s*tags=([^\s]*)\s*")
 _ANY_COMMENT = re.compile(r"(?<!\\)<!--.*?-->")
 _TASK = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,9}[.)])[ \t]+\[([ xX])\]")
+_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _TAG = re.compile(r"(?<!\S)#((?:\\\S|[^\s\\])+)")
 _PUNCTUATION = frozenset(string.punctuation)
 _TAG_UNIT = re.compile(r"\\[!-/:-@\[-`{-~]|.")  # an escaped character, or any one character
@@ -125,27 +126,46 @@ def scan_markdown_list(text: str) -> ListScan:
     """Find the items of a Markdown list papershelf exported, as a person left it.
 
     An item is the line holding its `<!-- papershelf:ID -->` comment; `[x]`/`[X]` there means
-    checked and its `#tags` (and the comment's record of the exported tags) are read back. A
-    paper found on several lines is one item (checked if any is, tags and records united, first
-    line). Checklist lines without an id are counted as unmatched.
+    checked and its `#tags` (and the comment's record of the exported tags) are read back. An
+    editor that re-wraps long lines may move the comment onto a line of its own: then the item
+    runs from the checklist line above it (with no blank line between) to the comment, and its
+    box and every `#tag` on those lines count. A paper found on several lines is one item
+    (checked if any is, tags and records united, first line). Checklist lines without an id
+    are counted as unmatched.
     """
     lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     found: dict[str, ListedItem] = {}
     unmatched = []
+    # The checklist line without a comment being read, and the lines after it so far: the
+    # start of an item whose comment a re-wrap moved down.
+    wrapped: list[str] = []
+    wrapped_task: re.Match[str] | None = None
+    wrapped_at = 0
     for number, line in enumerate(lines, start=1):
         comments = _ID_COMMENT.findall(line)
         task = _TASK.match(line)
         if not comments:
             if task:
                 unmatched.append(number)
+                wrapped, wrapped_task, wrapped_at = [line], task, number
+            elif wrapped and line.strip() and not _HEADING.match(line):
+                wrapped.append(line)
+            else:
+                wrapped, wrapped_task = [], None  # a blank line or a heading ends an item
             continue
+        at = number
+        item_text = line
+        if task is None and wrapped_task is not None:
+            task, at, item_text = wrapped_task, wrapped_at, "\n".join([*wrapped, line])
+            unmatched.remove(wrapped_at)
+        wrapped, wrapped_task = [], None
         checked = task is not None and task.group(1) in "xX"
-        tags = line_tags(line)
+        tags = line_tags(item_text)
         for paper_id, rest in comments:
             exported = read_tag_record(rest)
             earlier = found.get(paper_id)
             if earlier is None:
-                found[paper_id] = ListedItem(paper_id, checked, tags, number, exported)
+                found[paper_id] = ListedItem(paper_id, checked, tags, at, exported)
             else:
                 found[paper_id] = ListedItem(
                     paper_id,

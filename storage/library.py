@@ -251,6 +251,8 @@ class Library:
         self._notices: list[str] = []
         """One-line messages about what the library did on its own (see `take_notices`)."""
         self._papers_notice = False
+        self._backup_problem: str | None = None
+        """Why the last backup could not be kept (told once; see `_backup_failed`)."""
         """Whether a notice already told the user how to get damaged papers back."""
 
     # -- opening -------------------------------------------------------------------------
@@ -532,7 +534,7 @@ class Library:
             self._handled_damage = None
             raw = self._state_store.raw
             if self._lock_depth and raw is not None:
-                backups.keep_if_behind(self.root, raw)
+                self._backup_failed(backups.keep_if_behind(self.root, raw))
         for paper_id in self._pending_entries:
             # Changes that failed to save win over the disk version of the same paper.
             mine = self._entries.get(paper_id)
@@ -687,28 +689,34 @@ class Library:
             raise NotFound(f"no paper with id {paper_id!r}") from None
 
     def find(self, ref: str) -> Paper:
-        """A paper by exact id, unique id prefix (>= 4 hex digits) or case-insensitive name."""
+        """A paper by exact id, unique id prefix (>= 4 hex digits) or case-insensitive name.
+
+        A ref that is one paper's id prefix and another paper's name (`DBAE` names a paper and
+        begins another's id) is ambiguous: guessing would change the wrong paper.
+        """
         ref = ref.strip()
         if not ref:
             raise NotFound("give a paper id or name")
         if ref in self._papers:
             return self._papers[ref]
         prefix = ref.lower()
-        by_id: list[Paper] = []
+        candidates: dict[str, Paper] = {}
         if len(prefix) >= 4 and all(ch in "0123456789abcdef" for ch in prefix):
-            by_id = [paper for pid, paper in self._papers.items() if pid.startswith(prefix)]
-            if len(by_id) == 1:
-                return by_id[0]
+            candidates = {
+                pid: paper for pid, paper in self._papers.items() if pid.startswith(prefix)
+            }
         folded = ref.casefold()
-        by_name = [paper for paper in self._papers.values() if paper.name.casefold() == folded]
-        if len(by_name) == 1:
-            return by_name[0]
-        candidates = by_id if len(by_id) > 1 else by_name
+        for paper in self._papers.values():
+            if paper.name.casefold() == folded:
+                candidates[paper.id] = paper
+        if len(candidates) == 1:
+            return next(iter(candidates.values()))
         if candidates:
-            shown = ", ".join(f"{paper.id} {paper.name!r}" for paper in candidates[:3])
-            more = ", ..." if len(candidates) > 3 else ""
+            found = list(candidates.values())
+            shown = ", ".join(f"{paper.id} {paper.name!r}" for paper in found[:3])
+            more = ", ..." if len(found) > 3 else ""
             raise Ambiguous(
-                f"{ref!r} matches {len(candidates)} papers ({shown}{more}); give more of the id"
+                f"{ref!r} matches {len(found)} papers ({shown}{more}); give more of the id"
             )
         raise NotFound(f"no paper matches {ref!r} (give an id, an id prefix or a name)")
 
@@ -850,10 +858,22 @@ class Library:
         self._pending_entries.clear()
         self._state_rewrite = False
         self._handled_damage = None
-        backups.keep(self.root, payload)
+        self._backup_failed(backups.keep(self.root, payload))
         steps, self._pending_steps = self._pending_steps, []
         for step in steps:
             self._journal.push(step)
+
+    def _backup_failed(self, reason: str | None) -> None:
+        """Tell the user, once until backups work again, that a save could not be kept as a
+        backup: the change is saved, but a later damaged state.json could not be recovered."""
+        if reason is None:
+            self._backup_problem = None
+        elif self._backup_problem is None:
+            self._backup_problem = reason
+            self._notices.append(
+                f"your change is saved, but no backup of it could be kept ({reason}): a damaged "
+                "state.json could not be recovered from backups until this is fixed"
+            )
 
     def tag(
         self, ids: Iterable[str] | str, add: Iterable[str] = (), remove: Iterable[str] = ()

@@ -101,6 +101,25 @@ def test_import_seeds_reports_34_unique_papers(db, seed_files, capsys):
     assert "4 duplicates" in lines[1]
 
 
+def test_import_counts_what_it_added_when_papers_json_was_damaged_in_place(
+    seeded, seed_files, tmp_path, capsys
+):
+    # papers.cache still answers `list` (papers.json keeps its size and mtime); the import
+    # reads papers.json itself, finds the damage and moves it aside: 1 paper is new, not -33.
+    assert run(capsys, "--db", seeded, "list", "x")[0] == 0
+    papers = seeded / "papers.json"
+    before = papers.stat()
+    with open(papers, "r+b") as handle:
+        handle.write(b"#####")
+    os.utime(papers, ns=(before.st_atime_ns, before.st_mtime_ns))
+    new = tmp_path / "new.txt"
+    new.write_text("We propose NewNet, a method for counting what an import really added.\n")
+    code, out, err = run(capsys, "--db", seeded, "import", new)
+    assert code == 0
+    assert out.splitlines()[-1] == "1 new paper; the library holds 1 paper."
+    assert "papers.json was damaged" in err
+
+
 def test_papers_in_both_seed_files_list_both_sources(seeded, capsys):
     papers = list_json(capsys, seeded)
     assert len(papers) == 34
@@ -169,6 +188,53 @@ def test_tag_removal_with_a_leading_dash(seeded, capsys):
     code, out, err = run(capsys, "--db", seeded, "tag", "RelGNN", "-a", "+c")
     assert code == 0, err
     assert out.strip() == "RelGNN: #b #c"
+
+
+def test_a_tag_named_h_can_be_removed_and_help_is_still_there(seeded, capsys):
+    assert run(capsys, "--db", seeded, "tag", "RelGNN", "+h", "+x", "+help")[0] == 0
+    assert run(capsys, "--db", seeded, "tag", "RelGNN", "-h")[1].strip() == "RelGNN: #help #x"
+    code, out, _ = run(capsys, "--db", seeded, "tag", "RelGNN", "--", "-x", "-help")
+    assert (code, out.strip()) == (0, "RelGNN: (no tags)")
+    with pytest.raises(SystemExit):  # argparse's help exits after printing
+        run(capsys, "tag", "-h")
+    assert capsys.readouterr().out.startswith("usage: papershelf tag")
+
+
+def test_a_full_standard_output_is_not_called_a_failed_change(seeded):
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "tui", "--db", str(seeded), "tag", "RelGNN", "+kept"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert result.returncode == 1
+    assert result.stderr == (
+        "papershelf: could not write the output (No space left on device); "
+        "any change the command made is saved\n"
+    )
+    assert "kept" in json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "tui", "--db", str(seeded), "show", "RelGNN", "--json"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )["tags"]
+
+
+def test_a_closed_standard_output_is_no_internal_error(seeded):
+    result = subprocess.run(
+        [sys.executable, "-m", "tui", "--db", str(seeded), "list", "graph"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+        pass_fds=(),
+        preexec_fn=lambda: os.close(1),
+    )
+    assert (result.returncode, result.stderr) == (0, "")
 
 
 def test_status_and_show_json(seeded, capsys):

@@ -169,7 +169,7 @@ def _protect_tag_changes(argv: list[str]) -> list[str]:
     """Let `tag REF -old` mean "remove old" rather than an unknown option.
 
     argparse takes any `-word` for an option, so the tag changes are moved behind `--`, with the
-    options that `tag` really has (`--db`, `-h`) kept in front.
+    options that `tag` really has (`--db`, `--help`, and `-h` before the paper) kept in front.
     """
     # Find the sub-command: the first word that is neither an option nor the value of --db.
     i = 0
@@ -188,15 +188,21 @@ def _protect_tag_changes(argv: list[str]) -> list[str]:
     options: list[str] = []
     words: list[str] = []
     j = 0
+    ended = False  # after a `--`, every word is a tag change
     while j < len(rest):
         word = rest[j]
-        if word == "--db" and j + 1 < len(rest):
+        if ended:
+            words.append(word)
+        elif word == "--db" and j + 1 < len(rest):
             options += rest[j : j + 2]
             j += 2
             continue
-        if word.startswith("--db=") or word in ("-h", "--help"):
+        elif word.startswith("--db=") or word == "--help" or (word == "-h" and not words):
+            # `-h` asks for help only before the paper is named: `tag RelGNN -h` removes #h.
             options.append(word)
-        elif word != "--":
+        elif word == "--":
+            ended = True
+        else:
             words.append(word)
         j += 1
     return [*head, *options, "--", *words]
@@ -271,17 +277,17 @@ def cmd_import(args: argparse.Namespace) -> int:
     from storage.roundtrip import is_reading_list
 
     library = _open(args, seed=False)
-    before = len(library.papers())
     lists = {i for i, path in enumerate(args.files) if is_reading_list(path)}
     plain = [path for i, path in enumerate(args.files) if i not in lists]
     progress = _progress_printer(len(plain)) if plain and sys.stderr.isatty() else None
     reports = iter(library.import_files(plain, venue=args.venue, progress=progress))
-    failed = 0
+    failed = added = 0
     for i, path in enumerate(args.files):
         if i in lists:
             failed += not _apply_reading_list(library, path)
             continue
         report = next(reports)
+        added += report.added
         if report.error:
             failed += 1
             output.error(report.error)
@@ -291,10 +297,10 @@ def cmd_import(args: argparse.Namespace) -> int:
                 f"{report.skipped} skipped"
             )
     if plain:
+        # The reports' own counts: the library's size before may have been read from a
+        # papers.json found damaged since, or grown by another process's import meanwhile.
         total = len(library.papers())
-        output.line(
-            f"{plural(total - before, 'new paper')}; the library holds {plural(total, 'paper')}."
-        )
+        output.line(f"{plural(added, 'new paper')}; the library holds {plural(total, 'paper')}.")
     return EXIT_USER_ERROR if failed else EXIT_OK
 
 
@@ -652,7 +658,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `papershelf` console script; returns the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
     with output.guarded_streams():
-        return _run(words)
+        status = _run(words)
+        try:
+            output.flush()
+        except output.OutputError as error:
+            return _output_lost(error)
+        except BrokenPipeError:
+            return EXIT_OK
+        return status
 
 
 def _run(words: list[str]) -> int:
@@ -671,6 +684,8 @@ def _run(words: list[str]) -> int:
     except PapershelfError as error:
         output.error(str(error))
         return EXIT_USER_ERROR
+    except output.OutputError as error:
+        return _output_lost(error)
     except BrokenPipeError:
         # `papershelf list | head`: the reader left; quietly stop writing.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -690,6 +705,13 @@ def _run(words: list[str]) -> int:
     finally:
         if args is not None:
             _report_notices(args)
+
+
+def _output_lost(error: output.OutputError) -> int:
+    """Standard output failed: say so without claiming the command failed (its changes are
+    on disk before anything is printed)."""
+    output.error(f"could not write the output ({error}); any change the command made is saved")
+    return EXIT_USER_ERROR
 
 
 def _unexpected(error: Exception) -> str:

@@ -26,6 +26,7 @@ one status line on stderr, and only when stderr is a terminal.
 from __future__ import annotations
 
 import io
+import os
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -36,8 +37,10 @@ from tui.stand_ins import stand_ins
 
 __all__ = [
     "PROG",
+    "OutputError",
     "block",
     "error",
+    "flush",
     "guarded_streams",
     "json_block",
     "json_text",
@@ -76,14 +79,41 @@ def terminal_text(text: str, *, one_line: bool = True) -> str:
     return text.replace("\r\n", "\n").translate(stand_ins(one_line=False))
 
 
+class OutputError(Exception):
+    """Standard output could not be written (`>/dev/full`, a full disk, a closed stream): not
+    the command's failure, whose changes are saved by then, and said so by `main`."""
+
+
 def _raw(stream: TextIO) -> TextIO:
     """The stream under a `_GuardedStream` (text written to it is clean already)."""
     return stream.inner if isinstance(stream, _GuardedStream) else stream
 
 
+@contextmanager
+def _writing() -> Iterator[None]:
+    """Turn a failure to write standard output into `OutputError` (a reader that left, a
+    BrokenPipeError, stays what it is: `main` stops quietly)."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as error:  # ValueError: the stream was closed
+        raise OutputError(getattr(error, "strerror", None) or str(error)) from None
+
+
+def flush() -> None:
+    """Flush standard output now, so that a failure is reported (see `OutputError`)."""
+    with _writing():
+        sys.stdout.flush()
+
+
 def line(text: str = "", *, stream: TextIO | None = None) -> None:
     """Write `text` as one line (to stdout unless `stream` is given)."""
-    _raw(stream or sys.stdout).write(terminal_text(text) + "\n")
+    if stream is not None:  # stderr: nowhere else to report its failure
+        _raw(stream).write(terminal_text(text) + "\n")
+        return
+    with _writing():
+        _raw(sys.stdout).write(terminal_text(text) + "\n")
 
 
 def lines(texts: Sequence[str]) -> None:
@@ -94,14 +124,16 @@ def lines(texts: Sequence[str]) -> None:
     # `terminal_text`); only a line that fails it is looked at more closely.
     if not all(map(str.isprintable, texts)):
         texts = [text if text.isprintable() else terminal_text(text) for text in texts]
-    stream = _raw(sys.stdout)
-    stream.write("\n".join(texts))
-    stream.write("\n")
+    with _writing():
+        stream = _raw(sys.stdout)
+        stream.write("\n".join(texts))
+        stream.write("\n")
 
 
 def block(text: str) -> None:
     """Write text that has lines of its own to stdout, ending with a newline."""
-    _raw(sys.stdout).write(terminal_text(text, one_line=False).rstrip("\n") + "\n")
+    with _writing():
+        _raw(sys.stdout).write(terminal_text(text, one_line=False).rstrip("\n") + "\n")
 
 
 def json_text(value: object) -> str:
@@ -120,7 +152,8 @@ def json_text(value: object) -> str:
 
 def json_block(value: object) -> None:
     """Write `value` as JSON to stdout (see `json_text`)."""
-    _raw(sys.stdout).write(json_text(value) + "\n")
+    with _writing():
+        _raw(sys.stdout).write(json_text(value) + "\n")
 
 
 def error(message: str) -> None:
@@ -176,6 +209,11 @@ def guarded_streams() -> Iterator[None]:
     rather than failing the command half-way through its output.
     """
     saved = sys.stdout, sys.stderr
+    if saved[0] is None or saved[1] is None:
+        # Started with stdout or stderr closed (`>&-`): what would go there goes nowhere.
+        sys.stdout = sys.stdout or open(os.devnull, "w")  # noqa: SIM115
+        sys.stderr = sys.stderr or open(os.devnull, "w")  # noqa: SIM115
+        saved = sys.stdout, sys.stderr
     policies = [_tolerate_encoding(stream) for stream in saved]
     sys.stdout = _GuardedStream(saved[0])  # type: ignore[assignment]
     sys.stderr = _GuardedStream(saved[1])  # type: ignore[assignment]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -186,6 +187,26 @@ def test_backups_keep_the_last_five_saved_versions_as_copies(lib: Library):
     assert os.stat(kept[0]).st_ino != os.stat(lib.root / "state.json").st_ino
     damage(lib.root / "state.json", "empty")
     assert kept[0].read_bytes() == versions[-1]
+
+
+def test_a_backup_that_cannot_be_kept_is_told_once_and_the_change_saved(lib: Library):
+    first = lib.papers()[0].id
+    shutil.rmtree(lib.root / "backups")
+    (lib.root / "backups").write_text("not a directory")
+    lib.take_notices()
+    lib.tag([first], add=["one"])
+    lib.tag([first], add=["two"])
+    (notice,) = lib.take_notices()  # told at once, and once
+    assert "no backup of it could be kept" in notice and "backups" in notice
+    assert Library.open(lib.root, seed=False).entry(first).tags >= {"one", "two"}
+    (lib.root / "backups").unlink()
+    lib.tag([first], add=["three"])
+    assert lib.take_notices() == []
+    assert backups.list_backups(lib.root)  # kept again
+    (lib.root / "backups").rename(lib.root / "elsewhere")
+    (lib.root / "backups").write_text("broken again")
+    lib.tag([first], add=["four"])
+    assert len(lib.take_notices()) == 1  # a new failure is told again
 
 
 def test_an_unchanged_call_makes_no_backup(lib: Library):

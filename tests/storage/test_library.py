@@ -155,6 +155,20 @@ def test_find_reports_ambiguous_names(tmp_path: Path):
         library.find("samename")
 
 
+def test_a_name_that_is_another_papers_id_prefix_is_ambiguous(tmp_path: Path):
+    # In the real corpus `DBAE` names one paper and begins another's id: `tag DBAE +x` must not
+    # tag the other one.
+    library = Library.open(tmp_path / "lib", seed=False)
+    named = Paper(id="4cc61e9d2b42", name="DBAE", title=None, abstract="a", venue=None, sources=())
+    other = Paper(id="dbaed569bd3c", name="FIND", title=None, abstract="b", venue=None, sources=())
+    library.import_papers([named, other])
+    with pytest.raises(Ambiguous, match="2 papers") as raised:
+        library.find("DBAE")
+    assert "4cc61e9d2b42" in str(raised.value) and "dbaed569bd3c" in str(raised.value)
+    assert library.find("dbaed5") == other  # more of the id settles it
+    assert library.find("FIND") == other
+
+
 def test_find_unknown_or_empty_is_not_found(lib: Library):
     with pytest.raises(NotFound):
         lib.find("no-such-method")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -160,6 +161,20 @@ def test_a_tag_added_after_the_export_is_kept(lib: Library, tmp_path: Path):
     assert lib.entry(p[0]).status == "read"
 
 
+def test_a_comment_an_editor_moved_to_its_own_line_keeps_the_items_tags(
+    lib: Library, tmp_path: Path
+):
+    # An editor's re-wrap put the comment under the item: its tags are still on the item.
+    p = ids(lib)
+    text = edit_line(export_all(lib), p[0], lambda line: tick(line).replace(" <!--", "\n  <!--"))
+    path = tmp_path / "l.md"
+    path.write_text(text)
+    report = import_reading_list(lib, path)
+    assert report.plan.summary_lines() == ["MethodPaper0: read"]
+    assert report.plan.unmatched == ()
+    assert lib.entry(p[0]).tags == {"to-read", "gnn"}
+
+
 def test_a_tag_removed_after_the_export_is_not_put_back(lib: Library, tmp_path: Path):
     p = ids(lib)
     text = export_all(lib)
@@ -304,7 +319,23 @@ def round_trips(draw: st.DrawFn) -> dict[str, object]:
                 "tick": draw(st.booleans()),
             }
         )
-    return {"papers": papers, "old_day": draw(st.sampled_from([None, date(2020, 1, 1)]))}
+    return {
+        "papers": papers,
+        "old_day": draw(st.sampled_from([None, date(2020, 1, 1)])),
+        # An editor that re-wraps long lines (Vim's `gq`, Emacs' fill) at this width, or None.
+        "wrap": draw(st.none() | st.integers(10, 90)),
+    }
+
+
+def rewrap(line: str, width: int) -> str:
+    """`line` as an editor re-wraps it at `width`: the comment may land on a line of its own
+    (it is kept whole: a comment split across lines is no longer papershelf's)."""
+    comment = line[line.index("<!--") :]
+    head = line[: line.index("<!--")] + comment.replace(" ", "\0")
+    wrapped = textwrap.fill(
+        head, width, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False
+    )
+    return wrapped.replace("\0", " ")
 
 
 def edit_tags(line: str, deleted: frozenset[str], added: frozenset[str], tick_it: bool) -> str:
@@ -348,6 +379,8 @@ def test_a_round_trip_changes_exactly_the_persons_edits(tmp_path: Path):
             text = edit_line(
                 text, pid, lambda line, c=c: edit_tags(line, c["deleted"], c["added"], c["tick"])
             )
+            if case["wrap"] is not None:
+                text = edit_line(text, pid, lambda line: rewrap(line, case["wrap"]))
         path.write_text(text)
 
         import_reading_list(library, path)
