@@ -214,14 +214,17 @@ def test_a_full_standard_output_is_not_called_a_failed_change(seeded):
         "papershelf: could not write the output (No space left on device); "
         "any change the command made is saved\n"
     )
-    assert "kept" in json.loads(
-        subprocess.run(
-            [sys.executable, "-m", "tui", "--db", str(seeded), "show", "RelGNN", "--json"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    )["tags"]
+    assert (
+        "kept"
+        in json.loads(
+            subprocess.run(
+                [sys.executable, "-m", "tui", "--db", str(seeded), "show", "RelGNN", "--json"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )["tags"]
+    )
 
 
 def test_a_closed_standard_output_is_no_internal_error(seeded):
