@@ -133,7 +133,9 @@ def stale_temp_files(path: Path) -> Iterator[Path]:
 def _describe(error: OSError) -> str:
     if error.errno == errno.ENOSPC or error.errno == errno.EFBIG:
         return "the disk is full"
-    if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+    if error.errno == errno.EROFS:
+        return "the file system is read-only"
+    if error.errno in (errno.EACCES, errno.EPERM):
         return "permission denied"
     return error.strerror or str(error)
 

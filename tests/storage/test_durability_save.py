@@ -55,7 +55,7 @@ def failing(name: str, number: int, target: str):
 CASES = {
     "disk full": ("write", errno.ENOSPC, "the disk is full"),
     "permission denied": ("open", errno.EACCES, "permission denied"),
-    "read-only": ("open", errno.EROFS, "permission denied"),
+    "read-only": ("open", errno.EROFS, "the file system is read-only"),
     "replace fails": ("replace", errno.EXDEV, os.strerror(errno.EXDEV)),
 }
 
