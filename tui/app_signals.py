@@ -2,14 +2,21 @@
 
 Without handlers Python dies on either signal at once: no save of a change held in memory,
 and a terminal left in raw mode for SIGTERM. The handlers run in the app's event loop
-(`loop.add_signal_handler`), so the exit is Textual's ordinary shutdown.
+(`loop.add_signal_handler`), so the exit is Textual's ordinary shutdown, after the save.
+
+That shutdown can hang once the terminal is gone: Textual's output thread dies on the first
+write that fails (EIO on a hung-up tty) and the next write waits forever on its full queue.
+So the handler also arms a watchdog that ends the process with the same status
+`EXIT_GRACE_SECONDS` later; by then the save has been attempted.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
+import threading
 
 from rich.text import Text
 
@@ -18,6 +25,8 @@ from tui.crashlog import append_crash
 from tui.text import one_line_notice
 
 HANDLED_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
+EXIT_GRACE_SECONDS = 1.5
+"""How long Textual's shutdown may take after a signal before the process ends without it."""
 
 
 class SignalExit(UnsavedChanges):
@@ -50,4 +59,7 @@ class SignalExit(UnsavedChanges):
             # After SIGHUP nobody may read stderr: crash.log keeps the line too.
             append_crash(self.library.root, RuntimeError(lost), f"exit on {name}")
             message = Text(one_line_notice(f"papershelf: stopped by {name}; {lost}", 1000))
+        watchdog = threading.Timer(EXIT_GRACE_SECONDS, os._exit, args=(128 + signum,))
+        watchdog.daemon = True  # an exit that completes in time is not held up by it
+        watchdog.start()
         self.exit(return_code=128 + signum, message=message)
