@@ -17,6 +17,7 @@ from storage.errors import PapershelfError
 from storage.model import Entry, normalise_tag
 from storage.query import SearchEngine
 from tui.app_search import SEARCH_CACHE
+from tui.app_signals import SignalExit
 from tui.app_trace import TRACE
 from tui.app_workflow import WORKFLOW_BINDINGS, WorkflowActions
 from tui.app_workflow_sort import SortCommands
@@ -24,6 +25,7 @@ from tui.collector import IDLE_SECONDS, IdleCollector, freeze_long_lived
 from tui.commands import BoundAction, PapershelfCommands, help_sections
 from tui.messages import IndexReady
 from tui.screens.help import HelpScreen
+from tui.text import one_line_notice
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.footer import QuietFooter
 from tui.widgets.paper_list import PaperList
@@ -103,7 +105,7 @@ _APP: list[BindingType] = [
 ]
 
 
-class PapershelfApp(WorkflowActions):
+class PapershelfApp(SignalExit, WorkflowActions):
     """Filter, read, tag and export the papers of one Library."""
 
     CSS_PATH = "app.tcss"
@@ -152,9 +154,10 @@ class PapershelfApp(WorkflowActions):
         self._apply_layout(self.size.width)
         self._show_results(self._serial, self._all_hits(), keep=None)
         self.paper_list.focus()
-        self.set_interval(REFRESH_SECONDS, self.poll_library)
+        self.set_interval(REFRESH_SECONDS, self.guarded(self.poll_library, "the reload"))
         self.collector.start()
-        self.set_interval(IDLE_SECONDS / 2, self.collector.tick)
+        self.set_interval(IDLE_SECONDS / 2, self.guarded(self.collector.tick, "the collector"))
+        self.show_notices()
         self.call_after_refresh(self._first_frame)
 
     def on_unmount(self) -> None:
@@ -214,6 +217,7 @@ class PapershelfApp(WorkflowActions):
             searching=searching or (bool(self.query_text.strip()) and self.engine is None),
             error=self._search_error,
             sort=self.sort_label,
+            unsaved=self.unsaved_note(),
         )
 
     def _show_paper(self, paper_id: str | None) -> None:
@@ -253,8 +257,17 @@ class PapershelfApp(WorkflowActions):
                 self.notify_error(str(error))
             return
         self._last_poll_error = None
+        self.show_notices()
         if changed or self.library.revision != self._seen_revision:
             self.after_change()
+
+    def show_notices(self) -> None:
+        """What the library did on its own (a damaged file moved aside, state recovered from a
+        backup): each notice once, as a warning that stays long enough to be read."""
+        for notice in self.library.take_notices():
+            self.notify(one_line_notice(notice, 400), severity="warning", markup=False, timeout=30)
+        if self.library.pending:
+            self._update_status()  # a recovery not yet written is an unsaved change
 
     # -- messages from the widgets ---------------------------------------------------------------
 

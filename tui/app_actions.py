@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from textual import work
 from textual.app import App
 
-from storage.errors import PapershelfError
+from storage.errors import PapershelfError, SaveError
 from storage.model import STATUSES
 from tui.text import one_line_notice
 from tui.widgets.paper_list import PaperList
@@ -123,6 +123,11 @@ class PaperActions(App[None]):
         """Run one Library change on `ids` (the journal records it for undo), notify, redraw."""
         try:
             changed = run()
+        except SaveError as error:
+            # Made in memory, not on disk: shown as it is, and saved later (`save_failed`).
+            self.save_failed(error)
+            self.after_change()
+            return
         except PapershelfError as error:
             self.notify_error(str(error))
             return
@@ -131,6 +136,10 @@ class PaperActions(App[None]):
         self.notify_info(f"{label}: {where}{unchanged}")
         self.show_journal_notice()
         self.after_change()
+
+    def save_failed(self, error: SaveError) -> None:
+        """A change is held in memory because its save failed; the saving mixin retries it."""
+        self.notify_error(str(error))
 
     def show_journal_notice(self) -> None:
         """Say once (per message) that the undo history was lost or could not be saved."""
@@ -228,6 +237,10 @@ class PaperActions(App[None]):
     def _travel(self, *, back: bool) -> None:
         try:
             description = self.library.undo() if back else self.library.redo()
+        except SaveError as error:
+            self.save_failed(error)
+            self.after_change()
+            return
         except PapershelfError as error:
             self.notify_error(str(error))
             return

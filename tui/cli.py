@@ -635,8 +635,10 @@ def run_app(args: argparse.Namespace) -> int:
     # The library's papers live as long as the app: keep them out of the cyclic garbage
     # collector's full passes, which otherwise pause the interface for tens of milliseconds.
     gc.freeze()
-    PapershelfApp(library).run()
-    return EXIT_OK
+    app = PapershelfApp(library)
+    app.run()
+    # 70 after an internal error, 1 when the user quit with unsaved changes, 128+N on a signal.
+    return app.return_code or EXIT_OK
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {

@@ -30,13 +30,19 @@ class StatusLine(Static):
         searching: bool = False,
         error: str | None = None,
         sort: str | None = None,
+        unsaved: str | None = None,
     ) -> None:
         """Redraw with the given figures (the query is user text: shown literally).
+
+        `unsaved` (`● 1 change not saved — retrying`) comes first: it must not be missed.
 
         `sort` names the order of the results (default: relevance with a query, else library).
         """
         count = plain(f"{shown:,} of {total:,} papers", ".status-line--count")
-        parts: list[Content | str] = [count]
+        parts: list[Content | str] = []
+        if unsaved:
+            parts += [plain(unsaved, ".status-line--error", one_line=True), "  "]
+        parts.append(count)
         if query.strip():
             parts += ["  filter: ", plain(query, ".status-line--query", one_line=True)]
             parts.append(f"  sort: {sort or 'relevance'}")
