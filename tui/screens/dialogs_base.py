@@ -1,14 +1,32 @@
-"""What every papershelf dialog shares: the modal base class, safe text and the key-hint line."""
+"""What every papershelf dialog shares: the modal base class, safe text and the key-hint line.
+
+Keys in a burst. Textual routes each key to the widget focused *when the key arrives* and
+resolves bindings only when it bubbles back up, so keys typed right after the one that opens a
+dialog would land on the screen below, on the dialog before its input has focus, or after the
+dialog is gone. `DialogKeys` (mixed into the app) and `DialogScreen` make that orderly:
+
+- keys arriving while the top dialog is still being built are held, and handed on in order
+  once it has focused its input (`DialogScreen.on_mount` ends by releasing them);
+- keys that were routed to a screen which is no longer on top come back to the app as new
+  keys, in order, and go to whatever is on top now (the dialog, or after it the main screen);
+- a dialog dismisses exactly once: a second `enter`/`ctrl+s` queued behind the first is
+  ignored, and keys after it go to the screen below.
+"""
 
 from __future__ import annotations
 
 import unicodedata
+from collections import OrderedDict
 from pathlib import Path
 from typing import ClassVar, TypeVar
 
+from textual import events
+from textual.app import App
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import Static
 
 ResultT = TypeVar("ResultT")
@@ -67,7 +85,11 @@ def key_hints(*pairs: tuple[str, str] | None) -> Static:
 
 
 class DialogScreen(ModalScreen[ResultT]):
-    """A centred modal dialog: `esc` cancels (dismisses None), styling from dialogs.tcss."""
+    """A centred modal dialog: `esc` cancels (dismisses None), styling from dialogs.tcss.
+
+    `FOCUS` selects the widget that takes the keys; it is focused when the dialog mounts,
+    and only then are keys typed meanwhile handed on (see the module docstring).
+    """
 
     # Absolute, so the sheet is found however a subclass's module is laid out.
     CSS_PATH: ClassVar[str | Path] = Path(__file__).with_name("dialogs.tcss")
@@ -80,6 +102,91 @@ class DialogScreen(ModalScreen[ResultT]):
     # inside an auto-height container, and a 24-row terminal needs smaller lists.
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (34, "-tall")]
 
+    FOCUS: ClassVar[str | None] = None
+    """CSS selector of the widget keys go to first (None: the first focusable one)."""
+
+    AUTO_FOCUS = None  # focus is set in on_mount, synchronously, before keys are released
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dialog_ready = False
+        """True once the dialog has focused its input; keys are held until then."""
+        self.dialog_closed = False
+        """True once the dialog has dismissed (it never dismisses twice)."""
+
+    def on_mount(self) -> None:
+        """Runs after the subclass's on_mount: focus the key widget, then take held keys."""
+        target: Widget | None = None
+        if self.FOCUS is not None:
+            target = self.query_one(self.FOCUS)
+        elif self.focused is None:
+            target = next(iter(self.focus_chain), None)
+        if target is not None:
+            # Screen.set_focus acts now; Widget.focus() would wait for the app's queue,
+            # behind the very keys that should reach the widget.
+            self.set_focus(target)
+        self.dialog_ready = True
+        if isinstance(self.app, DialogKeys):
+            self.app.release_held_keys()
+
+    def dismiss(self, result: ResultT | None = None) -> AwaitComplete:
+        """Dismiss with `result` once; later calls (keys queued behind the first) do nothing."""
+        if self.dialog_closed or not self.is_current:
+            return AwaitComplete()
+        self.dialog_closed = True
+        return super().dismiss(result)
+
     def action_cancel(self) -> None:
         """Close the dialog without a result."""
         self.dismiss(None)
+
+
+_ORIGIN_LIMIT = 1024
+
+
+class DialogKeys(App[None]):
+    """App mixin: keys typed ahead of a dialog reach it in order (see the module docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._held_keys: list[events.Key | events.Paste] = []
+        # Which screen was on top when each recent key arrived (by id; the event is kept
+        # so the id stays unique), to spot keys that bubble up after the screen changed.
+        self._key_origin: OrderedDict[int, tuple[events.Event, Screen[object]]] = OrderedDict()
+
+    def _dialog_waiting(self) -> bool:
+        screen = self.screen
+        return isinstance(screen, DialogScreen) and not screen.dialog_ready
+
+    async def on_event(self, event: events.Event) -> None:
+        """Hold keys for a dialog still being built; note where every other key went."""
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            if self._held_keys or self._dialog_waiting():
+                self._held_keys.append(event)
+                return
+            self._key_origin[id(event)] = (event, self.screen)
+            while len(self._key_origin) > _ORIGIN_LIMIT:
+                self._key_origin.popitem(last=False)
+        await super().on_event(event)
+
+    def on_key(self, event: events.Key) -> None:
+        """A key that bubbled up from a screen no longer on top goes to the one on top now."""
+        origin = self._key_origin.pop(id(event), None)
+        if origin is None or origin[1] is self.screen or not isinstance(self.screen, ModalScreen):
+            return
+        if origin[1] in self.screen_stack:
+            # Routed to the screen below before the dialog opened: send it again, as new.
+            event.prevent_default()
+            event.stop()
+            self.post_message(events.Key(event.key, event.character))
+
+    def release_held_keys(self) -> None:
+        """Hand the held keys to the app again, in order (the dialog on top is ready)."""
+        held, self._held_keys = self._held_keys, []
+        for event in held:
+            again = (
+                events.Key(event.key, event.character)
+                if isinstance(event, events.Key)
+                else events.Paste(event.text)
+            )
+            self.post_message(again)

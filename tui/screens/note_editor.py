@@ -20,6 +20,8 @@ class NoteEditor(DialogScreen[str]):
     The saved note has control characters removed and trailing whitespace trimmed.
     """
 
+    FOCUS = "#note"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save note", id="note.save"),
     ]
@@ -43,9 +45,8 @@ class NoteEditor(DialogScreen[str]):
             yield key_hints(("ctrl+s", "save"), ("esc", "cancel"), ("ctrl+z", "undo"))
 
     def on_mount(self) -> None:
-        """Type straight away, after the existing text."""
+        """Type straight away, after the existing text (the base focuses the area)."""
         area = self.query_one("#note", TextArea)
-        area.focus()
         area.move_cursor(area.document.end)
 
     def action_save(self) -> None:
