@@ -25,6 +25,7 @@ from textual.app import App
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.message_pump import MessagePump
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Static
@@ -145,11 +146,20 @@ _ORIGIN_LIMIT = 1024
 
 
 class DialogKeys(App[None]):
-    """App mixin: keys typed ahead of a dialog reach it in order (see the module docstring)."""
+    """App mixin: keys typed ahead of a dialog reach it in order (see the module docstring).
+
+    While a dialog is on top, keys go to it one at a time: the next key is routed only after
+    the last one went through the focused widget, its parents and the app's bindings (a
+    `call_later` hop through each, twice per node so messages the key caused are handled
+    first). Textual resolves bindings when a key bubbles back up, so without this a fast
+    `ctrl+s` would save before the letters typed ahead of it reached the input, and a key
+    after it would land in the closing dialog.
+    """
 
     def __init__(self) -> None:
         super().__init__()
         self._held_keys: list[events.Key | events.Paste] = []
+        self._key_in_flight = False
         # Which screen was on top when each recent key arrived (by id; the event is kept
         # so the id stays unique), to spot keys that bubble up after the screen changed.
         self._key_origin: OrderedDict[int, tuple[events.Event, Screen[object]]] = OrderedDict()
@@ -159,15 +169,44 @@ class DialogKeys(App[None]):
         return isinstance(screen, DialogScreen) and not screen.dialog_ready
 
     async def on_event(self, event: events.Event) -> None:
-        """Hold keys for a dialog still being built; note where every other key went."""
+        """Queue keys while a dialog is on top (or keys are queued); route them one by one."""
         if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
-            if self._held_keys or self._dialog_waiting():
+            if self._held_keys or self._key_in_flight or isinstance(self.screen, DialogScreen):
                 self._held_keys.append(event)
+                await self._deliver_held()
                 return
-            self._key_origin[id(event)] = (event, self.screen)
-            while len(self._key_origin) > _ORIGIN_LIMIT:
-                self._key_origin.popitem(last=False)
+            self._note_origin(event)
         await super().on_event(event)
+
+    def _note_origin(self, event: events.Event) -> None:
+        self._key_origin[id(event)] = (event, self.screen)
+        while len(self._key_origin) > _ORIGIN_LIMIT:
+            self._key_origin.popitem(last=False)
+
+    async def _deliver_held(self) -> None:
+        """Route held keys in order: one at a time into a dialog, at once elsewhere."""
+        while self._held_keys and not self._key_in_flight and not self._dialog_waiting():
+            event = self._held_keys.pop(0)
+            into_dialog = isinstance(self.screen, DialogScreen)
+            target: MessagePump = self.focused or self.screen
+            self._note_origin(event)
+            await super().on_event(event)
+            if into_dialog:
+                self._key_in_flight = True
+                self._hop([target, *target.ancestors], 0, again=True)
+
+    def _hop(self, chain: list[MessagePump], index: int, *, again: bool) -> None:
+        """Follow a key up `chain` (widget, parents, screen, app) behind what it queued."""
+        while index < len(chain):
+            if again and chain[index].call_later(self._hop, chain, index, again=False):
+                return
+            index += 1
+            again = True
+            if index < len(chain) and chain[index].call_later(self._hop, chain, index, again=True):
+                return
+        # Past the app itself: the key is done; route the next one.
+        self._key_in_flight = False
+        self.call_later(self._deliver_held)
 
     def on_key(self, event: events.Key) -> None:
         """A key that bubbled up from a screen no longer on top goes to the one on top now."""
@@ -181,12 +220,5 @@ class DialogKeys(App[None]):
             self.post_message(events.Key(event.key, event.character))
 
     def release_held_keys(self) -> None:
-        """Hand the held keys to the app again, in order (the dialog on top is ready)."""
-        held, self._held_keys = self._held_keys, []
-        for event in held:
-            again = (
-                events.Key(event.key, event.character)
-                if isinstance(event, events.Key)
-                else events.Paste(event.text)
-            )
-            self.post_message(again)
+        """The dialog on top is ready: route the keys held for it."""
+        self.call_later(self._deliver_held)
