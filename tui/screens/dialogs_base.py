@@ -130,6 +130,10 @@ class DialogScreen(ModalScreen[ResultT]):
         if isinstance(self.app, DialogKeys):
             self.app.release_held_keys()
 
+    def refuse_paste(self, text: str) -> bool:
+        """True to drop a paste before it reaches the focused widget (say why yourself)."""
+        return False
+
     def dismiss(self, result: ResultT | None = None) -> AwaitComplete:
         """Dismiss with `result` once; later calls (keys queued behind the first) do nothing."""
         if self.dialog_closed or not self.is_current:
@@ -187,7 +191,10 @@ class DialogKeys(App[None]):
         """Route held keys in order: one at a time into a dialog, at once elsewhere."""
         while self._held_keys and not self._key_in_flight and not self._dialog_waiting():
             event = self._held_keys.pop(0)
-            into_dialog = isinstance(self.screen, DialogScreen)
+            screen = self.screen
+            into_dialog = isinstance(screen, DialogScreen)
+            if into_dialog and isinstance(event, events.Paste) and screen.refuse_paste(event.text):
+                continue
             target: MessagePump = self.focused or self.screen
             self._note_origin(event)
             await super().on_event(event)
