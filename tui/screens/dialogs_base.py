@@ -15,6 +15,7 @@ dialog is gone. `DialogKeys` (mixed into the app) and `DialogScreen` make that o
 
 from __future__ import annotations
 
+import bisect
 import unicodedata
 from collections import OrderedDict
 from pathlib import Path
@@ -152,21 +153,27 @@ _ORIGIN_LIMIT = 1024
 class DialogKeys(App[None]):
     """App mixin: keys typed ahead of a dialog reach it in order (see the module docstring).
 
-    While a dialog is on top, keys go to it one at a time: the next key is routed only after
-    the last one went through the focused widget, its parents and the app's bindings (a
-    `call_later` hop through each, twice per node so messages the key caused are handled
-    first). Textual resolves bindings when a key bubbles back up, so without this a fast
-    `ctrl+s` would save before the letters typed ahead of it reached the input, and a key
-    after it would land in the closing dialog.
+    Every key gets a sequence number when it arrives. While a dialog is on top, keys are
+    held and routed one at a time, oldest first: the next key goes only after the last one
+    went through the focused widget, its parents and the app's bindings (a `call_later` hop
+    through each, twice per node so messages the key caused are handled first). Before the
+    first key goes into a new dialog, the same hop runs through the screen below, so keys
+    already routed there bubble back (and are held in their place) first. Textual resolves
+    bindings when a key bubbles back up, so without this a fast `ctrl+s` would save before
+    the letters typed ahead of it reached the input, and a key after it would land in the
+    closing dialog.
     """
 
     def __init__(self) -> None:
         super().__init__()
-        self._held_keys: list[events.Key | events.Paste] = []
+        self._held_keys: list[tuple[int, events.Key | events.Paste]] = []
+        self._key_serial = 0
         self._key_in_flight = False
-        # Which screen was on top when each recent key arrived (by id; the event is kept
-        # so the id stays unique), to spot keys that bubble up after the screen changed.
-        self._key_origin: OrderedDict[int, tuple[events.Event, Screen[object]]] = OrderedDict()
+        self._settled_dialog: Screen[object] | None = None
+        # Which screen was on top when each recent key arrived, and its number (by id; the
+        # event is kept so the id stays unique): keys that bubble up after the screen
+        # changed go back in their place.
+        self._key_origin: OrderedDict[int, tuple[events.Event, Screen[object], int]] = OrderedDict()
 
     def _dialog_waiting(self) -> bool:
         screen = self.screen
@@ -175,32 +182,42 @@ class DialogKeys(App[None]):
     async def on_event(self, event: events.Event) -> None:
         """Queue keys while a dialog is on top (or keys are queued); route them one by one."""
         if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            self._key_serial += 1
             if self._held_keys or self._key_in_flight or isinstance(self.screen, DialogScreen):
-                self._held_keys.append(event)
+                self._held_keys.append((self._key_serial, event))
                 await self._deliver_held()
                 return
-            self._note_origin(event)
+            self._note_origin(event, self._key_serial)
         await super().on_event(event)
 
-    def _note_origin(self, event: events.Event) -> None:
-        self._key_origin[id(event)] = (event, self.screen)
+    def _note_origin(self, event: events.Event, serial: int) -> None:
+        self._key_origin[id(event)] = (event, self.screen, serial)
         while len(self._key_origin) > _ORIGIN_LIMIT:
             self._key_origin.popitem(last=False)
 
     async def _deliver_held(self) -> None:
         """Route held keys in order: one at a time into a dialog, at once elsewhere."""
         while self._held_keys and not self._key_in_flight and not self._dialog_waiting():
-            event = self._held_keys.pop(0)
             screen = self.screen
             into_dialog = isinstance(screen, DialogScreen)
+            if into_dialog and self._settled_dialog is not screen and len(self.screen_stack) > 1:
+                # Let keys already routed to the screen below come back first.
+                self._settled_dialog = screen
+                below = self.screen_stack[-2]
+                self._start_hops(below.focused or below)
+                return
+            serial, event = self._held_keys.pop(0)
             if into_dialog and isinstance(event, events.Paste) and screen.refuse_paste(event.text):
                 continue
             target: MessagePump = self.focused or self.screen
-            self._note_origin(event)
+            self._note_origin(event, serial)
             await super().on_event(event)
             if into_dialog:
-                self._key_in_flight = True
-                self._hop([target, *target.ancestors], 0, again=True)
+                self._start_hops(target)
+
+    def _start_hops(self, target: MessagePump) -> None:
+        self._key_in_flight = True
+        self._hop([target, *target.ancestors], 0, again=True)
 
     def _hop(self, chain: list[MessagePump], index: int, *, again: bool) -> None:
         """Follow a key up `chain` (widget, parents, screen, app) behind what it queued."""
@@ -221,10 +238,11 @@ class DialogKeys(App[None]):
         if origin is None or origin[1] is self.screen or not isinstance(self.screen, ModalScreen):
             return
         if origin[1] in self.screen_stack:
-            # Routed to the screen below before the dialog opened: send it again, as new.
+            # Routed to the screen below before the dialog opened: hold it again, in its place.
             event.prevent_default()
             event.stop()
-            self.post_message(events.Key(event.key, event.character))
+            bisect.insort(self._held_keys, (origin[2], events.Key(event.key, event.character)))
+            self.call_later(self._deliver_held)
 
     def release_held_keys(self) -> None:
         """The dialog on top is ready: route the keys held for it."""
