@@ -66,14 +66,14 @@ class Query:
     clauses: tuple[Clause, ...] = ()
     errors: tuple[str, ...] = ()
     truncated: bool = False
-    """True when the text held more than MAX_QUERY_TERMS terms: the rest were ignored."""
+    """True when the text held more than MAX_QUERY_TERMS words: the rest were ignored."""
 
     @property
     def notice(self) -> str | None:
         """One line saying the query was cut, or None."""
         if not self.truncated:
             return None
-        return f"query cut to its first {MAX_QUERY_TERMS} terms"
+        return f"query cut to its first {MAX_QUERY_TERMS} words"
 
     @property
     def is_empty(self) -> bool:
@@ -203,14 +203,14 @@ def _key_hint(term: Term | None) -> str | None:
 
 
 MAX_QUERY_TERMS = 24
-"""Terms (words and alternatives) a query may hold; each costs a pass over the index, so a
-pasted page of text would otherwise take seconds per keystroke."""
+"""Words a query may hold (a word's `|` alternatives count as one); each costs a pass over the
+index, so a pasted page of text would otherwise take seconds per keystroke."""
 
 
 def parse_query(text: str) -> Query:
     """Parse a query string. Never raises; problems are listed in `Query.errors`.
 
-    Only the first MAX_QUERY_TERMS terms count; `Query.truncated` says when more were given.
+    Only the first MAX_QUERY_TERMS words count; `Query.truncated` says when more were given.
     """
     errors: list[str] = []
     clauses: list[Clause] = []
@@ -233,10 +233,7 @@ def parse_query(text: str) -> Query:
                 hint = _key_hint(term) or hint
         if not terms:
             continue
-        if count + len(terms) > MAX_QUERY_TERMS:
-            terms = terms[: MAX_QUERY_TERMS - count]
-            truncated = True
-        count += len(terms)
+        count += 1
         if join_next and clauses:
             clauses[-1] = clauses[-1] + tuple(terms)
         else:

@@ -95,7 +95,7 @@ async def test_a_100_kb_paste_into_the_filter_is_cut_and_said(make_app) -> None:
         assert bar.value == text_of(MAX_FILTER_CHARS)
         said = [message for message, _ in notes.items]
         assert f"Filter cut to {MAX_FILTER_CHARS} characters" in said
-        assert "Query cut to its first 24 terms" in said
+        assert "Query cut to its first 24 words" in said
         assert seconds < 5
         # Typing more at the limit adds nothing; deleting makes room again.
         await pilot.press("x")
