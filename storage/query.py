@@ -20,7 +20,7 @@ from pathlib import Path
 
 from storage.model import Entry, Paper
 from storage.query_hit import NO_DETAILS, Explainer, Hit, Results
-from storage.query_parse import TOKEN_RE, Query, Term, parse_query
+from storage.query_parse import MAX_QUERY_TERMS, TOKEN_RE, Query, Term, parse_query
 from storage.query_text import (
     FIELDS,
     Spans,
@@ -44,6 +44,7 @@ from storage.search_index import (
 
 __all__ = [
     "FIELDS",
+    "MAX_QUERY_TERMS",
     "Hit",
     "Query",
     "Results",

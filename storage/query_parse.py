@@ -65,6 +65,15 @@ class Query:
     text: str
     clauses: tuple[Clause, ...] = ()
     errors: tuple[str, ...] = ()
+    truncated: bool = False
+    """True when the text held more than MAX_QUERY_TERMS words: the rest were ignored."""
+
+    @property
+    def notice(self) -> str | None:
+        """One line saying the query was cut, or None."""
+        if not self.truncated:
+            return None
+        return f"query cut to its first {MAX_QUERY_TERMS} words"
 
     @property
     def is_empty(self) -> bool:
@@ -193,12 +202,25 @@ def _key_hint(term: Term | None) -> str | None:
     return term.kind if term is not None and term.kind in ("tag", "is", "has", "venue") else None
 
 
+MAX_QUERY_TERMS = 24
+"""Words a query may hold (a word's `|` alternatives count as one); each costs a pass over the
+index, so a pasted page of text would otherwise take seconds per keystroke."""
+
+
 def parse_query(text: str) -> Query:
-    """Parse a query string. Never raises; problems are listed in `Query.errors`."""
+    """Parse a query string. Never raises; problems are listed in `Query.errors`.
+
+    Only the first MAX_QUERY_TERMS words count; `Query.truncated` says when more were given.
+    """
     errors: list[str] = []
     clauses: list[Clause] = []
     join_next = False
+    count = 0
+    truncated = False
     for pieces in _split_words(text):
+        if count >= MAX_QUERY_TERMS:
+            truncated = True
+            break
         if pieces == [("|", False)]:
             join_next = bool(clauses)  # `a | b`: the next clause joins the previous one
             continue
@@ -211,9 +233,10 @@ def parse_query(text: str) -> Query:
                 hint = _key_hint(term) or hint
         if not terms:
             continue
+        count += 1
         if join_next and clauses:
             clauses[-1] = clauses[-1] + tuple(terms)
         else:
             clauses.append(tuple(terms))
         join_next = False
-    return Query(text, tuple(clauses), tuple(errors))
+    return Query(text, tuple(clauses), tuple(errors), truncated)

@@ -8,7 +8,9 @@ error notification. When the reader has focus, the actions apply to the paper it
 
 from __future__ import annotations
 
+import threading
 import webbrowser
+from collections import deque
 from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
@@ -57,7 +59,12 @@ class PaperActions(App[None]):
     def __init__(self, library: Library, *, clipboard: Clipboard | None = None) -> None:
         super().__init__()
         self.library = library
-        self._clipboard = clipboard
+        # Not `_clipboard`: Textual's App keeps the OSC 52 text under that name, and a
+        # shadowing attribute turned the second copy into a crash (tests/tui/test_no_shadowing.py).
+        self._copy_chain = clipboard
+        self._copy_lock = threading.Lock()
+        self._copy_queue: deque[str] = deque()
+        self._copy_draining = False
         self._journal_notice_shown: str | None = None
 
     # -- what the app provides -----------------------------------------------------------------
@@ -275,15 +282,31 @@ class PaperActions(App[None]):
             return
         self._choose_url(paper.code_urls, f"Copy a code URL of {paper.name}", self._copy)
 
-    @work(thread=True, group="clipboard")
     def _copy(self, url: str) -> None:
-        # In a thread: clipboard tools may take up to their timeout (a stale DISPLAY, SSH).
-        if self._clipboard is None:
-            from tui.clipboard import Clipboard
+        """Queue `url` for the clipboard; copies run one at a time, in the order asked."""
+        with self._copy_lock:
+            self._copy_queue.append(url)
+            if self._copy_draining:
+                return
+            self._copy_draining = True
+        self._drain_copies()
 
-            self._clipboard = Clipboard()
-        outcome = self._clipboard.copy(url, self)
-        self.notify_info(outcome.message)
+    # In a thread: clipboard tools may take up to their timeout (a stale DISPLAY, SSH). One
+    # worker drains the queue, so two quick `y`s copy in order and both are reported.
+    @work(thread=True, group="clipboard")
+    def _drain_copies(self) -> None:
+        while True:
+            with self._copy_lock:
+                if not self._copy_queue:
+                    self._copy_draining = False
+                    return
+                url = self._copy_queue.popleft()
+            if self._copy_chain is None:
+                from tui.clipboard import Clipboard
+
+                self._copy_chain = Clipboard()
+            outcome = self._copy_chain.copy(url, self)
+            self.notify_info(outcome.message)
 
     def action_open_link(self) -> None:
         """Open the paper's code URL or link in a browser (http/https only)."""

@@ -35,6 +35,7 @@ from tui.app_workflow_sort import (
 )
 from tui.collector import freeze_long_lived
 from tui.messages import IndexReady
+from tui.screens.dialogs_base import DialogKeys
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import AllPapers
 from tui.widgets.reader import Reader
@@ -83,7 +84,7 @@ class RelatedReady(Message):
     loaded: bool = False
 
 
-class WorkflowActions(SearchWiring):
+class WorkflowActions(SearchWiring, DialogKeys):
     """Sort orders, related papers and the jump to a paper; the app adds layout."""
 
     def __init__(self, library: Library, *, clipboard: Clipboard | None = None) -> None:

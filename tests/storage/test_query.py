@@ -451,3 +451,19 @@ def test_venue_and_code_flags_are_made_only_when_a_filter_needs_them(engine, mon
     assert ids(fresh, "has:code") == ids(engine, "has:code")
     assert ids(fresh, "venue:icml has:code") == ids(engine, "venue:icml has:code")
     assert made == [len(engine.papers)]  # made once, then kept
+
+
+def test_a_query_keeps_its_first_max_query_terms_terms() -> None:
+    from storage.query_parse import MAX_QUERY_TERMS
+
+    words = [f"w{i}" for i in range(MAX_QUERY_TERMS + 10)]
+    query = parse_query(" ".join(words))
+    assert query.truncated
+    assert query.notice == f"query cut to its first {MAX_QUERY_TERMS} words"
+    assert [clause[0].value for clause in query.clauses] == words[:MAX_QUERY_TERMS]
+    # A word's alternatives count as one word (the cache sweep query holds ~40 of them).
+    alternatives = parse_query("|".join(words))
+    assert not alternatives.truncated and len(alternatives.clauses[0]) == len(words)
+    exact = parse_query(" ".join(words[:MAX_QUERY_TERMS]))
+    assert not exact.truncated and exact.notice is None
+    assert len(exact.clauses) == MAX_QUERY_TERMS

@@ -1,9 +1,10 @@
-"""Fixtures for the app's tests: a small library with hostile text, a fake clipboard, no blink."""
+"""Fixtures for the app's tests: a small library with hostile text, a fake `xclip`, no blink."""
 
 from __future__ import annotations
 
 import asyncio
 import inspect
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -14,7 +15,6 @@ from textual.widgets import Input, TextArea
 from storage.library import Library
 from storage.model import Paper
 from tui.app import PapershelfApp
-from tui.clipboard import CopyOutcome
 
 # What ML abstracts (and mischief) put in brackets, plus raw terminal escapes: a clear-screen
 # and an OSC 52 clipboard write. None of it may act as markup or reach the terminal.
@@ -70,17 +70,45 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     return True
 
 
-class FakeClipboard:
-    """Records what the app asked to copy; always reports a verified copy."""
+class SystemClipboard:
+    """A fake `xclip` on PATH (with a DISPLAY), as the app's real `Clipboard` finds it.
 
-    def __init__(self) -> None:
-        self.copied: list[str] = []
+    The script keeps what it is given (so reading back verifies the copy, as with the real
+    tool) and appends each copy to a log, so a test sees every copy in order.
+    """
 
-    def copy(self, text: str, app: object) -> CopyOutcome:
-        self.copied.append(text)
-        return CopyOutcome(
-            text=text, system="fake", terminal=True, message=f"Copied {text} to the clipboard"
+    SEPARATOR = "\x1e"
+
+    def __init__(self, bin_dir: Path) -> None:
+        self.store = bin_dir / "xclip.store"
+        self.log = bin_dir / "xclip.copies"
+        script = bin_dir / "xclip"
+        script.write_text(
+            "#!/bin/sh\n"
+            f'for arg in "$@"; do [ "$arg" = "-o" ] && exec /bin/cat "{self.store}"; done\n'
+            f'/bin/cat > "{self.store}"\n'
+            f'/bin/cat "{self.store}" >> "{self.log}"\n'
+            f"printf '\\036' >> \"{self.log}\"\n"
         )
+        script.chmod(0o755)
+
+    @property
+    def copied(self) -> list[str]:
+        """Every text copied to the system clipboard, oldest first."""
+        if not self.log.exists():
+            return []
+        return self.log.read_text(encoding="utf-8").split(self.SEPARATOR)[:-1]
+
+
+@pytest.fixture(autouse=True)
+def clipboard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SystemClipboard:
+    """Every app test copies through the real Clipboard to a fake `xclip` (never the user's)."""
+    bin_dir = tmp_path / "clipboard-bin"
+    bin_dir.mkdir()
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    monkeypatch.setenv("DISPLAY", ":99")
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    return SystemClipboard(bin_dir)
 
 
 @pytest.fixture(autouse=True)
@@ -113,17 +141,11 @@ def library(library_root: Path) -> Library:
 
 
 @pytest.fixture
-def clipboard() -> FakeClipboard:
-    """A clipboard that only records."""
-    return FakeClipboard()
-
-
-@pytest.fixture
-def make_app(library: Library, clipboard: FakeClipboard) -> Iterator[Callable[[], PapershelfApp]]:
-    """Build the app on the fixture library with the fake clipboard."""
+def make_app(library: Library) -> Iterator[Callable[[], PapershelfApp]]:
+    """Build the app on the fixture library (copies go to the `clipboard` fixture's xclip)."""
 
     def make() -> PapershelfApp:
-        return PapershelfApp(library, clipboard=clipboard)  # type: ignore[arg-type]
+        return PapershelfApp(library)
 
     yield make
 

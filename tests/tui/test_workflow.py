@@ -28,7 +28,7 @@ async def test_bulk_tag_is_one_undo_step_that_survives_a_restart(
     assert ["to-read" in tagged.entry(pid).tags for pid in ids] == [True, True, True, False]
 
     # A new app on the same library: `u` takes back the whole bulk change in one step.
-    second = PapershelfApp(reopen(library_root), clipboard=clipboard)
+    second = PapershelfApp(reopen(library_root))
     async with second.run_test(size=SIZE) as pilot:
         await settle(second, pilot)
         notes = Notes(second)

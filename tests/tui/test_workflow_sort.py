@@ -66,7 +66,7 @@ async def test_s_cycles_every_order_and_a_restart_keeps_the_last(
         settings = json.loads((library.root / "settings.json").read_text(encoding="utf-8"))
         assert settings["sort"] == "name"
 
-    again = PapershelfApp(Library.open(library.root, seed=False), clipboard=clipboard)
+    again = PapershelfApp(Library.open(library.root, seed=False))
     async with again.run_test(size=SIZE) as pilot:
         await settle(again, pilot)
         assert shown(again) == in_order(library, everything, "name")

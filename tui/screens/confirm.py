@@ -20,6 +20,8 @@ class Confirm(DialogScreen[bool]):
     The "no" button has the focus, so a reflexive `enter` never destroys anything.
     """
 
+    FOCUS = "#no"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes", id="confirm.yes"),
         Binding("n", "answer(False)", "No", id="confirm.no"),
@@ -46,10 +48,6 @@ class Confirm(DialogScreen[bool]):
                 ("enter", "focused button"),
                 ("esc", clean_line(self.no)),
             )
-
-    def on_mount(self) -> None:
-        """Start on the safe answer."""
-        self.query_one("#no", Button).focus()
 
     def action_answer(self, yes: bool) -> None:
         """Close with the given answer."""

@@ -56,6 +56,8 @@ class ExportDialog(DialogScreen[ExportRequest]):
     under `default_dir`. An existing file is only replaced after a Confirm.
     """
 
+    FOCUS = "#scope"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "export", "Export", id="export.run"),
     ]
@@ -114,7 +116,6 @@ class ExportDialog(DialogScreen[ExportRequest]):
         """Start in the scope list on the preselected scope."""
         scope = self.query_one("#scope", OptionList)
         scope.highlighted = self.chosen
-        scope.focus()
         self._set_error("")
 
     def _prompt(self, index: int) -> Content:

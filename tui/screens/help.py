@@ -10,9 +10,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from tui.screens.dialogs_base import DialogScreen
 from tui.text import plain
 
 
@@ -32,7 +32,7 @@ class HelpSection:
     keys: tuple[KeyHelp, ...]
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(DialogScreen[None]):
     """Lists every binding by area; `esc`, `q` or `?` closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -40,6 +40,10 @@ class HelpScreen(ModalScreen[None]):
         Binding("j,down", "scroll('down')", "Scroll down", id="help.down", show=False),
         Binding("k,up", "scroll('up')", "Scroll up", id="help.up", show=False),
     ]
+
+    CSS_PATH = None  # styled by the app's sheet, not the dialogs'
+    VERTICAL_BREAKPOINTS = None
+    FOCUS = "#help-body"
 
     def __init__(self, sections: Sequence[HelpSection]) -> None:
         super().__init__()

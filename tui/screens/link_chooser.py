@@ -21,6 +21,8 @@ _DIRECT_KEYS = 9
 class LinkChooser(DialogScreen[str]):
     """Offer `urls` under `title`; dismisses the chosen URL (unchanged) or None."""
 
+    FOCUS = "#links"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             str(number),
@@ -54,9 +56,8 @@ class LinkChooser(DialogScreen[str]):
             )
 
     def on_mount(self) -> None:
-        """Focus the list with the first URL highlighted."""
+        """Highlight the first URL (the base focuses the list)."""
         links = self.query_one("#links", OptionList)
-        links.focus()
         if self.urls:
             links.highlighted = 0
 

@@ -8,10 +8,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import TextArea
+from textual.widgets import Static, TextArea
 
+from storage.library import NOTE_MAX_CHARS
 from tui.screens.dialogs_base import DialogScreen, clean_line, clean_text, key_hints, shorten
 from tui.widgets.safe_input import SafeTextArea
+
+PASTE_LIMIT = 2 * NOTE_MAX_CHARS
+"""A paste that would make the note longer than this is refused: such a note could not be saved,
+and inserting megabytes into the text area freezes it (5 MB took ~58 s)."""
 
 
 class NoteEditor(DialogScreen[str]):
@@ -19,6 +24,8 @@ class NoteEditor(DialogScreen[str]):
 
     The saved note has control characters removed and trailing whitespace trimmed.
     """
+
+    FOCUS = "#note"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save note", id="note.save"),
@@ -40,15 +47,40 @@ class NoteEditor(DialogScreen[str]):
                 tab_behavior="focus",
                 placeholder=Content("Write a note about this paper…"),
             )
+            yield Static("", id="error", markup=False)
             yield key_hints(("ctrl+s", "save"), ("esc", "cancel"), ("ctrl+z", "undo"))
 
     def on_mount(self) -> None:
-        """Type straight away, after the existing text."""
+        """Type straight away, after the existing text (the base focuses the area)."""
         area = self.query_one("#note", TextArea)
-        area.focus()
         area.move_cursor(area.document.end)
+        self._set_error("")
+
+    def _set_error(self, message: str) -> None:
+        error = self.query_one("#error", Static)
+        error.update(Content.assemble(("✗ ", "bold"), message) if message else "")
+        error.display = bool(message)
+
+    def refuse_paste(self, text: str) -> bool:
+        """Refuse a paste that would make the note longer than PASTE_LIMIT, saying why."""
+        length = len(self.query_one("#note", TextArea).text) + len(text)
+        if length <= PASTE_LIMIT:
+            return False
+        self._set_error(
+            f"Paste of {len(text):,} characters not inserted: "
+            f"a note holds at most {NOTE_MAX_CHARS:,}"
+        )
+        return True
 
     def action_save(self) -> None:
-        """Dismiss the edited note, or None when nothing changed."""
+        """Dismiss the edited note, or None when nothing changed; too long: stay open, say why."""
         text = clean_text(self.query_one("#note", TextArea).text).rstrip()
+        if len(text) > NOTE_MAX_CHARS:
+            # Closing would lose the text (the library refuses it): keep it here to shorten.
+            self._set_error(
+                f"Not saved: the note has {len(text):,} characters, "
+                f"at most {NOTE_MAX_CHARS:,} are kept · shorten it, or esc to discard"
+            )
+            return
+        self._set_error("")
         self.dismiss(None if text == self.note.rstrip() else text)

@@ -147,6 +147,8 @@ class RelatedScreen(DialogScreen[str]):
         Path(__file__).with_name("related.tcss"),
     ]
 
+    FOCUS = "#related"
+
     def __init__(self, source_name: str, items: Sequence[RelatedItem]) -> None:
         super().__init__()
         self.source_name = source_name
@@ -166,12 +168,10 @@ class RelatedScreen(DialogScreen[str]):
             yield key_hints(("↑↓", "move"), ("enter", "go to it in the list"), ("esc", "close"))
 
     def on_mount(self) -> None:
-        """Focus the list with the best match highlighted."""
+        """Trace the first paint (the base focuses the list)."""
         if TRACE.enabled:
             # bench/bench_related_app.py: from `r` to this screen painted.
             self.call_after_refresh(TRACE.mark, "related-shown")
-        if self.items:
-            self.query_one("#related", RelatedList).focus()
 
     def on_related_list_chosen(self, event: RelatedList.Chosen) -> None:
         """Close with the chosen paper's id."""

@@ -34,6 +34,8 @@ class TagEditor(DialogScreen[TagChange]):
     current tag, shown as `to-read (3/5)`.
     """
 
+    FOCUS = "#tag-input"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "apply", "Apply", id="tags.apply"),
         Binding("down", "suggestion(1)", "Next known tag", show=False, id="tags.next"),
@@ -97,11 +99,10 @@ class TagEditor(DialogScreen[TagChange]):
             )
 
     def on_mount(self) -> None:
-        """Fill both lists and start in the input."""
+        """Fill both lists (the base focuses the input)."""
         self._show_current()
         self._show_suggestions("")
         self._set_error("")
-        self.query_one("#tag-input", Input).focus()
 
     def _paper_name(self, index: int, limit: int) -> str:
         return shorten(clean_line(self.paper_names[index]), limit)

@@ -11,8 +11,12 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
+from storage.query import MAX_QUERY_TERMS, parse_query
 from tui.app_trace import TRACE
 from tui.widgets.safe_input import SafeInput
+
+MAX_FILTER_CHARS = 200
+"""Longest filter text: a pasted page would otherwise cost a search over every term per key."""
 
 PLACEHOLDER = "/ filter: words  'exact  !not  ^prefix  a|b  #tag  is:read  has:code  venue:icml"
 
@@ -44,8 +48,40 @@ class FilterBar(SafeInput):
     def __init__(
         self, *, on_edit: Callable[[str], None] | None = None, id: str | None = None
     ) -> None:
-        super().__init__(placeholder=PLACEHOLDER, id=id, select_on_focus=False)
+        super().__init__(
+            placeholder=PLACEHOLDER, id=id, select_on_focus=False, max_length=MAX_FILTER_CHARS
+        )
         self._on_edit = on_edit
+        self._terms_notice: str | None = None
+
+    def on_paste(self, event: events.Paste) -> None:
+        """Paste the first line, cut to fit the filter's limit (saying so), never refuse it.
+
+        Runs before Input's own paste handler, which would refuse a paste that makes the
+        value longer than `max_length` as a whole.
+        """
+        event.prevent_default()
+        event.stop()
+        lines = event.text.splitlines()
+        line = lines[0] if lines else ""
+        start, end = sorted(self.selection)
+        room = MAX_FILTER_CHARS - (len(self.value) - (end - start))
+        if len(line) > room:
+            line = line[: max(0, room)]
+            self.notify(
+                f"Filter cut to {MAX_FILTER_CHARS} characters", severity="warning", markup=False
+            )
+        if line:
+            self.replace(line, start, end)
+
+    def _say_if_cut(self, value: str) -> None:
+        """Say once when the query holds more terms than a search uses."""
+        notice = None
+        if len(value.split()) > MAX_QUERY_TERMS:  # cheap test before parsing
+            notice = parse_query(value).notice
+        if notice is not None and notice != self._terms_notice:
+            self.notify(notice.capitalize(), severity="warning", markup=False)
+        self._terms_notice = notice
 
     def _watch_value(self, value: str) -> None:
         # Input's watcher sets `virtual_size` (a layout reactive) to the text's width, so every
@@ -55,6 +91,7 @@ class FilterBar(SafeInput):
         if not self.styles.auto_dimensions:
             self.set_reactive(Widget.virtual_size, Size(self.content_width, 1))
         super()._watch_value(value)
+        self._say_if_cut(value)
         if self._on_edit is not None:
             self._on_edit(value)
 
