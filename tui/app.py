@@ -35,7 +35,6 @@ from tui.widgets.tag_pane import TagPane
 
 if TYPE_CHECKING:
     from storage.library import Library
-    from tui.clipboard import Clipboard
 
 NARROW_WIDTH = 100
 """Below this many columns the reader goes under the list instead of beside it."""
@@ -120,8 +119,8 @@ class PapershelfApp(SignalExit, WorkflowActions):
         *_LEAVE_FILTER,
     ]
 
-    def __init__(self, library: Library, *, clipboard: Clipboard | None = None) -> None:
-        super().__init__(library, clipboard=clipboard)
+    def __init__(self, library: Library) -> None:
+        super().__init__(library)
         self.engine: SearchEngine | None = None
         self.query_text = ""
         self._serial = 0

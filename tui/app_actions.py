@@ -56,12 +56,12 @@ def is_web_url(url: str) -> bool:
 class PaperActions(App[None]):
     """Key actions on the papers under the cursor or marked; the app adds layout and search."""
 
-    def __init__(self, library: Library, *, clipboard: Clipboard | None = None) -> None:
+    def __init__(self, library: Library) -> None:
         super().__init__()
         self.library = library
         # Not `_clipboard`: Textual's App keeps the OSC 52 text under that name, and a
         # shadowing attribute turned the second copy into a crash (tests/tui/test_no_shadowing.py).
-        self._copy_chain = clipboard
+        self._copy_chain: Clipboard | None = None  # made on the first copy
         self._copy_lock = threading.Lock()
         self._copy_queue: deque[str] = deque()
         self._copy_draining = False

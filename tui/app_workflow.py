@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     from storage.library import Library
     from storage.listing_state import StatKey
     from storage.query import Hit
-    from tui.clipboard import Clipboard
 
 RELATED_COUNT = 10
 
@@ -87,8 +86,8 @@ class RelatedReady(Message):
 class WorkflowActions(SearchWiring, DialogKeys):
     """Sort orders, related papers and the jump to a paper; the app adds layout."""
 
-    def __init__(self, library: Library, *, clipboard: Clipboard | None = None) -> None:
-        super().__init__(library, clipboard=clipboard)
+    def __init__(self, library: Library) -> None:
+        super().__init__(library)
         self.settings = load_settings(library.root)
         self.by_relevance = True
         """With a query: rank by relevance (the default) instead of `settings.sort`."""

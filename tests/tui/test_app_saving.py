@@ -44,10 +44,10 @@ def status(app: PapershelfApp) -> str:
 
 
 async def test_a_change_the_full_disk_refused_is_saved_when_space_is_freed(
-    small_disk, seed_files, clipboard, reopen
+    small_disk, seed_files, reopen
 ) -> None:
     library = small_library(small_disk.path, seed_files)
-    app = PapershelfApp(library, clipboard=clipboard)
+    app = PapershelfApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         paper = app.paper_list.current_id
@@ -72,9 +72,9 @@ async def test_a_change_the_full_disk_refused_is_saved_when_space_is_freed(
     assert on_disk.status == "reading"
 
 
-async def test_quit_retries_the_save_first(small_disk, seed_files, clipboard, reopen) -> None:
+async def test_quit_retries_the_save_first(small_disk, seed_files, reopen) -> None:
     library = small_library(small_disk.path, seed_files)
-    app = PapershelfApp(library, clipboard=clipboard)
+    app = PapershelfApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         paper = app.paper_list.current_id
@@ -89,11 +89,9 @@ async def test_quit_retries_the_save_first(small_disk, seed_files, clipboard, re
     assert "to-read" in reopen(library.root).entry(paper).tags
 
 
-async def test_quit_while_the_disk_is_full_asks_and_exits_1(
-    small_disk, seed_files, clipboard, reopen
-) -> None:
+async def test_quit_while_the_disk_is_full_asks_and_exits_1(small_disk, seed_files, reopen) -> None:
     library = small_library(small_disk.path, seed_files)
-    app = PapershelfApp(library, clipboard=clipboard)
+    app = PapershelfApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         paper = app.paper_list.current_id
@@ -119,15 +117,13 @@ async def test_quit_while_the_disk_is_full_asks_and_exits_1(
     assert "to-read" not in reopen(library.root).entry(paper).tags
 
 
-async def test_a_state_recovered_from_a_backup_is_announced_at_start(
-    library: Library, clipboard
-) -> None:
+async def test_a_state_recovered_from_a_backup_is_announced_at_start(library: Library) -> None:
     paper = library.papers()[0].id
     for tag in ("a", "b", "c"):
         library.tag([paper], add=[tag])
     (library.root / "state.json").write_bytes(b"garbage")
     opened = Library.open(library.root, seed=False)
-    app = PapershelfApp(opened, clipboard=clipboard)
+    app = PapershelfApp(opened)
     shown = record_notifications(app)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -135,10 +131,10 @@ async def test_a_state_recovered_from_a_backup_is_announced_at_start(
         assert {"a", "b", "c"} <= opened.entry(paper).tags
 
 
-async def test_a_damaged_papers_file_is_announced_at_start(library_root: Path, clipboard) -> None:
+async def test_a_damaged_papers_file_is_announced_at_start(library_root: Path) -> None:
     (library_root / "papers.json").write_bytes(b"\x00not json")
     opened = Library.open(library_root, seed=False)
-    app = PapershelfApp(opened, clipboard=clipboard)
+    app = PapershelfApp(opened)
     shown = record_notifications(app)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)

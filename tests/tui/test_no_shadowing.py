@@ -14,6 +14,7 @@ import functools
 import importlib
 import inspect
 import pkgutil
+import re
 import textwrap
 from collections.abc import Iterator
 
@@ -152,11 +153,21 @@ KNOWN_PRIVATE_OVERRIDES = {
     "_CleanEntryInput defines Textual's private _value",
     "_CleanEntryInput defines Textual's private _position_to_cell",
     "_CleanEntryInput defines Textual's private _cell_offset_to_index",
+    # The crash guard (tui/app_guard.py): Textual's own exception path, and the record of the
+    # exception that ends the app, which it sets as Textual does (guarded by test_app_guard.py).
+    "CrashGuard defines Textual's private _handle_exception",
+    "CrashGuard defines Textual's private _on_message",
+    "CrashGuard assigns self._exception, a Textual name",
 }
 
 
+def without_line(problem: str) -> str:
+    """A problem as listed above: where in the file it is may change."""
+    return re.sub(r" \(line \d+\)", "", problem)
+
+
 def test_no_class_of_ours_reuses_a_textual_name() -> None:
-    problems = [problem for cls in our_classes() for problem in problems_of(cls)]
+    problems = [without_line(problem) for cls in our_classes() for problem in problems_of(cls)]
     assert sorted(set(problems) - KNOWN_PRIVATE_OVERRIDES) == []
     # An override no longer there must leave the list (and the architecture notes) too.
     assert sorted(KNOWN_PRIVATE_OVERRIDES - set(problems)) == []
