@@ -235,6 +235,17 @@ def test_a_current_listing_is_not_written_again(root: Path, argv: list[str]) -> 
     assert path.exists()  # a missing listing is written, as before
 
 
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_a_query_over_the_word_limit_is_cut_and_said_once(shelf: Path, json_flag) -> None:
+    from storage.query import MAX_QUERY_TERMS
+
+    words = ["diffusion"] + [f"w{n}" for n in range(MAX_QUERY_TERMS + 5)]
+    code, _, err = run("--db", shelf, "list", *json_flag, *words)
+    assert code == 0
+    assert err == f"papershelf: warning: query cut to its first {MAX_QUERY_TERMS} words\n"
+    assert run("--db", shelf, "list", *json_flag, "diffusion")[2] == ""
+
+
 # -- the quick parse of `list` arguments ------------------------------------------------------
 
 TOKENS = ["list", "--db", "x", "--db=y", "--limit", "3", "0", "--limit=2", "-1", "word", "-x"]

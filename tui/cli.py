@@ -348,7 +348,10 @@ def _search(library: Library, words: Sequence[str], *, listing_failed: bool = Fa
     engine = open_engine(
         library.root, library.papers_key, library.papers(), listing_failed=listing_failed
     )
-    return engine.search(query, library.entries())
+    hits = engine.search(query, library.entries())
+    if query.notice:
+        output.warning(query.notice)
+    return hits
 
 
 def _print_json(value: object) -> None:
@@ -449,6 +452,8 @@ def _list_from_listing(args: argparse.Namespace) -> int | None:
             order = shelf.engine().results(query, entries).indices
         except listing.ListingUnusable:
             return None
+    if query.notice:
+        output.warning(query.notice)
     papers = shelf.papers
     if args.limit is not None:
         order = order[: args.limit]
