@@ -320,6 +320,8 @@ class PapershelfApp(SignalExit, WorkflowActions):
         """`enter`/`down` in the filter: to the results; `esc`: clear the filter first."""
         if not keep:
             self.query_one(FilterBar).value = ""
+        elif self.engine is not None:
+            self.results_current()  # keys typed after `enter` act on this query's results
         # Screen.set_focus takes effect now; Widget.focus() would wait for call_later, and the
         # next key would still be routed to the filter.
         self.screen.set_focus(self.paper_list)

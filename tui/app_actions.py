@@ -77,6 +77,10 @@ class PaperActions(App[None]):
     def after_change(self) -> None:
         """Redraw whatever shows entries; the app overrides this."""
 
+    def results_current(self) -> bool:
+        """Whether the list shows the query's results; the search wiring overrides this."""
+        return True
+
     def export_title(self) -> str:
         """The heading of an export of the current results; the app overrides this."""
         return "Reading list"
@@ -105,8 +109,10 @@ class PaperActions(App[None]):
         return focused.paper_id if isinstance(focused, Reader) else None
 
     def current_paper_id(self) -> str | None:
-        """The paper a one-paper action is about: the focused reader's, else the cursor's."""
-        return self.reader_paper_id() or self.paper_list.current_id
+        """The paper a one-paper action is about: the focused reader's, else the cursor's
+        (never from results older than the query: see `SearchWiring.results_current`)."""
+        reading = self.reader_paper_id()
+        return reading or (self.paper_list.current_id if self.results_current() else None)
 
     def targets(self) -> tuple[list[str], bool]:
         """Ids to act on: the reader's paper when it has focus, the marked papers (bulk), or
@@ -115,6 +121,8 @@ class PaperActions(App[None]):
         if reading is not None:
             return [reading], False
         papers = self.paper_list
+        if not self.results_current():
+            return [], False
         if papers.marked:
             order = {paper.id: i for i, paper in enumerate(self.library.papers())}
             return sorted(papers.marked, key=lambda pid: order.get(pid, 0)), True

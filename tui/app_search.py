@@ -84,6 +84,26 @@ class SearchWiring(PaperActions):
             self._search(self.engine, query, entries, self._serial, keep)
             self._update_status(searching=True)
 
+    def results_current(self) -> bool:
+        """Whether the list shows the results of the query as typed. A key that acts on a
+        paper can arrive before a slow search's results (`/graph enter T` typed ahead): the
+        search then runs here, at once, so the key acts on a paper of its query's results. Until
+        the index has loaded there are none to give: say so, and act on nothing."""
+        if self.shown_serial == self._serial:
+            return True
+        if self.engine is None:
+            self.notify_info("Still loading the search index: try again in a moment", "warning")
+            return False
+        try:
+            with self._search_lock:  # a worker's search finishes first (the engine's caches)
+                hits = self.engine.results(self.query_text, self.library.entries())
+        except PapershelfError as error:
+            self._search_error = str(error)
+            self._update_status()
+            return False
+        self._show_results(self._serial, hits, keep=None)
+        return True
+
     @work(thread=True, exclusive=True, group="search")
     def _search(
         self, engine: SearchEngine, query: str, entries: dict, serial: int, keep: str | None
@@ -104,7 +124,8 @@ class SearchWiring(PaperActions):
 
     @on(SearchFinished)
     def _search_finished(self, message: SearchFinished) -> None:
-        if message.serial == self._serial:
+        # Not when shown already: `results_current` caught up, and the cursor has moved since.
+        if message.serial == self._serial != self.shown_serial:
             TRACE.mark("results", str(message.serial))
             self._show_results(message.serial, message.hits, keep=message.keep)
 

@@ -41,3 +41,36 @@ async def test_a_key_queued_right_after_escape_goes_to_the_list(make_app):
         assert app.query_one(FilterBar).value == ""
         assert app.focused is app.paper_list
         assert app.paper_list.cursor == 1
+
+
+async def test_keys_typed_ahead_of_the_results_act_on_the_querys_papers(
+    make_app, reopen, library_root
+):
+    """`/peptide enter T` typed while the results are not in yet (the index is being rebuilt
+    after another process's import, or a slow search runs) tags a paper of those results, or
+    nothing with a message: never the paper under the cursor in the older results."""
+    app = make_app()
+    shown: list[str] = []
+    notify = app.notify
+    app.notify = lambda message, **kw: (shown.append(message), notify(message, **kw))[1]  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()  # IndexReady handled
+        engine = app.engine
+        assert engine is not None
+        first = app.paper_list.current_id
+        app.engine = None  # as while the index is rebuilt: searches wait for IndexReady
+        await pilot.press("slash", *"peptide")
+        assert app.paper_list.current_id == first  # the older results are still shown
+        await pilot.press("enter", "T")
+        assert reopen(library_root).entries() == {}  # nothing tagged ...
+        assert any("Still loading the search index" in m for m in shown)  # ... and said why
+        await pilot.press("slash", "escape")  # the filter cleared
+        await pilot.press("slash", *"peptide")  # typed while the index is away
+        app.engine = engine  # the index is there, the results not shown yet
+        assert app.paper_list.current_id == first
+        await pilot.press("enter", "T")
+        tagged = [pid for pid, e in reopen(library_root).entries().items() if "to-read" in e.tags]
+        assert len(tagged) == 1
+        assert "eptide" in app.library.get(tagged[0]).abstract
+        assert tagged[0] != first
