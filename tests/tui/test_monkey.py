@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import random
 
+from keys import burst as send_burst
 from test_app import SIZE, settle
 from textual.binding import Binding
 
@@ -71,7 +72,7 @@ async def test_monkey(make_app, library, reopen, tmp_path, monkeypatch) -> None:
         while len(sent) < STEPS:
             burst = [rng.choice(keys) for _ in range(rng.randint(1, 6))]
             sent += burst
-            await pilot.press(*burst)
+            await send_burst(pilot, *burst)  # no pause between the keys, as a terminal sends
             await settle(app, pilot)
             where = f"seed {SEED}, after keys {sent[-30:]}"
             assert app.is_running, where
