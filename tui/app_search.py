@@ -115,6 +115,13 @@ class SearchWiring(PaperActions):
         except PapershelfError as error:
             self.post_message(SearchFailed(serial, query, str(error)))
             return
+        except Exception as error:
+            # Unexpected: the crash guard logs it; the status line must not say "searching…"
+            # for ever.
+            self.post_message(
+                SearchFailed(serial, query, f"search failed ({type(error).__name__})")
+            )
+            raise
         finally:
             self._last_search = perf_counter() - started
         if not get_current_worker().is_cancelled:

@@ -85,6 +85,26 @@ async def test_a_failing_worker_is_abandoned(make_app, library, monkeypatch) -> 
     assert "RuntimeError: warm-up failed" in crash_log(library.root)
 
 
+async def test_a_failing_search_worker_does_not_leave_searching_on_screen(
+    make_app, library, monkeypatch
+) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+
+        def broken(self: SearchEngine, *args: object, **kwargs: object) -> None:
+            raise RuntimeError("search exploded")
+
+        monkeypatch.setattr(SearchEngine, "results", broken)
+        app._last_search = 1.0  # as after a slow search: the next one runs in the worker
+        await pilot.press("slash", "g")
+        await settle(app, pilot)
+        assert app.is_running and app._exception is None
+        status = str(app.query_one("StatusLine").render())
+        assert "searching" not in status and "search failed (RuntimeError)" in status
+    assert "RuntimeError: search exploded" in crash_log(library.root)
+
+
 async def test_a_failing_message_handler_is_abandoned(make_app, library, monkeypatch) -> None:
     # `space` marks a paper; the app's MarksChanged handler redraws the status line, which asks
     # the library whether anything is unsaved: make that raise once.
