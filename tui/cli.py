@@ -544,7 +544,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     """Markdown reading list of the matching papers, to stdout or a file."""
     from datetime import date
 
-    from storage.export import ExportItem, to_markdown, write_export
+    from storage.export import ExportExists, ExportItem, to_markdown, write_export
 
     library = _open(args, read_only=True)
     hits = _search(library, args.query)
@@ -555,7 +555,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.output is None:
         output.block(text)
         return EXIT_OK
-    path = write_export(args.output, text, overwrite=args.force)
+    try:
+        path = write_export(args.output, text, overwrite=args.force)
+    except ExportExists:
+        raise PapershelfError(
+            f"{args.output} already exists; use --force to overwrite it"
+        ) from None
     output.line(f"wrote {plural(len(items), 'paper')} to {path}")
     return EXIT_OK
 
