@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 import threading
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -213,6 +214,13 @@ def _papers_from_records(records: dict[str, Any]) -> dict[str, Paper]:
         if key != paper.id:
             raise ValueError(f"the record filed as {key[:20]!r} is paper {paper.id[:20]!r}")
     return loaded
+
+
+def fold_name(text: str) -> str:
+    """A name as a person may type it: `K2IE` for `K²IE`, `deja` for `Déjà`, any case.
+    (Compatibility forms are unfolded, accents dropped, then case folded.)"""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
 class Library:
@@ -705,9 +713,9 @@ class Library:
             candidates = {
                 pid: paper for pid, paper in self._papers.items() if pid.startswith(prefix)
             }
-        folded = ref.casefold()
+        folded = fold_name(ref)
         for paper in self._papers.values():
-            if paper.name.casefold() == folded:
+            if fold_name(paper.name) == folded:
                 candidates[paper.id] = paper
         if len(candidates) == 1:
             return next(iter(candidates.values()))

@@ -169,6 +169,21 @@ def test_a_name_that_is_another_papers_id_prefix_is_ambiguous(tmp_path: Path):
     assert library.find("FIND") == other
 
 
+def test_a_name_is_found_as_a_person_types_it(tmp_path: Path):
+    # `show K2IE` must find K²IE: superscripts, subscripts, accents and case are folded.
+    library = Library.open(tmp_path / "lib", seed=False)
+    papers = [
+        Paper(id=f"{i:012x}", name=name, title=None, abstract=name, venue=None, sources=())
+        for i, name in enumerate(["K²IE", "H₂O-Net", "Déjà"])
+    ]
+    library.import_papers(papers)
+    assert library.find("K2IE") == papers[0]
+    assert library.find("k2ie") == papers[0]
+    assert library.find("h2o-net") == papers[1]
+    assert library.find("DEJA") == papers[2]
+    assert library.find("Déjà") == papers[2]
+
+
 def test_find_unknown_or_empty_is_not_found(lib: Library):
     with pytest.raises(NotFound):
         lib.find("no-such-method")
