@@ -23,8 +23,12 @@ _HREF = re.compile(r"\\href\s*\{([^{}\s]+)\}\s*\{[^{}]*\}")
 _LATEX_URL = re.compile(r"\\url\s*\{([^{}\s]+)\}")
 _MARKDOWN = re.compile(r"\[[^\[\]]*\]\(\s*<?([^()\s<>]+(?:\([^()\s]*\)[^()\s<>]*)*)>?\s*\)")
 _ANGLE = re.compile(r"<((?:https?://|www\.)[^<>\s]+)>", re.IGNORECASE)
-# "https:// host.tld" with a stray space after the scheme (seen in the wild).
-_STRAY_SPACE = re.compile(r"(https?://)[ \t]+(?=[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)", re.IGNORECASE)
+# "https:// host.tld" and "https: //host.tld": stray spaces around the scheme's "//" (seen in
+# the wild).
+_STRAY_SPACE = re.compile(
+    r"(https?):(?:[ \t]*//[ \t]+|[ \t]+//[ \t]*)(?=[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)",
+    re.IGNORECASE,
+)
 _CANDIDATE = re.compile(
     r"(?:https?://|(?<![\w.@/-])www\.|(?<![\w.@/:-])(?:www\.)?(?:" + _HOSTS + r")/)"
     r"[^\s<>\"\[\]{}|\\^`]+",
@@ -131,16 +135,16 @@ def _unwrap(text: str) -> str:
     """Replace each wrapper by its URL with spaces around it, keeping order of appearance."""
     for pattern in (_HREF, _LATEX_URL, _MARKDOWN, _ANGLE):
         text = pattern.sub(lambda match: f" {match.group(1)} ", text)
-    if ":// " not in text and "://\t" not in text:
+    if ":// " not in text and "://\t" not in text and ": /" not in text and ":\t/" not in text:
         return text  # no stray space: skip _STRAY_SPACE's slower scan of every position
-    return _STRAY_SPACE.sub(r"\1", text)
+    return _STRAY_SPACE.sub(r"\1://", text)
 
 
 def find_urls(text: str) -> list[str]:
     """Every URL in the text, canonical, deduplicated, in order of appearance."""
     # Most abstracts have no URL: skip the (slower) full scan for them. Each code host holds a
     # _HOST_MARKS string: the six hosts are looked for only when one of those is there.
-    if "://" not in text:
+    if "://" not in text and ": /" not in text and ":\t/" not in text:
         lowered = text.lower()
         if "www." not in lowered and not (
             any(mark in lowered for mark in _HOST_MARKS)

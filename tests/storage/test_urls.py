@@ -24,6 +24,9 @@ FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "ingest"
         ("a [link](https://example.org/z), b", ["https://example.org/z"]),
         ("at github.com/o/r/tree/main/src;", ["https://github.com/o/r"]),
         ("at https:// site.github.io.", ["https://site.github.io"]),
+        ("at https: //site.github.io/p/.", ["https://site.github.io/p/"]),
+        ("page: https : //x.org", []),  # not a scheme any more: nothing made up
+        ("at http:\t// site.github.io", ["http://site.github.io"]),
         ("(see https://example.org/p)", ["https://example.org/p"]),
         ("wiki https://en.wikipedia.org/wiki/A_(b).", ["https://en.wikipedia.org/wiki/A_(b)"]),
         ("http://github.com/o/r.git/", ["https://github.com/o/r"]),
