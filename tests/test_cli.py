@@ -240,6 +240,34 @@ def test_a_closed_standard_output_is_no_internal_error(seeded):
     assert (result.returncode, result.stderr) == (0, "")
 
 
+@pytest.mark.parametrize("piped", ["stdin", "stdout"])
+def test_the_app_without_a_terminal_says_so_and_exits_2(tmp_path, piped):
+    # `papershelf | less` or `papershelf < /dev/null` must not paint escape codes into a pipe
+    # and hang waiting for keys; nor create a library on the way.
+    import pty
+
+    leader, follower = pty.openpty()  # the other stream is a real terminal
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "tui", "--db", str(tmp_path / "lib")],
+            stdin=subprocess.DEVNULL if piped == "stdin" else follower,
+            stdout=follower if piped == "stdin" else subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"papershelf: the app needs a terminal, and standard {piped[3:]}put is not one; "
+        "in scripts use the commands (papershelf --help)\n"
+    )
+    assert not (tmp_path / "lib").exists()
+
+
 def test_status_and_show_json(seeded, capsys):
     code, out, err = run(capsys, "status", "SUICA", "read", "--db", seeded)
     assert (code, out.strip()) == (0, "SUICA: read")

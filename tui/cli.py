@@ -639,6 +639,15 @@ def cmd_related(args: argparse.Namespace) -> int:
 
 def run_app(args: argparse.Namespace) -> int:
     """Open the library (seeding it on a first run) and start the Textual app."""
+    for name in ("stdin", "stdout"):
+        stream = getattr(sys, name)
+        if stream is None or not stream.isatty():
+            # Painting escape codes into a pipe and waiting for keys that never come helps nobody.
+            output.error(
+                f"the app needs a terminal, and standard {name[3:]}put is not one; "
+                f"in scripts use the commands ({PROG} --help)"
+            )
+            return EXIT_USAGE
     library = _open(args)
     from tui.app import PapershelfApp
 
