@@ -461,6 +461,26 @@ async def test_help_lists_every_binding(make_app) -> None:
         assert not isinstance(app.screen, HelpScreen)
 
 
+async def test_help_scrolls_like_every_other_view(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 20)) as pilot:  # too small for every key: it scrolls
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        body = app.screen.query_one("#help-body")
+        assert body.max_scroll_y > 0
+        for key, where in (("G", body.max_scroll_y), ("g", 0), ("end", body.max_scroll_y)):
+            await pilot.press(key)
+            await pilot.pause()
+            assert body.scroll_y == where, key
+        await pilot.press("home", "pagedown")
+        await pilot.pause()
+        assert 1 < body.scroll_y <= body.max_scroll_y
+        await pilot.press("pageup", "j", "j", "k")
+        await pilot.pause()
+        assert body.scroll_y == 1
+
+
 async def test_every_binding_is_a_palette_command(make_app, library_root: Path, reopen) -> None:
     from tui.commands import PapershelfCommands
 

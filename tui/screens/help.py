@@ -39,6 +39,10 @@ class HelpScreen(DialogScreen[None]):
         Binding("escape,q,question_mark", "dismiss", "Close help", id="help.close"),
         Binding("j,down", "scroll('down')", "Scroll down", id="help.down", show=False),
         Binding("k,up", "scroll('up')", "Scroll up", id="help.up", show=False),
+        Binding("pagedown", "scroll('page_down')", "Page down", id="help.page-down", show=False),
+        Binding("pageup", "scroll('page_up')", "Page up", id="help.page-up", show=False),
+        Binding("g,home", "scroll('home')", "Top", id="help.top", show=False),
+        Binding("G,end", "scroll('end')", "Bottom", id="help.bottom", show=False),
     ]
 
     CSS_PATH = None  # styled by the app's sheet, not the dialogs'
@@ -61,12 +65,17 @@ class HelpScreen(DialogScreen[None]):
         self.dismiss(result)
 
     def action_scroll(self, direction: str) -> None:
-        """Scroll the list of keys."""
+        """Scroll the list of keys as the list and the reader scroll (j k pgup pgdn g G)."""
         body = self.query_one("#help-body", VerticalScroll)
-        if direction == "down":
-            body.scroll_down(animate=False)
-        else:
-            body.scroll_up(animate=False)
+        scroll = {
+            "down": body.scroll_down,
+            "up": body.scroll_up,
+            "page_down": body.scroll_page_down,
+            "page_up": body.scroll_page_up,
+            "home": body.scroll_home,
+            "end": body.scroll_end,
+        }[direction]
+        scroll(animate=False)
 
 
 def help_content(sections: Sequence[HelpSection]) -> Content:
