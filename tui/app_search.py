@@ -15,7 +15,7 @@ from textual import on, work
 from textual.worker import get_current_worker
 
 from storage.errors import PapershelfError
-from storage.query import Hit, Results, SearchEngine
+from storage.query import Hit, Results, SearchEngine, parse_query
 from tui.app_actions import PaperActions
 from tui.app_trace import TRACE
 from tui.collector import IdleCollector
@@ -143,7 +143,8 @@ class SearchWiring(PaperActions):
             self._update_status()
 
     def _show_results(self, serial: int, hits: Sequence[Hit], keep: str | None) -> None:
-        self._search_error = None
+        # What the CLI would refuse (`has:pdf`, `is:done`) the status line says, in its words.
+        self._search_error = next(iter(parse_query(self.query_text).errors), None)
         self.shown_serial = serial
         self.paper_list.show(hits, keep=keep)
         self._refresh_side()

@@ -6,6 +6,8 @@ files written, what the clipboard was handed, focus and the list's contents.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import threading
 from pathlib import Path
 from typing import Any
@@ -479,6 +481,25 @@ async def test_help_scrolls_like_every_other_view(make_app) -> None:
         await pilot.press("pageup", "j", "j", "k")
         await pilot.pause()
         assert body.scroll_y == 1
+
+
+@pytest.mark.parametrize("query", ["has:pdf", "is:done"])
+async def test_an_unknown_operator_is_said_as_the_cli_says_it(
+    make_app, library_root: Path, query: str
+) -> None:
+    from tui.cli import main
+    from tui.widgets.status_line import StatusLine
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        assert main(["--db", str(library_root), "list", query]) == 1
+    said = err.getvalue().removeprefix("papershelf: ").strip()
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *query)
+        await settle(app, pilot)
+        assert said in str(app.query_one(StatusLine).render())
 
 
 async def test_every_binding_is_a_palette_command(make_app, library_root: Path, reopen) -> None:
