@@ -26,9 +26,11 @@ from rich.text import Text
 from textual import events
 from textual.app import App
 from textual.message import Message
+from textual.notifications import Notify, SeverityLevel
 from textual.worker import WorkerFailed
 
 from tui.crashlog import append_crash, describe
+from tui.notifications import LastingNotification
 from tui.text import one_line_notice
 
 if TYPE_CHECKING:
@@ -49,6 +51,22 @@ class CrashGuard(App[None]):
     """Turns unexpected exceptions into an abandoned action or a clean exit 70."""
 
     library: Library
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """As `App.notify`, with a notification whose toast cannot freeze the app (see
+        `tui.notifications`)."""
+        if timeout is None:
+            timeout = self.NOTIFICATION_TIMEOUT
+        notification = LastingNotification(message, title, severity, timeout, markup=markup)
+        self.post_message(Notify(notification))
 
     def last_save_attempt(self) -> str | None:
         """Try to save what is unsaved; a line naming what is lost, or None (the saving mixin)."""
