@@ -87,3 +87,13 @@ def small_disk(tmp_path: Path) -> Iterator[SmallDisk]:
         yield SmallDisk(mount_point)
     finally:
         subprocess.run(["umount", "-l", str(mount_point)], capture_output=True, check=False)
+
+
+@pytest.fixture
+def term(tmp_path: Path) -> Iterator[object]:
+    """A 120x40 tmux terminal for an end-to-end test (see tests/terminal.py), closed after."""
+    from terminal import Terminal  # here: only the tmux tests need it
+
+    terminal = Terminal(tmp_path, width=120, height=40)
+    yield terminal
+    terminal.close()

@@ -92,13 +92,6 @@ class Run:
         return " ".join(text.split())
 
 
-@pytest.fixture
-def term(tmp_path: Path):
-    terminal = Terminal(tmp_path, width=120, height=40)
-    yield terminal
-    terminal.close()
-
-
 def seeded(db: Path, seed_files: list[Path]) -> Path:
     library = Library.open(db, seed=False)
     library.import_files(seed_files)

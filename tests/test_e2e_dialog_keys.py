@@ -14,13 +14,6 @@ from terminal import Terminal, papershelf_command
 pytestmark = pytest.mark.terminal
 
 
-@pytest.fixture
-def term(tmp_path: Path):
-    terminal = Terminal(tmp_path, width=120, height=40)
-    yield terminal
-    terminal.close()
-
-
 def tagged(db: Path, tag: str) -> list[dict[str, object]]:
     result = subprocess.run(
         [*papershelf_command(), "--db", str(db), "list", "--json", f"#{tag}"],

@@ -15,13 +15,6 @@ from terminal import Terminal, papershelf_command
 pytestmark = pytest.mark.terminal
 
 
-@pytest.fixture
-def term(tmp_path: Path):
-    terminal = Terminal(tmp_path, width=120, height=40)
-    yield terminal
-    terminal.close()
-
-
 def cli(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*papershelf_command(), "--db", str(db), *args],
