@@ -202,31 +202,50 @@ def _select(items: Iterable[ExportItem], wanted: frozenset[str] | None) -> list[
     return chosen
 
 
-def _section_tag(entry: Entry, wanted: frozenset[str] | None) -> str | None:
-    """The tag a paper is listed under: its alphabetically first tag, passing over the export's
-    `only_tags` (every paper has one; the title says which) unless it has no other tag."""
+def _section_tags(entry: Entry, wanted: frozenset[str] | None) -> list[str]:
+    """The sections a paper belongs in, alphabetically: each of its tags, or (an export of
+    some tags) each of those it carries."""
     tags = sorted({_tag_key(tag) for tag in entry.tags})
-    others = [tag for tag in tags if wanted is None or tag not in wanted]
-    return (others or tags or [None])[0]
+    return tags if wanted is None else [tag for tag in tags if tag in wanted]
 
 
-def _groups(
-    items: Sequence[ExportItem], wanted: frozenset[str] | None
-) -> list[tuple[str, list[ExportItem]]]:
-    """(heading, items) per section: tags alphabetically, then the untagged papers."""
-    by_tag: dict[str, list[ExportItem]] = {}
+@dataclass(frozen=True, slots=True)
+class _Section:
+    heading: str
+    items: list[ExportItem]
+    """Papers written here in full: those whose first section this is."""
+    elsewhere: list[tuple[ExportItem, str]]
+    """Papers of this tag written in full under an earlier section (the item, that tag)."""
+
+
+def _groups(items: Sequence[ExportItem], wanted: frozenset[str] | None) -> list[_Section]:
+    """The sections: tags alphabetically, then the untagged papers.
+
+    A paper is written in full once, under its first section, so the list has one box to tick
+    per paper; every other section of its tags names it with a pointer there, so that a reader
+    looking under any of its tags finds it.
+    """
+    full: dict[str, list[ExportItem]] = {}
+    pointers: dict[str, list[tuple[ExportItem, str]]] = {}
     untagged: list[ExportItem] = []
     for item in items:
-        tag = _section_tag(item.entry, wanted)
-        if tag is None:
+        tags = _section_tags(item.entry, wanted)
+        if not tags:
             untagged.append(item)
-        else:
-            by_tag.setdefault(tag, []).append(item)
-    sections = [(markdown_escape(tag), by_tag[tag]) for tag in sorted(by_tag)]
+            continue
+        full.setdefault(tags[0], []).append(item)
+        for tag in tags[1:]:
+            pointers.setdefault(tag, []).append((item, tags[0]))
+    sections = [
+        _Section(markdown_escape(tag), full.get(tag, []), pointers.get(tag, []))
+        for tag in sorted(full.keys() | pointers.keys())
+    ]
     if untagged:
         # A real tag can be called "untagged"; tags never contain spaces, so this cannot clash.
-        heading = UNTAGGED if UNTAGGED not in by_tag else f"{UNTAGGED} (no tags)"
-        sections.append((heading, untagged))
+        heading = (
+            UNTAGGED if UNTAGGED not in full.keys() | pointers.keys() else f"{UNTAGGED} (no tags)"
+        )
+        sections.append(_Section(heading, untagged, []))
     return sections
 
 
@@ -264,7 +283,7 @@ def listed_tag(tag: str) -> str | None:
 def _item_lines(item: ExportItem) -> list[str]:
     """The Markdown lines of one paper: the item line, then its indented details paragraph."""
     paper, entry = item.paper, item.entry
-    name = clean_inline(display(paper.name)) or paper.id
+    name, title = _heading_text(paper)
     parts = ["-", "[x]" if entry.status == "read" else "[ ]"]
     if entry.starred:
         parts.append("★")
@@ -284,8 +303,7 @@ def _item_lines(item: ExportItem) -> list[str]:
     lines = [" ".join(parts)]
 
     details = []
-    title = clean_inline(display(paper.title or ""))
-    if title and title.casefold() != name.casefold():
+    if title:
         details.append(f"*{markdown_escape(title)}*")
     sentence = first_sentence(display(_head(paper.abstract)))
     if sentence:
@@ -322,13 +340,31 @@ def to_markdown(
         _summary(chosen, today or date.today()),
         "",
     ]
-    sections = _groups(chosen, wanted) if group_by_tag else [("", chosen)]
-    for heading, group in sections:
-        if heading:
-            lines += [f"## {heading}", ""]
-        for item in group:
+    sections = _groups(chosen, wanted) if group_by_tag else [_Section("", chosen, [])]
+    for section in sections:
+        if section.heading:
+            lines += [f"## {section.heading}", ""]
+        for item in section.items:
             lines += [*_item_lines(item), ""]
+        for item, first in section.elsewhere:
+            lines += [_pointer_line(item, first), ""]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _pointer_line(item: ExportItem, first: str) -> str:
+    """A paper written in full under an earlier section: a plain bullet (no box, no id, so
+    reading the list back never takes it for the paper's item) saying where."""
+    head = markdown_escape(_heading_text(item.paper)[0])
+    return f"- **{head}** — see *{markdown_escape(first)}* above"
+
+
+def _heading_text(paper: Paper) -> tuple[str, str]:
+    """(heading, title shown below it or ""), one clean line each, as `storage.headings` says."""
+    from storage.headings import heading
+
+    title = clean_inline(display(paper.title or ""))
+    head, below = heading(clean_inline(display(paper.name)), title or None)
+    return head or paper.id, below or ""
 
 
 def default_export_name(scope: str, today: date | None = None) -> str:

@@ -90,6 +90,7 @@ __all__ = [
     "InvalidInput",
     "Library",
     "LibraryBusy",
+    "NoLibrary",
     "UndoOutcome",
     "bundled_seed_files",
     "default_root",
@@ -109,6 +110,28 @@ class InvalidInput(PapershelfError):
 
 class LibraryBusy(LibraryError):
     """Another papershelf process held the library's lock for longer than the timeout."""
+
+
+class NoLibrary(LibraryError):
+    """The directory holds no library, and the command may not start one."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"no papershelf library in {path}: check --db, or start one with "
+            "papershelf import FILE (or by running papershelf, which adds the bundled papers)"
+        )
+        self.path = path
+
+
+def holds_library(path: Path) -> bool:
+    """Whether `path` is (or was) a library: its papers, its state, its history or a file
+    moved aside from them. An empty or missing directory is not."""
+    if not path.is_dir():
+        return False
+    names = (PAPERS_FILE, STATE_FILE, journal.JOURNAL_FILE)
+    if any((path / name).exists() for name in (*names, backups.BACKUP_DIR)):
+        return True
+    return any(any(path.glob(f"{name}.corrupt-*")) for name in names)
 
 
 class _NeedsLock(Exception):
@@ -273,6 +296,7 @@ class Library:
         *,
         lock_timeout: float = LOCK_TIMEOUT,
         read_only: bool = False,
+        create: bool = True,
     ) -> Library:
         """Open (creating if needed) the library in `root` (default: `default_root()`).
 
@@ -285,8 +309,13 @@ class Library:
         only reads, like `papershelf list`. Anything that needs a write (seeding an empty
         library, moving a damaged file aside) falls back to the ordinary locked open; later
         changes through the library lock as always.
+
+        Without `create`, a directory that holds no library (a mistyped `--db`) raises
+        `NoLibrary` and nothing is written: only the app's first start and an import make one.
         """
         path = resolve_root(root)
+        if not create and not holds_library(path):
+            raise NoLibrary(path)
         if read_only:
             library = cls._open_unlocked(path, lock_timeout, seed)
             if library is not None:

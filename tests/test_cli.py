@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +27,11 @@ CONTRACT_KEYS = {
     "abstract",
     "sources",
     "score",
+    "authors",
+    "note",
+    "changed_at",
+    "imported_at",
+    "url",
 }
 
 # Each code URL of the seeds, with the opening words of the abstract it belongs to.
@@ -363,18 +369,55 @@ def test_export_to_stdout(seeded, capsys):
     assert out.count("<!-- papershelf:") == 34
 
 
-def test_commands_seed_an_empty_library_but_import_does_not(tmp_path, capsys):
-    assert len(list_json(capsys, tmp_path / "fresh")) == 34
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["list"],
+        ["list", "--json"],
+        ["show", "relgnn"],
+        ["export"],
+        ["related", "relgnn"],
+        ["tag", "relgnn", "+x"],
+        ["status", "relgnn", "read"],
+        ["undo"],
+        ["backup", "out.json"],
+    ],
+)
+@pytest.mark.parametrize("exists", [False, True], ids=["missing", "empty-dir"])
+def test_a_command_on_a_directory_without_a_library_says_so_and_starts_none(
+    tmp_path, capsys, monkeypatch, command, exists
+):
+    monkeypatch.chdir(tmp_path)
+    typo = tmp_path / "libary"
+    if exists:
+        typo.mkdir()
+    code, out, err = run(capsys, "--db", typo, *command)
+    assert code == 1
+    assert out == ""
+    assert err == (
+        f"papershelf: no papershelf library in {typo}: check --db, or start one with "
+        "papershelf import FILE (or by running papershelf, which adds the bundled papers)\n"
+    )
+    assert typo.exists() == exists
+    assert not exists or list(typo.iterdir()) == []
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_import_starts_a_library_without_the_bundled_papers(tmp_path, capsys):
     one = tmp_path / "one.txt"
     one.write_text("My Venue 2026\n\nWe propose FooNet, a network that does one thing well.\n")
     code, out, _ = run(capsys, "--db", tmp_path / "other", "import", one)
     assert code == 0
     assert out.splitlines()[-1] == "1 new paper; the library holds 1 paper."
+    assert [paper["name"] for paper in list_json(capsys, tmp_path / "other")] == ["FooNet"]
 
 
-def test_default_library_location_comes_from_papershelf_home(tmp_path, capsys, monkeypatch):
+def test_default_library_location_comes_from_papershelf_home(
+    tmp_path, capsys, monkeypatch, seed_files
+):
     home = tmp_path / "home"
     monkeypatch.setenv("PAPERSHELF_HOME", str(home))
+    assert run(capsys, "import", *seed_files)[0] == 0
     code, out, _ = run(capsys, "list", "--limit", "1")
     assert code == 0 and out
     assert (home / "papers.json").is_file()
@@ -422,8 +465,8 @@ def test_undo_and_redo_print_what_they_did(seeded, capsys):
     assert relgnn["tags"] == ["a", "b"]
 
 
-def test_undo_on_a_fresh_library(db, capsys):
-    code, out, _ = run(capsys, "--db", db, "undo")
+def test_undo_on_a_fresh_library(seeded, capsys):
+    code, out, _ = run(capsys, "--db", seeded, "undo")
     assert (code, out.strip()) == (0, "nothing to undo")
 
 
@@ -510,8 +553,8 @@ def test_import_applies_an_edited_reading_list(seeded, seed_files, tmp_path, cap
     assert code == 0, err
     assert out.splitlines()[:3] == [
         "reading-list.md: reading list: 2 papers changed, 0 unchanged",
-        "  SUICA: -maybe",  # in list order: SUICA sits under "## maybe"
-        "  RelGNN: read; +later",
+        "  RelGNN: read; +later",  # in list order: one "## to-read", library order
+        "  SUICA: -maybe",
     ]
     assert out.splitlines()[3].startswith("000_d1b2f2b4fb6e9314.txt: 0 added")
     assert (seeded / "papers.json").read_bytes() == papers_before
@@ -550,9 +593,10 @@ def console(tmp_path: Path, *argv: str | Path) -> subprocess.CompletedProcess[st
     )
 
 
-def test_round_trip_keeps_a_tag_added_in_papershelf_after_the_export(tmp_path):
+def test_round_trip_keeps_a_tag_added_in_papershelf_after_the_export(tmp_path, seed_files):
     # Issue #10, item 4, exactly as reported.
     db, listing = tmp_path / "lib", tmp_path / "l.md"
+    assert console(tmp_path, "--db", db, "import", *seed_files).returncode == 0
     assert console(tmp_path, "--db", db, "tag", "RelGNN", "+gnn").returncode == 0
     assert console(tmp_path, "--db", db, "export", "#gnn", "-o", listing).returncode == 0
     assert console(tmp_path, "--db", db, "tag", "RelGNN", "+later").returncode == 0
@@ -689,7 +733,9 @@ def test_a_library_in_proc_is_one_clean_line(tmp_path):
 def test_a_library_in_proc_is_refused_without_blaming_another_papershelf(tmp_path):
     # The lock file cannot be created there: the one line says so (filelock alone would retry
     # until its timeout and the message would blame a busy library).
-    done = console(tmp_path, "--db", "/proc", "list")
+    one = tmp_path / "one.txt"
+    one.write_text("Venue\n\nWe propose FooNet, a network.\n")
+    done = console(tmp_path, "--db", "/proc", "import", one)
     assert "another papershelf" not in done.stderr and "busy" not in done.stderr
     assert "lock file" in done.stderr
 
@@ -704,10 +750,13 @@ def test_restore_of_a_backup_with_a_huge_integer_is_one_line(seeded, tmp_path, c
     )
 
 
-def test_an_ascii_only_terminal_gets_question_marks_not_a_crash(tmp_path):
+def test_an_ascii_only_terminal_gets_question_marks_not_a_crash(tmp_path, seed_files):
     env = {**os.environ, "PYTHONIOENCODING": "ascii", "PAPERSHELF_HOME": str(tmp_path / "h")}
     script = Path(sys.executable).with_name("papershelf")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "tui"]
+    subprocess.run(
+        [*command, "import", *seed_files], env=env, timeout=60, check=True, capture_output=True
+    )
     done = subprocess.run(
         [*command, "show", "K²IE"], capture_output=True, env=env, timeout=60, check=False
     )
@@ -739,3 +788,92 @@ def test_running_out_of_memory_is_one_line_not_a_traceback(tmp_path):
     )
     assert (done.returncode, done.stdout) == (70, "")
     assert done.stderr == "papershelf: out of memory: the command was stopped before it finished\n"
+
+
+# --- one truth: what `show` prints, `--json` carries; each title once ----------------------
+
+RECORDS = [
+    {
+        "title": "PANDAS: Improving Many-shot Jailbreaking",
+        "abstract": "We propose PANDAS, a way to make many-shot attacks work better on chats.",
+        "authors": ["Ann Lee", "Bo Chen"],
+        "url": "https://openreview.net/forum?id=abc123",
+        "venue": "ICML 2025",
+    },
+    {
+        "title": "Composite Message Passing for Relational Deep Learning",
+        "abstract": "We introduce RelGNN, a graph network for relational databases.",
+        "venue": "ICML 2025",
+    },
+    {
+        "title": "Shifting the Ground Under Very Long Sequence Models Without Any Extra Memory",
+        "abstract": "long sequences are hard for models that keep every token around.",
+    },
+]
+
+
+@pytest.fixture
+def titled(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    source = tmp_path / "titled.jsonl"
+    source.write_text("".join(json.dumps(record) + "\n" for record in RECORDS))
+    db = tmp_path / "titled-lib"
+    assert run(capsys, "--db", db, "import", source)[0] == 0
+    return db
+
+
+def test_show_json_carries_everything_show_prints(titled: Path, capsys) -> None:
+    assert run(capsys, "--db", titled, "tag", "PANDAS", "+jailbreak")[0] == 0
+    assert run(capsys, "--db", titled, "status", "PANDAS", "reading")[0] == 0
+    from storage.library import Library
+
+    library = Library.open(titled, seed=False)
+    library.set_note(library.find("PANDAS").id, "try it on our own model")
+    code, text, _ = run(capsys, "--db", titled, "show", "PANDAS")
+    assert code == 0
+    code, out, _ = run(capsys, "--db", titled, "show", "PANDAS", "--json")
+    shown = json.loads(out)
+    fields = dict(
+        line.strip().split(": ", 1) for line in text.split("\n\n")[1].splitlines() if ": " in line
+    )
+    assert fields["authors"] == ", ".join(shown["authors"]) == "Ann Lee, Bo Chen"
+    assert fields["page"] == shown["url"] == "https://openreview.net/forum?id=abc123"
+    assert fields["changed"] == shown["changed_at"] and shown["changed_at"]
+    assert fields["imported"] == shown["imported_at"] and shown["imported_at"]
+    assert fields["status"] == shown["status"] == "reading"
+    assert fields["tags"] == "#jailbreak" and shown["tags"] == ["jailbreak"]
+    assert "Note:\ntry it on our own model\n" in text
+    assert shown["note"] == "try it on our own model"
+    # `list --json` rows are the same objects, score aside.
+    (row,) = list_json(capsys, titled, "pandas")
+    assert {**row, "score": None} == shown
+
+
+def test_the_json_schema_is_the_documented_one(titled: Path, capsys) -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    documented = re.findall(r"^\| `(\w+)` \|", readme.split("### JSON output", 1)[1], re.M)
+    for row in list_json(capsys, titled):
+        assert list(row) == documented
+
+
+def test_cli_lines_say_each_title_once(titled: Path, capsys) -> None:
+    code, out, _ = run(capsys, "--db", titled, "list")
+    assert code == 0
+    lines = {line.split("  ", 1)[1] for line in out.splitlines()}
+    assert lines == {
+        "PANDAS: Improving Many-shot Jailbreaking  [ICML 2025]",
+        "RelGNN  — Composite Message Passing for Relational Deep Learning [ICML 2025]",
+        "Shifting the Ground Under Very Long Sequence Models Without Any Extra Memory",
+    }
+    ids = {row["title"].split()[0]: row["id"] for row in list_json(capsys, titled)}
+    for ref, heading in [
+        (ids["PANDAS:"], "PANDAS: Improving Many-shot Jailbreaking"),
+        (
+            ids["Shifting"],
+            "Shifting the Ground Under Very Long Sequence Models Without Any Extra Memory",
+        ),
+    ]:
+        code, out, _ = run(capsys, "--db", titled, "show", ref)
+        assert out.startswith(heading + "\n\n")
+        assert out.split("\n\n")[0] == heading
+    code, out, _ = run(capsys, "--db", titled, "show", "RelGNN")
+    assert out.startswith("RelGNN\nComposite Message Passing for Relational Deep Learning\n\n")

@@ -374,10 +374,9 @@ class PapershelfApp(SignalExit, WorkflowActions):
 
     # -- for the actions module ------------------------------------------------------------------
 
-    def export_title(self) -> str:
-        """`Reading list: <query>` for an export of the results."""
-        query = " ".join(self.query_text.split())
-        return f"Reading list: {query}" if query else "Reading list"
+    def export_query(self) -> str:
+        """The filter's text: an export of the results is titled by it (`storage.export_select`)."""
+        return self.query_text
 
     def current_tag(self) -> str | None:
         """The first `#tag` / `tag:x` of the filter, if any (the export dialog offers it)."""

@@ -29,7 +29,7 @@ from tui.widgets.reader import Reader
 # The dialogs, the exporter and the clipboard are imported when first used: together they
 # cost ~0.1 s of imports that would otherwise delay the first frame.
 if TYPE_CHECKING:
-    from storage.export import ExportItem
+    from storage.export_select import Selection
     from storage.library import Library
     from tui.clipboard import Clipboard
     from tui.screens.export_dialog import ExportRequest
@@ -81,9 +81,9 @@ class PaperActions(App[None]):
         """Whether the list shows the query's results; the search wiring overrides this."""
         return True
 
-    def export_title(self) -> str:
-        """The heading of an export of the current results; the app overrides this."""
-        return "Reading list"
+    def export_query(self) -> str:
+        """The query whose results an export of the results holds; the app overrides this."""
+        return ""
 
     def current_tag(self) -> str | None:
         """The tag the filter is about, if any; the app overrides this."""
@@ -364,35 +364,36 @@ class PaperActions(App[None]):
     def _export_chosen(self, request: ExportRequest | None) -> None:
         if request is None:
             return
+        from storage import export_select
         from storage.export import ExportItem
 
         library = self.library
         if request.scope == "marked":
             ids = self.targets()[0] if self.paper_list.marked else []
-            title = "Reading list: marked papers"
+            chosen = export_select.Selection(
+                "Reading list: marked papers",
+                tuple(ExportItem(library.get(pid), library.entry(pid)) for pid in ids),
+            )
         elif request.scope == "tag" and request.tag:
-            ids = [p.id for p in library.papers() if request.tag in library.entry(p.id).tags]
-            title = f"Reading list: #{request.tag}"
+            chosen = export_select.of_tag(library.papers(), library.entry, request.tag)
         else:
             ids = [hit.paper_id for hit in self.paper_list.hits]
-            title = self.export_title()
-        items = [ExportItem(library.get(pid), library.entry(pid)) for pid in ids]
-        only = {request.tag} if request.scope == "tag" and request.tag else None
-        self._write_export(items, title, only, request.path)
+            chosen = export_select.of_query(
+                self.export_query(), ids, library.papers(), library.get, library.entry
+            )
+        self._write_export(chosen, request.path)
 
-    @work(thread=True, group="export")
-    def _write_export(
-        self, items: list[ExportItem], title: str, only: set[str] | None, path: Path
-    ) -> None:
-        from storage.export import to_markdown, write_export
+    @work(thread=True, group="export", description="export")
+    def _write_export(self, chosen: Selection, path: Path) -> None:
+        from storage.export import write_export
 
         try:
-            text = to_markdown(items, title=title, today=self.today(), only_tags=only)
-            written = write_export(path, text, overwrite=True)
+            written = write_export(path, chosen.markdown(self.today()), overwrite=True)
         except PapershelfError as error:
             self.notify_error(str(error))
             return
         except OSError as error:
             self.notify_error(f"Could not write {path}: {error.strerror or error}")
             return
+        items = chosen.items
         self.notify_info(f"Exported {_plural(len(items))} to {written}")

@@ -259,11 +259,17 @@ def _quick_list_args(argv: Sequence[str]) -> argparse.Namespace | None:
 # -- commands ---------------------------------------------------------------------------------
 
 
-def _open(args: argparse.Namespace, *, seed: bool = True, read_only: bool = False) -> Library:
-    """Open the library of `--db`; `main` reports its notices once the command is done."""
+def _open(
+    args: argparse.Namespace, *, read_only: bool = False, create: bool = False, seed: bool = False
+) -> Library:
+    """Open the library of `--db`; `main` reports its notices once the command is done.
+
+    Only `import` and the app (`create`) may start a library: any other command on a directory
+    that holds none (a mistyped `--db`) says so and exits 1 instead of seeding a new one.
+    """
     from storage.library import Library
 
-    library = Library.open(args.db, seed=seed, read_only=read_only)
+    library = Library.open(args.db, seed=seed, read_only=read_only, create=create)
     args.opened.append(library)
     return library
 
@@ -276,7 +282,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     """
     from storage.roundtrip import is_reading_list
 
-    library = _open(args, seed=False)
+    library = _open(args, create=True)
     lists = {i for i, path in enumerate(args.files) if is_reading_list(path)}
     plain = [path for i, path in enumerate(args.files) if i not in lists]
     progress = _progress_printer(len(plain)) if plain and sys.stderr.isatty() else None
@@ -359,15 +365,21 @@ def _print_json(value: object) -> None:
 
 
 def paper_json(paper: Paper, entry: Entry, score: float | None) -> dict[str, object]:
-    """The JSON object of the CLI contract (DESIGN §5), with exactly its keys."""
+    """One paper as `list --json`, `show --json` and `related --json` print it: everything
+    `show` prints, under the keys the README's schema documents."""
     return {
         "id": paper.id,
         "name": paper.name,
         "title": paper.title,
+        "authors": list(paper.authors),
         "venue": paper.venue,
         "tags": sorted(entry.tags),
         "status": entry.status,
         "starred": entry.starred,
+        "note": entry.note,
+        "changed_at": entry.updated_at,
+        "imported_at": paper.imported_at or None,
+        "url": paper.url,
         "code_urls": list(paper.code_urls),
         "links": list(paper.links),
         "abstract": paper.abstract,
@@ -377,9 +389,12 @@ def paper_json(paper: Paper, entry: Entry, score: float | None) -> dict[str, obj
 
 
 def _summary_line(paper: Paper | ListedPaper, entry: Entry) -> str:
-    parts = [paper.id, paper.name]
-    if paper.title and paper.title != paper.name:
-        parts.append(f"— {paper.title}")
+    from storage.headings import heading
+
+    head, title = heading(paper.name, paper.title)
+    parts = [paper.id, head]
+    if title:
+        parts.append(f"— {title}")
     if paper.venue:
         parts.append(f"[{paper.venue}]")
     parts.extend(f"#{tag}" for tag in sorted(entry.tags))
@@ -483,19 +498,24 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(paper_json(paper, entry, None))
         return EXIT_OK
+    from storage.headings import heading
     from storage.latex import display_text
 
-    lines = [paper.name]
-    if paper.title:
-        lines.append(paper.title)
-    lines.append("")
-    fields = [
-        ("id", paper.id),
+    head, title = heading(paper.name, paper.title)
+    lines = [head, title, ""] if title else [head, ""]
+    fields = [("id", paper.id)]
+    if paper.authors:
+        fields.append(("authors", ", ".join(paper.authors)))
+    fields += [
         ("venue", paper.venue or "—"),
         ("sources", ", ".join(paper.sources)),
         ("status", entry.status + (" ★" if entry.starred else "")),
         ("tags", " ".join(f"#{t}" for t in sorted(entry.tags)) or "—"),
     ]
+    if entry.updated_at:
+        fields.append(("changed", entry.updated_at))
+    if paper.imported_at:
+        fields.append(("imported", paper.imported_at))
     fields += [("code", url) for url in paper.code_urls]
     fields += [("link", url) for url in paper.links]
     if paper.url:
@@ -544,14 +564,16 @@ def cmd_export(args: argparse.Namespace) -> int:
     """Markdown reading list of the matching papers, to stdout or a file."""
     from datetime import date
 
-    from storage.export import ExportExists, ExportItem, to_markdown, write_export
+    from storage import export_select
+    from storage.export import ExportExists, write_export
 
     library = _open(args, read_only=True)
-    hits = _search(library, args.query)
-    items = [ExportItem(library.get(h.paper_id), library.entry(h.paper_id)) for h in hits]
     query = " ".join(args.query)
-    title = f"Reading list: {query}" if query else "Reading list"
-    text = to_markdown(items, title=title, today=date.today())
+    tag = export_select.lone_tag(query)
+    ids = [] if tag else [hit.paper_id for hit in _search(library, args.query)]
+    chosen = export_select.of_query(query, ids, library.papers(), library.get, library.entry)
+    items = chosen.items
+    text = chosen.markdown(date.today())
     if args.output is None:
         output.block(text)
         return EXIT_OK
@@ -576,7 +598,7 @@ def cmd_redo(args: argparse.Namespace) -> int:
 
 
 def _history_step(args: argparse.Namespace, step: str, done: str) -> int:
-    library = _open(args, seed=False)
+    library = _open(args)
     message = library.undo() if step == "undo" else library.redo()
     output.line(f"{done}: {message}" if message is not None else f"nothing to {step}")
     return EXIT_OK
@@ -586,7 +608,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
     """Write the whole user state to FILE."""
     from storage.userstate import write_backup
 
-    library = _open(args, seed=False)
+    library = _open(args)
     count = write_backup(library, args.file, force=args.force)
     output.line(f"saved the state of {plural(count, 'paper')} to {args.file}")
     return EXIT_OK
@@ -596,7 +618,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
     """Replace the whole user state with FILE's (one undoable step)."""
     from storage.userstate import restore_backup
 
-    library = _open(args, seed=False)
+    library = _open(args)
     report = restore_backup(library, args.file)
     if not report.changed:
         # No undo step was recorded: `undo` now would take back some earlier change.
@@ -648,7 +670,7 @@ def run_app(args: argparse.Namespace) -> int:
                 f"in scripts use the commands ({PROG} --help)"
             )
             return EXIT_USAGE
-    library = _open(args)
+    library = _open(args, create=True, seed=True)
     from tui.app import PapershelfApp
 
     # The library's papers live as long as the app: keep them out of the cyclic garbage

@@ -29,6 +29,7 @@ from storage.export import (
 )
 from storage.export_read import read_tag_record, tag_record
 from storage.model import Entry, Paper
+from storage.names import derive_name
 
 TODAY = date(2025, 6, 1)
 
@@ -187,16 +188,16 @@ def test_flat_list_without_sections() -> None:
     assert text.count("- [ ]") == 2
 
 
-def test_only_tags_keeps_papers_with_those_tags_grouped_by_their_other_tags() -> None:
+def test_a_tags_export_is_one_section_holding_every_paper_of_the_tag() -> None:
     a = paper("aaaaaaaaaaaa", "A")
     b = paper("bbbbbbbbbbbb", "B")
     c = paper("cccccccccccc", "C")
     d = paper("dddddddddddd", "D")
-    items = [item(a, "gnn", "to-read"), item(b, "gnn"), item(c), item(d, "to-read")]
+    items = [item(a, "gnn", "to-read"), item(b, "gnn"), item(c), item(d, "to-read", "zeta")]
     text = to_markdown(items, title="t", today=TODAY, only_tags={"#To Read"})
-    assert headings(text) == ["# t", "## gnn", "## to-read"]
-    assert text.index("papershelf:aaaaaaaaaaaa") < text.index("## to-read")
-    assert text.index("## to-read") < text.index("papershelf:dddddddddddd")
+    assert headings(text) == ["# t", "## to-read"]
+    assert text.index("## to-read") < text.index("papershelf:aaaaaaaaaaaa")
+    assert text.index("papershelf:aaaaaaaaaaaa") < text.index("papershelf:dddddddddddd")
     assert "papershelf:bbbbbbbbbbbb" not in text and "papershelf:cccccccccccc" not in text
     assert "2 papers" in text
     assert item_line(text, a.id).endswith(
@@ -206,14 +207,62 @@ def test_only_tags_keeps_papers_with_those_tags_grouped_by_their_other_tags() ->
     assert to_markdown(items, title="t", today=TODAY, only_tags="to-read") == text
 
 
-def test_only_tags_with_several_tags() -> None:
+def test_an_export_of_several_tags_has_a_section_for_each_and_names_shared_papers_in_both() -> None:
     a = paper("aaaaaaaaaaaa", "A")
     b = paper("bbbbbbbbbbbb", "B")
     c = paper("cccccccccccc", "C")
-    items = [item(a, "rl"), item(b, "gnn", "zeta"), item(c, "llm")]
+    items = [item(a, "rl"), item(b, "gnn", "rl", "zeta"), item(c, "llm")]
     text = to_markdown(items, title="t", today=TODAY, only_tags=["rl", "gnn"])
-    assert headings(text) == ["# t", "## rl", "## zeta"]
+    assert headings(text) == ["# t", "## gnn", "## rl"]
     assert "papershelf:cccccccccccc" not in text
+    rl = text[text.index("## rl") :]
+    assert "papershelf:aaaaaaaaaaaa" in rl and "- **B** — see *gnn* above" in rl
+    assert text.count("papershelf:bbbbbbbbbbbb") == 1
+
+
+def test_every_tag_section_lists_each_of_its_papers_and_each_paper_has_one_box() -> None:
+    a = paper("aaaaaaaaaaaa", "A")
+    b = paper("bbbbbbbbbbbb", "B")
+    items = [item(a, "gnn", "to-read"), item(b, "to-read")]
+    text = to_markdown(items, title="t", today=TODAY)
+    sections = dict((part.split("\n", 1)[0], part) for part in text.split("\n## ")[1:])
+    assert set(sections) == {"gnn", "to-read"}
+    assert "**A**" in sections["gnn"] and "**A**" in sections["to-read"]
+    assert "**B**" in sections["to-read"]
+    assert text.count("- [ ]") == 2
+    # Reading the list back finds each paper once, as the item with its box.
+    assert [found.paper_id for found in parse_markdown_list(text)] == [a.id, b.id]
+    assert scan_markdown_list(text).unmatched == ()
+
+
+@pytest.mark.parametrize(
+    ("name", "title", "head", "below"),
+    [
+        ("PANDAS", "PANDAS: Improving Many-shot Jailbreaking", None, None),
+        (
+            derive_name("", "Scaling Laws for Sparse Mixtures of Experts Trained on a Web Crawl"),
+            "Scaling Laws for Sparse Mixtures of Experts Trained on a Web Crawl",
+            None,
+            None,
+        ),
+        ("RelGNN", "Composite Message Passing for Relational Deep Learning", "RelGNN", True),
+        ("K²IE", "K$^2$IE: Kernel Method-based Kernel Intensity Estimators", None, None),
+    ],
+)
+def test_an_item_shows_the_whole_name_or_title_once(
+    name: str, title: str, head: str | None, below: bool | None
+) -> None:
+    from storage.latex import latex_to_unicode
+
+    text = to_markdown([item(paper("aaaaaaaaaaaa", name, title=title))], title="t", today=TODAY)
+    shown = latex_to_unicode(title)
+    line = item_line(text, "aaaaaaaaaaaa")
+    if head is None:
+        assert f"**{export.markdown_escape(shown)}**" in line
+        assert text.count(shown.split(":")[0]) == 1
+    else:
+        assert f"**{head}**" in line
+        assert f"*{shown}*" in text
 
 
 def test_empty_only_tags_means_every_paper() -> None:

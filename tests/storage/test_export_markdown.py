@@ -26,6 +26,7 @@ from storage.export import ExportItem, first_sentence, parse_markdown_list, to_m
 from storage.export_read import tag_record
 from storage.mdescape import clean_inline, link_destination, markdown_escape
 from storage.model import STATUSES, Entry, Paper, normalise_tag
+from storage.names import name_restates_title
 
 
 def _parser() -> MarkdownIt:
@@ -273,8 +274,26 @@ INLINE_TYPES = {
 }
 
 
+def shown_heading(item: ExportItem) -> tuple[str, str]:
+    """(what heads the item, the title shown under it or ""): each word once."""
+    name = clean_inline(export.display(item.paper.name))
+    title = clean_inline(export.display(item.paper.title or ""))
+    if not title or title.casefold() == name.casefold():
+        return name or item.paper.id, ""
+    says_name = title.casefold().startswith(name.casefold()) and re.match(
+        r"\s*(?:[:,;\u2013\u2014-]|$)", title[len(name) :]
+    )
+    if not name or says_name or name_restates_title(name, title):
+        return title, ""
+    return name, title
+
+
+def has_comment(inline: Token) -> bool:
+    return any(t.type == "html_inline" for t in inline.children or [])
+
+
 def shown_name(item: ExportItem) -> str:
-    return clean_inline(export.display(item.paper.name)) or item.paper.id
+    return shown_heading(item)[0]
 
 
 def expected_item_line(case: Case) -> str:
@@ -296,8 +315,8 @@ def expected_details(item: ExportItem) -> tuple[str, bool]:
     """The text of the paragraph under an item line, and whether it starts with the title."""
     paper, entry = item.paper, item.entry
     lines = []
-    title = clean_inline(export.display(paper.title or ""))
-    title_shown = bool(title) and title.casefold() != shown_name(item).casefold()
+    title = shown_heading(item)[1]
+    title_shown = bool(title)
     if title_shown:
         lines.append(title)
     sentence = first_sentence(export.display(paper.abstract))
@@ -424,8 +443,16 @@ def test_rendered_export_has_only_intended_markup_and_reads_back(
     # No list inside a list item: a paper is exactly one top-level item.
     assert all(t.level == 0 for t in tokens if t.type == "bullet_list_open")
 
-    items = list_items(tokens)
+    every = list_items(tokens)
+    # A paper of several tags is an item under its first and a pointer under the others.
+    items = [found for found in every if has_comment(found[0])]
+    pointers = [found for found in every if not has_comment(found[0])]
     assert len(items) == len(cases_)
+    by_name = {shown_name(c.item) for c in cases_}
+    for (pointer,) in pointers:
+        assert grouped
+        match = re.fullmatch(r"(.*) — see (.+) above", inline_text(pointer), re.DOTALL)
+        assert match and match[1] in by_name and match[2] in every_tag
     by_id = {c.item.paper.id: c for c in cases_}
     for inlines in items:
         head = inlines[0]
