@@ -2,7 +2,7 @@
 
 The file is small JSON, written atomically::
 
-    {"format": "papershelf-settings", "version": 1, "sort": "changed"}
+    {"format": "papershelf-settings", "version": 1, "sort": "changed", "theme": "nord"}
 
 A missing, damaged or foreign file, or an unknown value, reads as the defaults: settings are
 never worth refusing to start over. Keys this version does not know (written by a newer one) are
@@ -37,6 +37,7 @@ SETTINGS_FILE = "settings.json"
 FORMAT = "papershelf-settings"
 VERSION = 1
 MAX_BYTES = 1024 * 1024
+THEME_MAX = 100
 
 SortOrder = Literal["library", "name", "venue", "status", "changed"]
 SORT_ORDERS: tuple[SortOrder, ...] = get_args(SortOrder)
@@ -51,6 +52,8 @@ class Settings:
     """The user's choices; every field has a default."""
 
     sort: SortOrder = "library"
+    theme: str | None = None
+    """The app's theme by name, as the person last chose it (None: Textual's default)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Keys from a newer papershelf, kept as they were."""
 
@@ -60,9 +63,16 @@ class Settings:
             raise ValueError(f"unknown sort order {order!r} (use {', '.join(SORT_ORDERS)})")
         return replace(self, sort=order)  # type: ignore[arg-type]
 
+    def with_theme(self, theme: str) -> Settings:
+        """A copy with another theme name (whether the app knows it is the app's business)."""
+        return replace(self, theme=theme)
+
     def to_json(self) -> dict[str, Any]:
         """The whole file's content."""
-        return {**self.extra, "format": FORMAT, "version": VERSION, "sort": self.sort}
+        data = {**self.extra, "format": FORMAT, "version": VERSION, "sort": self.sort}
+        if self.theme is not None:
+            data["theme"] = self.theme
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> Settings:
@@ -70,8 +80,12 @@ class Settings:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             return cls()
         sort = data.get("sort")
-        extra = {k: v for k, v in data.items() if k not in ("format", "version", "sort")}
-        return cls(sort=sort if sort in SORT_ORDERS else "library", extra=extra)
+        theme = data.get("theme")
+        if not isinstance(theme, str) or not 0 < len(theme) <= THEME_MAX:
+            theme = None
+        known = ("format", "version", "sort", "theme")
+        extra = {k: v for k, v in data.items() if k not in known}
+        return cls(sort=sort if sort in SORT_ORDERS else "library", theme=theme, extra=extra)
 
 
 def load_settings(root: Path) -> Settings:

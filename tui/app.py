@@ -18,6 +18,7 @@ from storage.model import Entry, normalise_tag
 from storage.query import SearchEngine
 from tui.app_search import SEARCH_CACHE
 from tui.app_signals import SignalExit
+from tui.app_theme import ThemeMemory
 from tui.app_trace import TRACE
 from tui.app_workflow import WORKFLOW_BINDINGS, WorkflowActions
 from tui.app_workflow_sort import SortCommands
@@ -153,6 +154,7 @@ class PapershelfApp(SignalExit, WorkflowActions):
         self._apply_layout(self.size.width)
         self._show_results(self._serial, self._all_hits(), keep=None)
         self.paper_list.focus()
+        ThemeMemory(self).start()
         self.set_interval(REFRESH_SECONDS, self.guarded(self.poll_library, "the reload"))
         self.collector.start()
         self.set_interval(IDLE_SECONDS / 2, self.guarded(self.collector.tick, "the collector"))
