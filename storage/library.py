@@ -117,8 +117,8 @@ class NoLibrary(LibraryError):
 
     def __init__(self, path: Path) -> None:
         super().__init__(
-            f"no papershelf library in {path}: check --db, or start one with "
-            "papershelf import FILE (or by running papershelf, which adds the bundled papers)"
+            f"no papershelf library in {path}; start one with papershelf import FILE, "
+            "or run papershelf (it adds the bundled papers)"
         )
         self.path = path
 

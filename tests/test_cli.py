@@ -395,8 +395,8 @@ def test_a_command_on_a_directory_without_a_library_says_so_and_starts_none(
     assert code == 1
     assert out == ""
     assert err == (
-        f"papershelf: no papershelf library in {typo}: check --db, or start one with "
-        "papershelf import FILE (or by running papershelf, which adds the bundled papers)\n"
+        f"papershelf: no papershelf library in {typo}; start one with papershelf import FILE, "
+        "or run papershelf (it adds the bundled papers)\n"
     )
     assert typo.exists() == exists
     assert not exists or list(typo.iterdir()) == []
