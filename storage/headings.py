@@ -3,46 +3,54 @@
 A paper has a derived name and maybe a title. Shown side by side they often say the same words
 twice: a headline name is the title's own first words (`Scaling Laws for…` beside `Scaling
 Laws for Sparse Models`), and a title like `PANDAS: Improving Many-shot Jailbreaking` already
-begins with the name. `heading` gives each word once: the whole title alone when it holds the
-name, else the name with the title beside it. Both come as display text (LaTeX as Unicode).
+begins with the name. `heading` gives each word once: the whole title alone when it begins with
+the name, else the name with the title beside it. The title comes as display text (LaTeX as
+Unicode); names already are.
+
+`papershelf list` calls this for every line: it imports nothing heavy (the LaTeX converter only
+for a title that has LaTeX in it) and compares prefixes instead of deriving headlines.
 """
 
 from __future__ import annotations
 
-import re
-
-from storage.latex import latex_to_unicode
-from storage.names import name_restates_title
-
 __all__ = ["heading"]
 
-# What may follow a name at the start of a title that begins with it: "X: ...", "X - ...",
-# "X — ...", "X, ...", or the end of the title.
-_AFTER_NAME = re.compile(r"\s*(?:[:,;\u2013\u2014-]|$)")
+_CUT = "\u2026"  # the ellipsis a headline cut short ends with
+_TRAILING = " ,;:"  # what a headline strips from the end of the words it keeps
 
 
 def heading(name: str, title: str | None) -> tuple[str, str | None]:
     """(the words that head the paper, the title to show after them or None).
 
-    The name heads unless the title says it already (it begins with the name, or the name is
-    only the title's headline): then the whole title heads, alone. An empty name gives way to
-    the title too.
+    The name heads unless the title says it already: the title begins with the name as a
+    whole word (`PANDAS: …`), or the name is the title's headline (its first words, maybe cut
+    with `…`). Then the whole title heads, alone. An empty name gives way to the title too.
     """
-    shown_title = " ".join(latex_to_unicode(title).split()) if title else ""
-    if not shown_title:
+    shown = _display(title) if title else ""
+    if not shown:
         return name, None
-    if shown_title.casefold() == name.casefold():
+    if shown.casefold() == name.casefold():
         return name, None
-    if not name.strip() or name_restates_title(name, title):
-        return shown_title, None
-    if _begins_with(shown_title, name):
-        return shown_title, None
-    return name, shown_title
+    if not name.strip() or _begins_with(shown, name):
+        return shown, None
+    return name, shown
+
+
+def _display(title: str) -> str:
+    """The title as one line of display text."""
+    if "$" in title or "\\" in title:
+        from storage.latex import latex_to_unicode
+
+        title = latex_to_unicode(title)
+    return " ".join(title.split())
 
 
 def _begins_with(title: str, name: str) -> bool:
-    """Whether `title` starts with the whole of `name` (case aside), as a word of its own."""
-    size = len(name)
-    if title[:size].casefold() != name.casefold():
+    """Whether `title` starts with the words of `name` (case aside) and they end there as a
+    word, or `name` is those words cut short with `…`."""
+    cut = name.endswith(_CUT)
+    words = " ".join(name.removesuffix(_CUT).rstrip(_TRAILING).split())
+    size = len(words)
+    if not size or title[:size].casefold() != words.casefold():
         return False
-    return _AFTER_NAME.match(title, size) is not None
+    return cut or size == len(title) or not title[size].isalnum()
