@@ -16,6 +16,7 @@ from textual.screen import Screen
 from storage.library import Library
 from storage.model import Paper
 from tui.app import PapershelfApp
+from tui.widgets.footer import QuietFooter
 from tui.widgets.paper_list import PaperList
 from tui.widgets.position_bar import THUMB
 
@@ -112,7 +113,10 @@ async def test_new_results_never_ask_for_a_layout(big_library, monkeypatch) -> N
             papers.show(hits)
             await pilot.pause()
             assert papers.virtual_size.height == len(hits)
-        assert asked == []
+        # The footer rebuilds its keys when the bindings change (on a loaded machine the focus
+        # of the start can settle only now): that is not the results' doing.
+        footer = app.query_one(QuietFooter)
+        assert [w for w in asked if w is not footer and footer not in w.ancestors] == []
         app.query_one("#status").refresh(layout=True)  # the recording does see a request
         await pilot.pause()
         assert asked == [app.query_one("#status")]
