@@ -8,14 +8,14 @@ paper of the tag, in library order, whoever asks for it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
 from storage.export import DEFAULT_TITLE, ExportItem, to_markdown
 from storage.model import Entry, Paper, normalise_tag
 
-__all__ = ["Selection", "lone_tag", "of_query", "of_tag"]
+__all__ = ["Selection", "first_tag", "lone_tag", "of_query", "of_tag"]
 
 
 @dataclass(frozen=True)
@@ -32,13 +32,36 @@ class Selection:
         return to_markdown(self.items, title=self.title, today=today, only_tags=only)
 
 
-def lone_tag(query: str) -> str | None:
-    """The tag when `query` is exactly one `#tag` or `tag:name` term, else None."""
+def lone_tag(query: str, tags: Collection[str]) -> str | None:
+    """The tag when `query` is one `#tag` or `tag:name` term that selects exactly the papers of
+    one of `tags` (the library's), else None.
+
+    `#to` is a prefix in the query language (`to-read`, `today`): a term that is not a whole
+    tag, or is the start of another tag too, selects more than one tag's papers, so its export
+    is a query's.
+    """
     words = query.split()
-    if len(words) != 1:
+    tag = _tag_term(words[0]) if len(words) == 1 else None
+    if tag is None or tag not in tags:
         return None
-    word = words[0]
-    raw = word[1:] if word.startswith("#") else word[4:] if word.startswith("tag:") else ""
+    if any(other != tag and other.startswith(tag) for other in tags):
+        return None
+    return tag
+
+
+def first_tag(query: str, tags: Collection[str]) -> str | None:
+    """The first `#tag` / `tag:name` term of `query` that names one of `tags`, if any (the
+    app's export dialog offers it; `#gn` typed halfway is no tag to export)."""
+    for word in query.split():
+        tag = _tag_term(word)
+        if tag is not None and tag in tags:
+            return tag
+    return None
+
+
+def _tag_term(word: str) -> str | None:
+    """The normalised tag of a `#tag` or `tag:name` (any case) query term, else None."""
+    raw = word[1:] if word.startswith("#") else word[4:] if word[:4].casefold() == "tag:" else ""
     try:
         return normalise_tag(raw) if raw else None
     except ValueError:
@@ -61,9 +84,11 @@ def of_query(
     papers: Sequence[Paper],
     get: Callable[[str], Paper],
     entry: Callable[[str], Entry],
+    tags: Collection[str],
 ) -> Selection:
-    """The results of `query` in their order; a query that is one tag is that tag's export."""
-    tag = lone_tag(query)
+    """The results of `query` in their order; a query that is one of `tags` (the library's,
+    see `lone_tag`) is that tag's export."""
+    tag = lone_tag(query, tags)
     if tag is not None:
         return of_tag(papers, entry, tag)
     words = " ".join(query.split())

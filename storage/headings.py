@@ -16,7 +16,9 @@ from __future__ import annotations
 __all__ = ["heading"]
 
 _CUT = "\u2026"  # the ellipsis a headline cut short ends with
-_TRAILING = " ,;:"  # what a headline strips from the end of the words it keeps
+_LONG = 24
+"""Letters and digits from which a name that is the start of the title is taken to be the
+title's words cut at the name's length limit (`Bilevel-Optimization-under-Unbounded-Smo`)."""
 
 
 def heading(name: str, title: str | None) -> tuple[str, str | None]:
@@ -46,11 +48,23 @@ def _display(title: str) -> str:
 
 
 def _begins_with(title: str, name: str) -> bool:
-    """Whether `title` starts with the words of `name` (case aside) and they end there as a
-    word, or `name` is those words cut short with `…`."""
+    """Whether `title` starts with the words of `name`, compared by letters and digits alone
+    (`Depth-Anything-V2` is `Depth Anything V2`, `RIP` is `R.I.P.`), ending there as a word;
+    or `name` is those words cut short: with `…`, or a long name cut at its limit."""
     cut = name.endswith(_CUT)
-    words = " ".join(name.removesuffix(_CUT).rstrip(_TRAILING).split())
-    size = len(words)
-    if not size or title[:size].casefold() != words.casefold():
+    wanted = "".join(ch for ch in name.removesuffix(_CUT).casefold() if ch.isalnum())
+    if not wanted:
         return False
-    return cut or size == len(title) or not title[size].isalnum()
+    size = len(wanted)
+    matched = 0
+    for index, ch in enumerate(title):
+        if not ch.isalnum():
+            continue
+        folded = ch.casefold()
+        if wanted[matched : matched + len(folded)] != folded:
+            return False
+        matched += len(folded)
+        if matched >= size:
+            after = title[index + 1 : index + 2]
+            return cut or size >= _LONG or not after.isalnum()
+    return False

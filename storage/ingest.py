@@ -187,7 +187,9 @@ def _authors(value: Any) -> tuple[str, ...]:
         names = [_one_line(item) for item in value]
     elif isinstance(value, str):
         cleaned = _one_line(value) or ""
-        names = [part.strip() for part in cleaned.replace(" and ", ",").split(",")]
+        # "Smith, John; Doe, Jane" separates people by ";" (commas are inside names then).
+        mark = ";" if ";" in cleaned else ","
+        names = [part.strip() for part in cleaned.replace(" and ", mark).split(mark)]
     else:
         return ()
     return tuple(name for name in names if name)

@@ -16,6 +16,7 @@ import errno
 import json
 import os
 import secrets
+import stat
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -166,9 +167,15 @@ def atomic_write(path: Path, payload: bytes, *, sync: bool = True) -> StatKey:
     path = real_target(path)
     tmp = temp_path_for(path)
     try:
-        mode = os.stat(path).st_mode & 0o7777
+        found = os.stat(path).st_mode
     except OSError:
         mode = None
+    else:
+        if not stat.S_ISREG(found):
+            # Renaming over it would turn a FIFO or a device (even /dev/zero, as root) into a
+            # regular file: refuse, as reading it was refused.
+            raise SaveError(f"could not save {path}: it is not a regular file; nothing was changed")
+        mode = found & 0o7777
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
     except OSError as error:

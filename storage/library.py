@@ -124,12 +124,13 @@ class NoLibrary(LibraryError):
 
 
 def holds_library(path: Path) -> bool:
-    """Whether `path` is (or was) a library: its papers, its state, its history or a file
-    moved aside from them. An empty or missing directory is not."""
+    """Whether `path` is (or was) a library: its papers or its state, or one of them moved
+    aside as damaged. Nothing else counts: a `backups/` folder or a `journal.json` is a common
+    name in any directory, and opening one as a library would write into it."""
     if not path.is_dir():
         return False
-    names = (PAPERS_FILE, STATE_FILE, journal.JOURNAL_FILE)
-    if any((path / name).exists() for name in (*names, backups.BACKUP_DIR)):
+    names = (PAPERS_FILE, STATE_FILE)
+    if any(os.path.lexists(path / name) for name in names):
         return True
     return any(any(path.glob(f"{name}.corrupt-*")) for name in names)
 

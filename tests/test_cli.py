@@ -403,6 +403,24 @@ def test_a_command_on_a_directory_without_a_library_says_so_and_starts_none(
     assert not (tmp_path / "out.json").exists()
 
 
+@pytest.mark.parametrize("holds", ["backups", "journal.json", "settings.json"])
+def test_a_directory_with_only_a_common_name_in_it_is_no_library(tmp_path, capsys, holds):
+    # `~/Documents/backups` or another program's journal.json must not make a library.
+    folder = tmp_path / "documents"
+    folder.mkdir()
+    if holds == "backups":
+        (folder / holds).mkdir()
+    else:
+        (folder / holds).write_text('{"entries": []}')
+    before = sorted(p.name for p in folder.iterdir())
+    for command in (["list"], ["undo"], ["export"], ["backup", str(tmp_path / "b.json")]):
+        code, out, err = run(capsys, "--db", folder, *command)
+        assert (code, out) == (1, "") and "no papershelf library in" in err
+    assert sorted(p.name for p in folder.iterdir()) == before
+    if holds != "backups":
+        assert (folder / holds).read_text() == '{"entries": []}'
+
+
 def test_import_starts_a_library_without_the_bundled_papers(tmp_path, capsys):
     one = tmp_path / "one.txt"
     one.write_text("My Venue 2026\n\nWe propose FooNet, a network that does one thing well.\n")
@@ -861,7 +879,7 @@ def test_cli_lines_say_each_title_once(titled: Path, capsys) -> None:
     lines = {line.split("  ", 1)[1] for line in out.splitlines()}
     assert lines == {
         "PANDAS: Improving Many-shot Jailbreaking  [ICML 2025]",
-        "RelGNN  — Composite Message Passing for Relational Deep Learning [ICML 2025]",
+        "RelGNN  — Composite Message Passing for Relational Deep Learning  [ICML 2025]",
         "Shifting the Ground Under Very Long Sequence Models Without Any Extra Memory",
     }
     ids = {row["title"].split()[0]: row["id"] for row in list_json(capsys, titled)}
@@ -877,3 +895,27 @@ def test_cli_lines_say_each_title_once(titled: Path, capsys) -> None:
         assert out.split("\n\n")[0] == heading
     code, out, _ = run(capsys, "--db", titled, "show", "RelGNN")
     assert out.startswith("RelGNN\nComposite Message Passing for Relational Deep Learning\n\n")
+
+
+def test_a_tag_prefix_or_a_tag_shared_by_prefix_is_exported_as_a_query(seeded, tmp_path, capsys):
+    # `#to` is a prefix in the query language: it selects #to-read and #today, so its export
+    # is those results (sections per tag), never an empty export of a tag "to".
+    run(capsys, "--db", seeded, "tag", "RelGNN", "+to-read")
+    run(capsys, "--db", seeded, "tag", "SUICA", "+today")
+    for query, wanted in [("#to", 2), ("TAG:to", 2), ("#to-read", 1), ("TAG:to-read", 1)]:
+        target = tmp_path / f"{len(query)}-{query.replace(':', '').replace('#', '')}.md"
+        code, out, err = run(capsys, "--db", seeded, "export", query, "-o", target)
+        assert code == 0, err
+        assert out == f"wrote {wanted} paper{'s' if wanted > 1 else ''} to {target}\n"
+        headings = [line for line in target.read_text().splitlines() if line.startswith("#")]
+        if wanted == 1:
+            assert headings[1:] == ["## to-read"]
+        else:
+            assert headings[1:] == ["## to-read", "## today"]
+
+
+def test_export_to_dash_is_standard_output(seeded, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "--db", seeded, "export", "relgnn", "-o", "-")
+    assert code == 0 and out.startswith("# Reading list: relgnn\n")
+    assert not (tmp_path / "-").exists()

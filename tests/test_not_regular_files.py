@@ -60,6 +60,30 @@ def test_a_fifo_for_a_side_file_does_not_stop_a_change(root, name: str) -> None:
     result = papershelf(path, "tag", paper, "+c")
     assert result.returncode == 0, result.stderr
     assert papershelf(path, "show", paper, "--json").stdout.count('"c"') == 1
+    # Never replaced by a regular file (a backup's FIFO moves up the rotation, as backups do).
+    assert any(p.is_fifo() for p in [path / name, *(path / "backups").iterdir()])
+
+
+@pytest.mark.parametrize("name", ["journal.json", "settings.json"])
+def test_a_link_to_a_fifo_for_a_side_file_leaves_the_fifo_a_fifo(
+    root, tmp_path: Path, name: str
+) -> None:
+    from storage.errors import LibraryError
+    from storage.settings import Settings, save_settings
+
+    path, paper = root
+    elsewhere = tmp_path / "elsewhere.fifo"
+    os.mkfifo(elsewhere)
+    (path / name).unlink(missing_ok=True)
+    (path / name).symlink_to(elsewhere)
+    if name == "settings.json":
+        with pytest.raises(LibraryError, match="not a regular file"):
+            save_settings(path, Settings(sort="name"))
+    else:
+        result = papershelf(path, "tag", paper, "+c")
+        assert result.returncode == 0, result.stderr
+        assert "undo history not saved" in result.stderr and "not a regular file" in result.stderr
+    assert elsewhere.is_fifo() and (path / name).is_symlink()
 
 
 def test_a_fifo_backup_is_passed_over_when_recovering(root) -> None:

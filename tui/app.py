@@ -14,7 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input
 
 from storage.errors import PapershelfError
-from storage.model import Entry, normalise_tag
+from storage.model import Entry
 from storage.query import SearchEngine
 from tui.app_search import SEARCH_CACHE
 from tui.app_signals import SignalExit
@@ -381,12 +381,7 @@ class PapershelfApp(SignalExit, WorkflowActions):
         return self.query_text
 
     def current_tag(self) -> str | None:
-        """The first `#tag` / `tag:x` of the filter, if any (the export dialog offers it)."""
-        for word in self.query_text.split():
-            raw = word[1:] if word.startswith("#") else word[4:] if word.startswith("tag:") else ""
-            if raw:
-                try:
-                    return normalise_tag(raw)
-                except ValueError:
-                    continue
-        return None
+        """The first tag of the library the filter names, if any (`storage.export_select`)."""
+        from storage.export_select import first_tag
+
+        return first_tag(self.query_text, self.library.tag_counts())

@@ -379,7 +379,12 @@ class PaperActions(App[None]):
         else:
             ids = [hit.paper_id for hit in self.paper_list.hits]
             chosen = export_select.of_query(
-                self.export_query(), ids, library.papers(), library.get, library.entry
+                self.export_query(),
+                ids,
+                library.papers(),
+                library.get,
+                library.entry,
+                library.tag_counts(),
             )
         self._write_export(chosen, request.path)
 

@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("export", "write the matching papers as a Markdown reading list, grouped by tag")
     p.add_argument("query", nargs="*", metavar="QUERY")
     p.add_argument(
-        "-o", "--output", type=Path, metavar="FILE", help="file to write (default: stdout)"
+        "-o", "--output", type=Path, metavar="FILE", help="file to write (default, or -: stdout)"
     )
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
 
@@ -392,17 +392,15 @@ def _summary_line(paper: Paper | ListedPaper, entry: Entry) -> str:
     from storage.headings import heading
 
     head, title = heading(paper.name, paper.title)
-    parts = [paper.id, head]
-    if title:
-        parts.append(f"— {title}")
-    if paper.venue:
-        parts.append(f"[{paper.venue}]")
-    parts.extend(f"#{tag}" for tag in sorted(entry.tags))
+    # Two spaces between the id, the heading (with its title) and the rest, whichever form.
+    line = f"{paper.id}  {head}" + (f"  — {title}" if title else "")
+    rest = [f"[{paper.venue}]"] if paper.venue else []
+    rest.extend(f"#{tag}" for tag in sorted(entry.tags))
     if entry.status != "unread":
-        parts.append(f"({entry.status})")
+        rest.append(f"({entry.status})")
     if entry.starred:
-        parts.append("★")
-    return "  ".join(parts[:2]) + ("  " + " ".join(parts[2:]) if parts[2:] else "")
+        rest.append("★")
+    return line + ("  " + " ".join(rest) if rest else "")
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -569,12 +567,13 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     library = _open(args, read_only=True)
     query = " ".join(args.query)
-    tag = export_select.lone_tag(query)
+    tags = library.tag_counts()
+    tag = export_select.lone_tag(query, tags)
     ids = [] if tag else [hit.paper_id for hit in _search(library, args.query)]
-    chosen = export_select.of_query(query, ids, library.papers(), library.get, library.entry)
+    chosen = export_select.of_query(query, ids, library.papers(), library.get, library.entry, tags)
     items = chosen.items
     text = chosen.markdown(date.today())
-    if args.output is None:
+    if args.output is None or str(args.output) == "-":
         output.block(text)
         return EXIT_OK
     try:

@@ -274,15 +274,29 @@ INLINE_TYPES = {
 }
 
 
+def title_says(title: str, name: str) -> bool:
+    """The title begins with the name's letters and digits (any case, any separators), ending
+    as a word there, or the name is cut short (`…`, or 24 letters and digits or more)."""
+    letters = "".join(ch for ch in name.removesuffix("…").casefold() if ch.isalnum())
+    if not letters:
+        return False
+    # Each folded character of the title's letters and digits, with where in the title it is.
+    folded = [(f, i) for i, ch in enumerate(title) if ch.isalnum() for f in ch.casefold()]
+    if "".join(f for f, _ in folded[: len(letters)]) != letters:
+        return False
+    if name.endswith("…") or len(letters) >= 24:
+        return True
+    last = folded[len(letters) - 1][1]
+    return not title[last + 1 : last + 2].isalnum()
+
+
 def shown_heading(item: ExportItem) -> tuple[str, str]:
     """(what heads the item, the title shown under it or ""): each word once."""
     name = clean_inline(export.display(item.paper.name))
     title = clean_inline(export.display(item.paper.title or ""))
     if not title or title.casefold() == name.casefold():
         return name or item.paper.id, ""
-    says_name = title.casefold().startswith(name.casefold()) and re.match(
-        r"\s*(?:[:,;\u2013\u2014-]|$)", title[len(name) :]
-    )
+    says_name = title_says(title, name)
     if not name or says_name or name_restates_title(name, title):
         return title, ""
     return name, title

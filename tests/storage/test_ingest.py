@@ -299,3 +299,19 @@ def test_ids_and_dedupe_key() -> None:
     assert paper_id(a) == paper_id(b)
     assert len(paper_id(a)) == 12 and int(paper_id(a), 16) >= 0
     assert paper_id(a) != paper_id("We study robust learning. It is bad.")
+
+
+@pytest.mark.parametrize(
+    ("authors", "names"),
+    [
+        ("Smith, John; Doe, Jane", ("Smith, John", "Doe, Jane")),
+        ("Alice Smith; Bob Jones and Cy Dee", ("Alice Smith", "Bob Jones", "Cy Dee")),
+        ("Ann Lee, Bo Chen and Cy Dee", ("Ann Lee", "Bo Chen", "Cy Dee")),
+    ],
+)
+def test_authors_in_one_string_are_split_where_people_are(
+    authors: str, names: tuple[str, ...]
+) -> None:
+    record = {"title": "T", "abstract": "An abstract about one thing.", "authors": authors}
+    result = parse_bytes(json.dumps(record).encode(), "a.jsonl")
+    assert result.papers[0].authors == names

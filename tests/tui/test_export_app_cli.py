@@ -94,3 +94,15 @@ async def test_the_results_of_a_query_are_the_same_file_from_the_app_and_the_cli
         if len(section) == 2:
             body = section[1].split("\n## ", 1)[0]
             assert body.strip(), tag
+
+
+async def test_the_dialog_offers_only_a_tag_the_filter_names_whole(tagged: Library) -> None:
+    app = PapershelfApp(tagged)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"#gn", "enter")
+        await settle(app, pilot)
+        assert app.current_tag() is None  # halfway through "gnn": no tag "gn" to export
+        await pilot.press("slash", "n", "enter")
+        await settle(app, pilot)
+        assert app.current_tag() == "gnn"

@@ -1,0 +1,70 @@
+"""storage.headings: each word of a paper's name and title said once."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from storage.headings import heading
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [
+        ("PANDAS", "PANDAS: Improving Many-shot Jailbreaking"),
+        ("Depth-Anything-V2", "Depth Anything V2"),
+        ("Textural-or-Textual", "Textural or Textual: How Vision-Language Models Read Text"),
+        ("natural_counterfactuals", "Natural Counterfactuals With Necessary Backtracking"),
+        ("DenseConnector", "Dense Connector for MLLMs"),
+        ("RIP", "R.I.P.: Better Models by Survival of the Fittest Prompts"),
+        ("Rank-SHAP", "RankSHAP: Shapley Value Based Feature Attributions for Learning to Rank"),
+        (
+            "Bilevel-Optimization-under-Unbounded-Smo",
+            "Bilevel Optimization under Unbounded Smoothness",
+        ),
+        ("Scaling Laws for Sparse…", "Scaling Laws for Sparse Mixtures of Experts"),
+        ("K²IE", "K$^2$IE: Kernel Method-based Kernel Intensity Estimators"),
+    ],
+)
+def test_a_title_that_says_the_name_heads_alone(name: str, title: str) -> None:
+    head, below = heading(name, title)
+    assert below is None
+    assert head == " ".join(title.replace("K$^2$IE", "K²IE").split())
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [
+        ("RelGNN", "Composite Message Passing for Relational Deep Learning"),
+        ("Graph", "GraphCast: Learning Skillful Weather Forecasting"),
+        ("Mamba", "Mambas in the Grass: Snakes as Sequence Models"),
+        ("LoRA", "Low-Rank Adaptation of Large Language Models"),
+    ],
+)
+def test_a_name_the_title_does_not_say_heads_with_the_title_beside_it(
+    name: str, title: str
+) -> None:
+    assert heading(name, title) == (name, title)
+
+
+def test_no_title_or_the_same_words_give_the_name_alone() -> None:
+    assert heading("RelGNN", None) == ("RelGNN", None)
+    assert heading("RelGNN", "  ") == ("RelGNN", None)
+    assert heading("Same Title", "same  title") == ("Same Title", None)
+    assert heading("", "A Title") == ("A Title", None)
+
+
+@given(name=st.text(min_size=1, max_size=30), title=st.text(max_size=80))
+def test_nothing_is_lost_the_name_is_shown_unless_the_title_holds_its_letters(
+    name: str, title: str
+) -> None:
+    head, below = heading(name, title)
+    shown = head + " " + (below or "")
+
+    def letters(text: str) -> str:
+        return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+    assert letters(name.removesuffix("…"))[:24] in letters(shown) or not name.strip()
+    if "$" not in title and "\\" not in title:
+        assert letters(title) in letters(shown)
