@@ -34,6 +34,14 @@ class Paper:
         """Whether the paper links at least one code repository."""
         return bool(self.code_urls)
 
+    @property
+    def links_with_page(self) -> tuple[str, ...]:
+        """`links`, then the paper's own page (`url`) unless it is already one of its code URLs
+        or links: the page is a link like the others wherever links are shown or offered."""
+        if self.url is None or self.url in self.code_urls or self.url in self.links:
+            return self.links
+        return (*self.links, self.url)
+
     def to_dict(self) -> dict[str, object]:
         """The JSON-safe form stored in papers.json."""
         return {

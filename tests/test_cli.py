@@ -23,6 +23,7 @@ CONTRACT_KEYS = {
     "starred",
     "code_urls",
     "links",
+    "url",
     "abstract",
     "sources",
     "score",

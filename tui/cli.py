@@ -359,7 +359,7 @@ def _print_json(value: object) -> None:
 
 
 def paper_json(paper: Paper, entry: Entry, score: float | None) -> dict[str, object]:
-    """The JSON object of the CLI contract (DESIGN §5), with exactly its keys."""
+    """The JSON object of the CLI contract (DESIGN §5), with exactly its keys (and `url`)."""
     return {
         "id": paper.id,
         "name": paper.name,
@@ -369,7 +369,9 @@ def paper_json(paper: Paper, entry: Entry, score: float | None) -> dict[str, obj
         "status": entry.status,
         "starred": entry.starred,
         "code_urls": list(paper.code_urls),
-        "links": list(paper.links),
+        # The paper's own page is a link too (issue 11); `url` still says which one it is.
+        "links": list(paper.links_with_page),
+        "url": paper.url,
         "abstract": paper.abstract,
         "sources": list(paper.sources),
         "score": score,
