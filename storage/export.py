@@ -278,7 +278,7 @@ def _item_lines(item: ExportItem) -> list[str]:
         label = "code" if number == 1 else f"code {number}"
         head += f" · [{label}]({destination})"
     # The paper's own page (an import's `url`), unless it is one of the code links above.
-    page = link_destination(paper.url) if paper.url and paper.url not in paper.code_urls else None
+    page = link_destination(paper.separate_page) if paper.separate_page else None
     if page is not None:
         head += f" · [page]({page})"
     parts.append(head)

@@ -35,12 +35,18 @@ class Paper:
         return bool(self.code_urls)
 
     @property
-    def links_with_page(self) -> tuple[str, ...]:
-        """`links`, then the paper's own page (`url`) unless it is already one of its code URLs
-        or links: the page is a link like the others wherever links are shown or offered."""
+    def separate_page(self) -> str | None:
+        """The paper's own page (`url`), unless it is already one of its code URLs or links."""
         if self.url is None or self.url in self.code_urls or self.url in self.links:
-            return self.links
-        return (*self.links, self.url)
+            return None
+        return self.url
+
+    @property
+    def links_with_page(self) -> tuple[str, ...]:
+        """`links`, then `separate_page`: the page is a link like the others wherever links
+        are shown or offered, and each address is listed once."""
+        page = self.separate_page
+        return self.links if page is None else (*self.links, page)
 
     def to_dict(self) -> dict[str, object]:
         """The JSON-safe form stored in papers.json."""

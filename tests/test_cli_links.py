@@ -83,6 +83,10 @@ def test_a_page_that_is_the_repository_is_not_listed_twice(db, capsys) -> None:
     assert paper["code_urls"] == ["https://github.com/numbat/repopage"]
     assert paper["links"] == []
     assert paper["url"] == "https://github.com/numbat/repopage"
+    code, out, err = run(capsys, "--db", db, "show", paper["id"])
+    assert code == 0, err
+    assert out.count("https://github.com/numbat/repopage") == 1
+    assert "    code: https://github.com/numbat/repopage" in out.splitlines()
 
 
 def test_a_page_without_a_scheme_is_stored_and_shown_with_https(db, capsys) -> None:

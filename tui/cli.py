@@ -500,8 +500,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     ]
     fields += [("code", url) for url in paper.code_urls]
     fields += [("link", url) for url in paper.links]
-    if paper.url:
-        fields.append(("page", paper.url))
+    if paper.separate_page:  # not when it is a code URL or link already
+        fields.append(("page", paper.separate_page))
     lines += [f"{key:>8}: {value}" for key, value in fields]
     output.lines(lines)
     # The note and the abstract have lines of their own; every other field is one line.

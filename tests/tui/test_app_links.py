@@ -33,6 +33,11 @@ RECORDS = {
         ),
         "url": "every.example.org/paper",
     },
+    "repo": {
+        "title": "RepoPage: its landing page is its repository",
+        "abstract": "We propose RepoPage, a bilby tracker.",
+        "url": "https://github.com/bilby/repopage",
+    },
     "none": {
         "title": "Nothing: no link at all",
         "abstract": "We propose Nothing, a numbat survey with no address at all.",
@@ -141,3 +146,15 @@ async def test_the_reader_shows_bare_hosts_and_the_page_with_https(papers) -> No
         assert "code   https://github.com/quokka/every" in lines
         assert "link   https://quokka-every.github.io" in lines
         assert "page   https://every.example.org/paper" in lines
+
+
+async def test_the_reader_shows_a_page_that_is_the_repository_once(papers) -> None:
+    library, ids = papers
+    app = PapershelfApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await go_to(app, pilot, ids.repo)
+        await pilot.pause()
+        text = app.query_one(Reader).text
+        assert "code   https://github.com/bilby/repopage" in text.splitlines()
+        assert text.count("https://github.com/bilby/repopage") == 1
