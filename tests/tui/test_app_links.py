@@ -19,6 +19,7 @@ from tui.screens.link_chooser import LinkChooser
 from tui.widgets.reader import Reader
 
 PAGE = "https://pageonly.example.org/paper/1"
+MARKUP_PAGE = "https://kiwi.example.org/[b]bold[/b]?q=[@click=app.quit]x[/]"
 RECORDS = {
     "page": {
         "title": "PageOnly: its landing page is its only link",
@@ -37,6 +38,11 @@ RECORDS = {
         "title": "RepoPage: its landing page is its repository",
         "abstract": "We propose RepoPage, a bilby tracker.",
         "url": "https://github.com/bilby/repopage",
+    },
+    "markup": {
+        "title": "MarkupPage: a page address full of markup",
+        "abstract": "We propose MarkupPage, a kiwi counter.",
+        "url": MARKUP_PAGE,
     },
     "none": {
         "title": "Nothing: no link at all",
@@ -158,3 +164,17 @@ async def test_the_reader_shows_a_page_that_is_the_repository_once(papers) -> No
         text = app.query_one(Reader).text
         assert "code   https://github.com/bilby/repopage" in text.splitlines()
         assert text.count("https://github.com/bilby/repopage") == 1
+
+
+async def test_y_copies_a_page_full_of_markup_as_written(papers, clipboard) -> None:
+    library, ids = papers
+    app = PapershelfApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        notes = Notes(app)  # checks that every notification has markup off
+        await go_to(app, pilot, ids.markup)
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert app.is_running
+        assert clipboard.copied == [MARKUP_PAGE]
+        assert MARKUP_PAGE in notes.last
