@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
+from storage.library import Library
+from tui import cli
 from tui.cli import main
 
 RECORDS = [
@@ -104,3 +107,19 @@ def test_list_json_has_the_page_link_too(db, capsys) -> None:
     (paper,) = json.loads(out)
     assert paper["links"] == ["https://pageonly.example.org/paper/1"]
     assert paper["url"] == "https://pageonly.example.org/paper/1"
+
+
+def test_has_links_counts_the_page_on_the_full_path_and_from_the_listing(db, capsys) -> None:
+    # The first `list` has no listing yet: the Library and the engine answer, then save one.
+    with mock.patch.object(cli, "_list_from_listing", return_value=None):
+        code, full, err = run(capsys, "--db", db, "list", "has:links")
+    assert code == 0, err
+    code, _, err = run(capsys, "--db", db, "list", "x")  # writes the listing
+    assert code == 0, err
+    # Answered from listing.cache alone: opening the Library would fail.
+    with mock.patch.object(Library, "open", side_effect=AssertionError("Library opened")):
+        code, fast, err = run(capsys, "--db", db, "list", "has:links")
+    assert (code, err) == (0, "")
+    assert fast == full
+    names = sorted(line.split()[1] for line in full.splitlines())
+    assert names == ["BarePage", "NoScheme", "PageOnly"]  # RepoPage's page is its code
