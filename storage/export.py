@@ -22,6 +22,7 @@ come last under `## untagged`. The item line (checkbox, name, links, tags, id co
 paragraph under it is for the reader and is ignored on the way back. The id comment also
 records the tags written on the line (`tags=...`, as reading the line gives them back), so that
 importing the edited list can tell a tag the person deleted from one added in papershelf since.
+The links are `[code](URL)` for each code URL, then `[page](URL)` for the paper's own page.
 """
 
 from __future__ import annotations
@@ -295,6 +296,10 @@ def _item_lines(item: ExportItem) -> list[str]:
     for number, destination in enumerate(destinations, start=1):
         label = "code" if number == 1 else f"code {number}"
         head += f" · [{label}]({destination})"
+    # The paper's own page (an import's `url`), unless it is one of the code links above.
+    page = link_destination(paper.separate_page) if paper.separate_page else None
+    if page is not None:
+        head += f" · [page]({page})"
     parts.append(head)
     parts.extend(_tag_text(tag) for tag in sorted(entry.tags))
     if _SAFE_ID.fullmatch(paper.id):

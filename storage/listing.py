@@ -85,9 +85,10 @@ __all__ = [
     "save",
 ]
 
-FORMAT = 2
+FORMAT = 3
 """Bump when the layout changes (the index's own FORMAT is checked by `SearchIndex.from_parts`).
-2: the `storage.cachefile` frame, with checksums of the sections and of the postings' blocks."""
+2: the `storage.cachefile` frame, with checksums of the sections and of the postings' blocks.
+3: `links_with_page` (the paper's own page counts for `has:links`) instead of `links`."""
 MAGIC = b"PSLISTNG"
 _FILE = CacheFile(MAGIC, FORMAT, key_size=24, sections=3)
 """main, postings, abstracts."""
@@ -97,7 +98,7 @@ BLOCK = 4096
 or run of postings it touches (a 4 KiB read costs little more than a 40-byte one) and checks
 each block once; the table costs 4 bytes per block (3 KB at 10,815 papers)."""
 
-FIELDS = ("id", "name", "title", "venue", "code_urls", "links")
+FIELDS = ("id", "name", "title", "venue", "code_urls", "links_with_page")
 """The `Paper` fields a listing holds for every paper (the abstract is loaded on demand)."""
 
 
@@ -121,7 +122,7 @@ class ListedPaper(tuple):  # type: ignore[type-arg]
     title: str | None = property(itemgetter(2))  # type: ignore[assignment]
     venue: str | None = property(itemgetter(3))  # type: ignore[assignment]
     code_urls: tuple[str, ...] = property(itemgetter(4))  # type: ignore[assignment]
-    links: tuple[str, ...] = property(itemgetter(5))  # type: ignore[assignment]
+    links_with_page: tuple[str, ...] = property(itemgetter(5))  # type: ignore[assignment]
 
     @property
     def abstract(self) -> str:

@@ -34,6 +34,20 @@ class Paper:
         """Whether the paper links at least one code repository."""
         return bool(self.code_urls)
 
+    @property
+    def separate_page(self) -> str | None:
+        """The paper's own page (`url`), unless it is already one of its code URLs or links."""
+        if self.url is None or self.url in self.code_urls or self.url in self.links:
+            return None
+        return self.url
+
+    @property
+    def links_with_page(self) -> tuple[str, ...]:
+        """`links`, then `separate_page`: the page is a link like the others wherever links
+        are shown or offered, and each address is listed once."""
+        page = self.separate_page
+        return self.links if page is None else (*self.links, page)
+
     def to_dict(self) -> dict[str, object]:
         """The JSON-safe form stored in papers.json."""
         return {

@@ -79,7 +79,7 @@ class _PaperFlags:
                 venues.setdefault("".join(paper.venue.lower().split()), []).append(i)
             if paper.code_urls:
                 code.append(i)
-            if paper.links:
+            if paper.links_with_page:  # the paper's own page is a link too
                 links.append(i)
         size = len(papers)
         return cls(

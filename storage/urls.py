@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from urllib.parse import SplitResult, urlsplit
 
 from storage.ingest_scan import ascii_fold, finditer_at, literal_starts
@@ -45,6 +46,41 @@ _QUERY_OR_FRAGMENT = re.compile(r"[?#]")
 _HOST = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+")
 _TRAILING = ".,;:!?'\"*_~\u2019\u201d\u3002\uff0c"
 _CLOSERS = {")": "(", "]": "["}
+
+# Bare host names (`name.github.io`, `lab.example.org/paper`: no scheme, no `www.`). Prose is
+# full of dotted words (`e.g.`, `Fig.3`, `v1.2`, `model.py`, `torch.nn`), so a bare host counts
+# only when it ends in one of these top-level domains, written in lower case, and either a path
+# follows it or a cue word ("Project page:", "Code:", "available at", "see") comes before it.
+# File-name extensions that are also TLDs (.py, .sh, .md, .rs, .pt, .pl, ...) are left out.
+_TLD_NAMES = (
+    "com org net edu gov int io ai co dev app info xyz site page science tech online cloud "
+    "ac eu uk de fr cn jp ca au ch nl kr es se il hk sg tw dk fi ru br cz gr hu ie nz za mx "
+    "ar cl tr ua ro sk si lt lv ee hr lu ir eg sa ae th vn ph pk bd ng ke at be in is it me "
+    "my no us id"
+)
+_TLDS = frozenset(_TLD_NAMES.split())
+# TLDs that are English words: `results.in`, `model.it` with a space forgotten. On a host of
+# two labels they need a path; a cue word is not enough.
+_WORD_TLDS = frozenset(["at", "be", "in", "is", "it", "me", "my", "no", "us", "id"])
+_BARE_TLD = re.compile(
+    r"\.(?:"
+    + "|".join(sorted(_TLDS, key=lambda tld: (-len(tld), tld)))
+    + r")(?![\w-]|\.[A-Za-z0-9])"  # the last label: not `.ac` of `ox.ac.uk`
+)
+_BARE_HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[a-z]+")
+_BARE_PATH = re.compile(r"/[^\s<>\"\[\]{}|\\^`]*")
+_HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")
+_MAX_HOST = 253
+"""The longest host name DNS allows: how far back from a TLD a bare host is looked for."""
+# Characters that, right before a host, make it part of something else: an e-mail address,
+# a path, `arXiv:`, `#tag`, a word.
+_NOT_BEFORE = frozenset("_@/:%+#~\\")
+_CUE = re.compile(
+    r"(?<![\w-])(?:at|see|page|webpage|website|homepage|site|code|repository|repo|project|demo"
+    r"|available|visit|url|link|links|here|via)[ \t]*[:\uff1a]?[ \t\n]*[(\[\"'\u201c\u2018]?$",
+    re.IGNORECASE,
+)
+_CUE_WINDOW = 40
 
 
 def _trim(url: str) -> str:
@@ -140,23 +176,66 @@ def _unwrap(text: str) -> str:
     return _STRAY_SPACE.sub(r"\1://", text)
 
 
+def _bare_hosts(text: str) -> list[tuple[int, str]]:
+    """(start, text) of each bare host name in `text` that counts as a link (see `_TLDS`)."""
+    found: list[tuple[int, str]] = []
+    for tld in _BARE_TLD.finditer(text):
+        end = tld.end()
+        start = tld.start()
+        floor = max(0, end - _MAX_HOST)  # bounded: a long run of `a.com..` stays linear
+        while start > floor and text[start - 1] in _HOST_CHARS:
+            start -= 1
+        before = text[start - 1] if start else ""
+        if before in _NOT_BEFORE or before.isalnum():
+            continue
+        host = _BARE_HOST.fullmatch(text, start, end)
+        if host is None:
+            continue
+        labels = host.group().count(".") + 1
+        path = _BARE_PATH.match(text, end)
+        if path is None:
+            # No path: only after a cue word, and never `word.in` (a missing space).
+            if labels < 3 and tld.group()[1:] in _WORD_TLDS:
+                continue
+            if _CUE.search(text, max(0, start - _CUE_WINDOW), start) is None:
+                continue
+        found.append((start, _trim(text[start : path.end() if path else end])))
+    return found
+
+
 def find_urls(text: str) -> list[str]:
     """Every URL in the text, canonical, deduplicated, in order of appearance."""
     # Most abstracts have no URL: skip the (slower) full scan for them. Each code host holds a
     # _HOST_MARKS string: the six hosts are looked for only when one of those is there.
     if "://" not in text and ": /" not in text and ":\t/" not in text:
         lowered = text.lower()
-        if "www." not in lowered and not (
-            any(mark in lowered for mark in _HOST_MARKS)
-            and any(host in lowered for host in CODE_HOSTS)
+        if (
+            "www." not in lowered
+            and not (
+                any(mark in lowered for mark in _HOST_MARKS)
+                and any(host in lowered for host in CODE_HOSTS)
+            )
+            and _BARE_TLD.search(text) is None
         ):
             return []
     found: dict[str, str] = {}
     unwrapped = _unwrap(text)
     # Try _CANDIDATE only where a URL can begin: scanning every position is slow.
     starts = literal_starts(ascii_fold(unwrapped), _CANDIDATE_STARTS)
-    for match in finditer_at(_CANDIDATE, unwrapped, starts):
-        url = canonical(_trim(match.group()))
+    candidates = [
+        (match.start(), match.end(), _trim(match.group()))
+        for match in finditer_at(_CANDIDATE, unwrapped, starts)
+    ]
+    # Bare hosts, in order of appearance among the others; one inside a URL found above (its
+    # host after `www.`, a code host's path) is that URL, not another.
+    firsts = [start for start, _, _ in candidates]  # sorted, the matches do not overlap
+    for start, bare in _bare_hosts(unwrapped):
+        index = bisect_right(firsts, start) - 1
+        if index < 0 or candidates[index][1] <= start:
+            candidates.append((start, start, bare))
+    candidates.sort(key=lambda candidate: candidate[0])
+    for _, _, candidate in candidates:
+        url = canonical(candidate)
         if url is None:
             continue
         # GitHub owners and repositories are case-insensitive: keep the first spelling.

@@ -24,6 +24,7 @@ CONTRACT_KEYS = {
     "starred",
     "code_urls",
     "links",
+    "url",
     "abstract",
     "sources",
     "score",
@@ -31,7 +32,6 @@ CONTRACT_KEYS = {
     "note",
     "changed_at",
     "imported_at",
-    "url",
 }
 
 # Each code URL of the seeds, with the opening words of the abstract it belongs to.

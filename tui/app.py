@@ -77,7 +77,7 @@ _OUT: list[BindingType] = [
         "copy_code",
         "Copy URL",
         id="app.copy",
-        tooltip="Copy the code URL (a chooser when there are several)",
+        tooltip="Copy the code URL (a chooser when there are several), else the paper's page",
     ),
     Binding(
         "o",
@@ -85,7 +85,7 @@ _OUT: list[BindingType] = [
         "Open",
         id="app.open",
         show=False,
-        tooltip="Open the code URL or link in a browser (http/https only)",
+        tooltip="Open a code URL, link or the paper's page in a browser (http/https only)",
     ),
     Binding("e", "export", "Export", id="app.export", tooltip="Export Markdown"),
 ]

@@ -16,7 +16,7 @@ from textual.worker import get_current_worker
 
 from storage.errors import PapershelfError
 from storage.query import Hit, Results, SearchEngine, parse_query
-from tui.app_actions import PaperActions
+from tui.app_links import LinkActions
 from tui.app_trace import TRACE
 from tui.collector import IdleCollector
 from tui.messages import SearchFailed, SearchFinished
@@ -29,7 +29,7 @@ INLINE_SEARCH_SECONDS = 0.008
 """A search runs on the UI thread when the previous one took less (see `start_search`)."""
 
 
-class SearchWiring(PaperActions):
+class SearchWiring(LinkActions):
     """Runs searches for the app and shows their results; the app sets the state it uses."""
 
     engine: SearchEngine | None

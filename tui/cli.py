@@ -381,7 +381,8 @@ def paper_json(paper: Paper, entry: Entry, score: float | None) -> dict[str, obj
         "imported_at": paper.imported_at or None,
         "url": paper.url,
         "code_urls": list(paper.code_urls),
-        "links": list(paper.links),
+        # The paper's own page is a link too (issue 11); `url` still says which one it is.
+        "links": list(paper.links_with_page),
         "abstract": paper.abstract,
         "sources": list(paper.sources),
         "score": score,
@@ -516,8 +517,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         fields.append(("imported", paper.imported_at))
     fields += [("code", url) for url in paper.code_urls]
     fields += [("link", url) for url in paper.links]
-    if paper.url:
-        fields.append(("page", paper.url))
+    if paper.separate_page:  # not when it is a code URL or link already
+        fields.append(("page", paper.separate_page))
     lines += [f"{key:>8}: {value}" for key, value in fields]
     output.lines(lines)
     # The note and the abstract have lines of their own; every other field is one line.

@@ -216,8 +216,8 @@ def _meta_lines(paper: Paper, entry: Entry, terms: Sequence[str]) -> list[Conten
         lines.append(Content.assemble(_label("code"), plain(url, ".reader--url", one_line=True)))
     for url in paper.links:
         lines.append(Content.assemble(_label("link"), plain(url, ".reader--url", one_line=True)))
-    if paper.url:
-        page = plain(paper.url, ".reader--url", one_line=True)
+    if paper.separate_page:  # not when it is shown above as a code URL or link
+        page = plain(paper.separate_page, ".reader--url", one_line=True)
         lines.append(Content.assemble(_label("page"), page))
     return lines
 
