@@ -99,6 +99,9 @@ class Reader(BarScrollView, can_focus=True):
 
     def _set_content(self, content: Content) -> None:
         self._content = content
+        # Content compares by its plain text only: new matches on the same text (a query that
+        # keeps the paper under the cursor) must still be wrapped and drawn again.
+        self._lines_key = None
         self._wrap()
         self.refresh()
 
