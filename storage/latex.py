@@ -8,6 +8,7 @@ that cannot be shown faithfully is shown as written, `$` signs included, and a l
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
@@ -55,9 +56,24 @@ _TEXT = re.compile(
     r"|\\(?P<cmd>textbf|textit|emph|texttt|textsc|textrm|underline)\s*\{(?P<arg>[^{}$]*)\}"
     r"|\\(?P<esc>[%&#_$])"
     r"|(?<=\S)(?P<dash>---)(?=\S)"
+    r"|\\(?P<word>textemdash|textendash)\b(?:\{\})?"
+    # Accents: `Schr\"{o}dinger`, `Nystr{\"o}m`, `\'e`; a grave only braced (`\`word'` is an
+    # escaped quote).
+    r"|(?P<open>\{)?\\(?P<accent>[\"'`^~=.])\s*"
+    r"(?:\{(?P<braced>[A-Za-z])\}|(?<!`)(?P<letter>[A-Za-z]))(?(open)\})"
 )
 # Every _TEXT match begins with one of these (the pattern is case-sensitive).
-_TEXT_STARTS = ("http", "www.", "\\", "---")
+_TEXT_STARTS = ("http", "www.", "\\", "---", "{\\")
+_TEXT_WORDS = {"textemdash": "—", "textendash": "\u2013"}
+_TEXT_ACCENTS = {
+    '"': "\u0308",
+    "'": "\u0301",
+    "`": "\u0300",
+    "^": "\u0302",
+    "~": "\u0303",
+    "=": "\u0304",
+    ".": "\u0307",
+}
 _PROSE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{3,}(?![A-Za-z])")
 _WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}(?![A-Za-z])")
 _TEXT_ARG = re.compile(r"\\(?:text\w*|math(?:rm|tt|bf|sf|it)|operatorname|mbox|emph)\s*\{[^{}]*\}")
@@ -135,6 +151,12 @@ def _pieces(text: str) -> list[_Piece]:
             pieces.append(_Piece(match.start(), match.end(), match.group("arg"), style))
         elif match.group("esc"):
             pieces.append(_Piece(match.start(), match.end(), match.group("esc")))
+        elif match.group("word"):
+            pieces.append(_Piece(match.start(), match.end(), _TEXT_WORDS[match.group("word")]))
+        elif match.group("accent"):
+            letter = match.group("braced") or match.group("letter")
+            accented = unicodedata.normalize("NFC", letter + _TEXT_ACCENTS[match.group("accent")])
+            pieces.append(_Piece(match.start(), match.end(), accented))
         else:
             pieces.append(_Piece(match.start(), match.end(), "—"))
     pieces.sort(key=lambda piece: piece.start)
@@ -204,11 +226,28 @@ def _blanked(text: str, positions: set[int]) -> str:
 @lru_cache(maxsize=2048)
 def display_text(abstract: str) -> Display:
     """Math to Unicode, `**bold**`/`*italic*`/`_italic_` to styles with the markers removed."""
-    text = clean_text(abstract).replace("\t", " ")
+    return _shown(abstract)
+
+
+def _shown(source: str) -> Display:
+    text = clean_text(source).replace("\t", " ")
     try:
         return _display(text)
     except Exception:  # never break the reader: show the cleaned text unstyled
         return Display(text, ())
+
+
+@lru_cache(maxsize=16384)
+def display_title(title: str | None) -> str:
+    """A title as every screen, command and export shows it: `display_text` (math as Unicode,
+    emphasis markers dropped) on one line. The stored title stays what the file said.
+
+    Cached apart from `display_text`: the list draws titles of 10k papers, which must not push
+    the abstracts out of that cache.
+    """
+    if not title:
+        return ""
+    return " ".join(_shown(title).text.split())
 
 
 def _filled(text: str, pieces: list[_Piece]) -> Display:

@@ -100,7 +100,7 @@ _GENERIC_REPOS = _words(
     "code src source project repo repository main master paper official implementation release "
     "github"
 )
-_SHORT_PARENS = re.compile(r"\s*\([^()]{1,20}\)")
+_SHORT_PARENS = re.compile(r"\s+\([^()]{1,20}\)")  # spaced: "E(3)-Equivariant" keeps its "(3)"
 _REPO_SUFFIX = re.compile(r"[-_.](?:main|master|official|code|pytorch|release)$", re.IGNORECASE)
 _TITLE_WORDS = _words("position survey review tutorial perspective benchmark overview")
 
