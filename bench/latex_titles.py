@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import sys
 
-from storage.latex import display_text, display_title
+from storage.latex import display_text
 from storage.names import derive_name
+from storage.titles import display_title
 
 
 def main(path: str) -> None:

@@ -238,16 +238,18 @@ def _shown(source: str) -> Display:
 
 
 @lru_cache(maxsize=16384)
-def display_title(title: str | None) -> str:
-    """A title as every screen, command and export shows it: `display_text` (math as Unicode,
-    emphasis markers dropped) on one line. The stored title stays what the file said.
+def title_text(title: str) -> str:
+    """A title with its math as Unicode and its emphasis markers dropped: use
+    `storage.titles.display_title`, which spares plain titles this module's import.
 
-    Cached apart from `display_text`: the list draws titles of 10k papers, which must not push
-    the abstracts out of that cache.
+    Unlike `display_text`, nothing else changes (no cleaning): a control character stays for
+    the screen to show as a visible stand-in. Cached apart from `display_text`: the list draws
+    titles of 10k papers, which must not push the abstracts out of that cache.
     """
-    if not title:
-        return ""
-    return " ".join(_shown(title).text.split())
+    try:
+        return _display(title).text
+    except Exception:  # a display helper must never break the list
+        return title
 
 
 def _filled(text: str, pieces: list[_Piece]) -> Display:

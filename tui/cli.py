@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from storage.errors import PapershelfError
 from storage.model import STATUSES, Entry, Paper, normalise_tag
+from storage.titles import display_title
 from tui import cli_output as output
 from tui.cli_output import PROG
 
@@ -363,7 +364,7 @@ def paper_json(paper: Paper, entry: Entry, score: float | None) -> dict[str, obj
     return {
         "id": paper.id,
         "name": paper.name,
-        "title": paper.title,
+        "title": display_title(paper.title) or None,  # as shown (LaTeX as Unicode)
         "venue": paper.venue,
         "tags": sorted(entry.tags),
         "status": entry.status,
@@ -378,8 +379,9 @@ def paper_json(paper: Paper, entry: Entry, score: float | None) -> dict[str, obj
 
 def _summary_line(paper: Paper | ListedPaper, entry: Entry) -> str:
     parts = [paper.id, paper.name]
-    if paper.title and paper.title != paper.name:
-        parts.append(f"— {paper.title}")
+    title = display_title(paper.title)
+    if title and title != paper.name:
+        parts.append(f"— {title}")
     if paper.venue:
         parts.append(f"[{paper.venue}]")
     parts.extend(f"#{tag}" for tag in sorted(entry.tags))
@@ -487,7 +489,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     lines = [paper.name]
     if paper.title:
-        lines.append(paper.title)
+        lines.append(display_title(paper.title))
     lines.append("")
     fields = [
         ("id", paper.id),

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from storage.latex import display_text, display_title
+from storage.latex import display_text
 from storage.names import derive_name
+from storage.titles import display_title
 
 TITLES = {
     # Hand-written, in the shapes the real corpus has.
@@ -41,8 +42,10 @@ def test_a_grave_needs_braces_an_escaped_quote_is_kept() -> None:
     assert display_text(r"have \`maximal' or \`{e}").text == r"have \`maximal' or è"
 
 
-def test_display_title_is_one_line_and_empty_for_none() -> None:
-    assert display_title("A\nTwo  Line\tTitle") == "A Two Line Title"
+def test_display_title_changes_nothing_else() -> None:
+    # Control characters stay, for the screen to show as stand-ins (never stripped unseen).
+    assert display_title("A \x1b[2J $x^2$\ttitle") == "A \x1b[2J x²\ttitle"
+    assert display_title("Plain  [b]title[/b]\n") == "Plain  [b]title[/b]\n"
     assert display_title(None) == ""
     assert display_title("") == ""
 

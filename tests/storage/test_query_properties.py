@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from storage.model import Entry, Paper
 from storage.query import SearchEngine, field_text, highlight_spans, parse_query, snippet
+from storage.query_parse import fold_text
 from storage.search_index import FIELD_WEIGHTS, INFIX_FIELDS, match_quality, tokenize
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "search" / "abstracts.jsonl"
@@ -55,8 +56,10 @@ query_text = st.text(
 
 
 def texts(paper: Paper) -> list[str]:
+    """Every text an exact query looks in, folded: each field as shown, and as written."""
     entry = ENTRIES.get(paper.id, Entry())
-    return [field_text(paper, entry, field).lower() for field in FIELDS]
+    shown = [fold_text(field_text(paper, entry, field)) for field in FIELDS]
+    return shown + [fold_text(getattr(paper, f) or "") for f in ("name", "title", "abstract")]
 
 
 @given(query_text)
