@@ -88,3 +88,32 @@ async def test_the_drawn_highlights_follow_a_query_that_keeps_the_paper(small_ap
         await settle(pilot)
         assert app.paper_list.current_id == LANTERN.id
         assert drawn_highlights(reader) == {"quokkanet", "quokka"}
+
+
+async def test_an_underscored_word_is_found_and_drawn_highlighted(small_app) -> None:
+    app = small_app
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for query in ("lifting", "'lifting"):
+            await burst(pilot, "slash", *query)
+            await settle(pilot)
+            assert app.paper_list.current_id == LANTERN.id, query
+            assert drawn_highlights(app.query_one(Reader)) == {"lifting"}, query
+            await burst(pilot, "escape")
+            await settle(pilot)
+
+
+async def test_a_latex_title_is_shown_converted_and_found_by_its_shown_words(small_app) -> None:
+    app = small_app
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "slash", *"k2ie")
+        await settle(pilot)
+        reader = app.query_one(Reader)
+        assert app.paper_list.current_id == KIE.id
+        lines = reader.text.splitlines()
+        assert lines[:2] == ["K²IE", "K²IE: Kernel Intensity Estimators via E(3)-Equivariant Maps"]
+        assert drawn_highlights(reader) == {"k²ie"}
+        row = app.paper_list.row_content(app.paper_list.current_hit, 120, False).plain
+        assert "K²IE: Kernel Intensity Estimators via E(3)-Equivariant Maps" in row
+        assert "$" not in row
