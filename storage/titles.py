@@ -8,15 +8,12 @@ needs them.
 
 from __future__ import annotations
 
-import re
-
-_MARKUP = re.compile(r"[$*\\_]|---")
-
 
 def marked_up(text: str) -> bool:
     """Whether `display_text` may show `text` otherwise than as written (cleaning aside): it
     holds math, a LaTeX command, Markdown emphasis or `---`."""
-    return _MARKUP.search(text) is not None
+    # Five scans in C: a regex alternation took 25 us an abstract (0.3 s for 10k).
+    return "$" in text or "\\" in text or "*" in text or "_" in text or "---" in text
 
 
 def shown_text(text: str) -> str:
@@ -29,8 +26,8 @@ def shown_text(text: str) -> str:
 
 
 def display_title(title: str | None) -> str:
-    """The title as shown: math as Unicode, text accents and emphasis markers resolved, one
-    line ("" for no title)."""
+    """The title as shown: math as Unicode, text accents and emphasis markers resolved ("" for
+    no title); nothing else changes (a control character stays, for the screen's stand-in)."""
     if not title:
         return ""
     if not marked_up(title):
