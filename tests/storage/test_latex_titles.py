@@ -57,3 +57,9 @@ def test_names_from_titles_are_converted_and_keep_their_parentheses() -> None:
     )
     assert derive_name("We propose a kernel.", "K$^2$IE: Kernel Intensity Estimators") == "K²IE"
     assert derive_name("We propose a thing.", r"$\mathttVITS$: Thompson Sampling") == "VITS"
+
+
+def test_a_name_from_a_title_has_no_emphasis_markers() -> None:
+    assert derive_name("Wombats dig holes.", "_Lifting_ Wombats: A Study of Holes") == (
+        "Lifting Wombats"
+    )
