@@ -15,8 +15,6 @@ from functools import lru_cache
 from typing import Literal
 
 from storage.ingest_scan import finditer_at, literal_starts, paired_matches
-from storage.ingest_text import clean_text
-from storage.latex_math import MathError, math_to_unicode
 
 Style = Literal["bold", "italic", "code"]
 
@@ -92,11 +90,19 @@ def _is_math(content: str, after: str) -> bool:
     return not (content.lstrip()[:1].isdigit() and (after[:1].isdigit() or _WORD.search(bare)))
 
 
+def _math_to_unicode(content: str) -> str:
+    # Imported on first use: its tables cost ~25 ms, and `papershelf list` prints titles with
+    # `_` or `*` (no math) through `display_text` too.
+    from storage.latex_math import math_to_unicode
+
+    return math_to_unicode(content)
+
+
 def _math_piece(start: int, end: int, content: str, raw: str) -> _Piece:
     styled = _MATH_STYLE.fullmatch(content)
     try:
-        text = math_to_unicode(content)
-    except MathError:
+        text = _math_to_unicode(content)
+    except ValueError:  # latex_math.MathError
         # Not LaTeX we understand: show it exactly as written.
         return _Piece(start, end, raw)
     return _Piece(start, end, text, _STYLE_OF[styled.group(1)] if styled else None)
@@ -230,6 +236,9 @@ def display_text(abstract: str) -> Display:
 
 
 def _shown(source: str) -> Display:
+    # Imported here: a title (`title_text`, which `papershelf list` may print) is not cleaned.
+    from storage.ingest_text import clean_text
+
     text = clean_text(source).replace("\t", " ")
     try:
         return _display(text)

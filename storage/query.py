@@ -178,11 +178,13 @@ class SearchEngine:
         shown (`'k2ie` finds `K$^2$IE`, `'"lifting method"` finds `_lifting_ method`); a title
         also as written. An abstract only as shown: a second copy of 15 MB of abstracts would
         slow every `'` keystroke by a third, for LaTeX source nobody reads."""
+        if field == "abstract":
+            # A listing (`storage.listing`) holds its abstracts converted already.
+            shown = getattr(paper, "shown_abstract", None)
+            return [fold_text(shown if shown is not None else shown_text(paper.abstract))]
         text = getattr(paper, field) or ""
         if field == "name" or not marked_up(text):
             return [fold_text(text)]
-        if field == "abstract":
-            return [fold_text(shown_text(text))]
         forms = [fold_text(display_title(text)), fold_text(text)]
         return forms if forms[0] != forms[1] else forms[:1]
 

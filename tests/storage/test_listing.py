@@ -25,6 +25,7 @@ from storage.listing import ListedPaper, ListingUnusable
 from storage.listing_state import read_entries
 from storage.query import SearchEngine
 from storage.search_index import INDEXED_FIELDS, FieldPostings, SearchIndex
+from storage.titles import shown_text
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "search" / "abstracts.jsonl"
@@ -168,9 +169,10 @@ def test_listed_papers_hold_the_papers_fields(built: Path) -> None:
         for listed, paper in zip(shelf.papers, library.papers(), strict=True):
             for field in listing.FIELDS:
                 assert getattr(listed, field) == getattr(paper, field)
-        # The abstracts are read on first use only, then hold the papers' own.
+        # The abstracts are read on first use only, then hold the papers' own as shown.
         assert shelf.abstracts is None
-        assert [p.abstract for p in shelf.papers] == [p.abstract for p in library.papers()]
+        shown = [shown_text(p.abstract) for p in library.papers()]
+        assert [p.abstract for p in shelf.papers] == shown
         assert isinstance(shelf.papers[0], ListedPaper)
         assert repr(shelf.papers[0]).startswith("ListedPaper(")
 

@@ -16,7 +16,13 @@ from hypothesis import strategies as st
 from storage.model import Entry, Paper
 from storage.query import SearchEngine, field_text, highlight_spans, parse_query, snippet
 from storage.query_parse import fold_text
-from storage.search_index import FIELD_WEIGHTS, INFIX_FIELDS, match_quality, tokenize
+from storage.search_index import (
+    FIELD_WEIGHTS,
+    INFIX_FIELDS,
+    field_tokens,
+    match_quality,
+    tokenize,
+)
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "search" / "abstracts.jsonl"
 
@@ -111,7 +117,13 @@ def reference(words: list[str]) -> list[tuple[str, float]]:
     scored = []
     for paper in PAPERS:
         entry = ENTRIES.get(paper.id, Entry())
-        fields = {field: tokenize(field_text(paper, entry, field)) for field in FIELDS}
+        # Name, title and abstract: the words as written and as shown (`field_tokens`).
+        fields = {
+            field: field_tokens(field, getattr(paper, field) or "")
+            if field in ("name", "title", "abstract")
+            else tokenize(field_text(paper, entry, field))
+            for field in FIELDS
+        }
         total = 0
         for word in words:
             for token in tokenize(word):
