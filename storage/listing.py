@@ -20,9 +20,9 @@ same terms as `storage.papercache`:
   blocks of `BLOCK` bytes, each checked against its CRC-32 in the main section's table (and
   kept, so a block is read and checked once); offsets and ids are still checked to lie inside
   the data and the papers, so that damage a checksum missed by chance cannot crash a search;
-- the abstracts as shown (`storage.titles.shown_text`: math as Unicode, no emphasis markers),
-  read (whole, checked against their CRC-32) only if a search asks for one (an exact `'word`,
-  which looks in the text as shown: kept converted, `list` never converts 3,000 abstracts).
+- the abstracts as an exact `'word` compares them (as shown, `storage.titles.shown_text`, and
+  folded, `query_parse.fold_text`), read (whole, checked against their CRC-32) only if a search
+  asks for one: kept so, `list` never converts 3,000 abstracts with math.
 
 Everything is read from the one open file, so a listing is always one version, whatever
 replaces the file meanwhile. `load` never raises for a stale, damaged or foreign file: it
@@ -54,6 +54,7 @@ from storage.listing_state import (
     StatKey,
     stat_key,
 )
+from storage.query_parse import fold_text
 from storage.search_index import (
     INDEXED_FIELDS,
     PARTS,
@@ -127,12 +128,13 @@ class ListedPaper(tuple):  # type: ignore[type-arg]
 
     @property
     def abstract(self) -> str:
-        """The paper's abstract as shown (the first one asked for reads them all)."""
+        """The paper's abstract as shown and folded, as exact terms compare it (the first one
+        asked for reads them all)."""
         listing: Listing = self[6]
         return listing.abstract(self[7])
 
-    shown_abstract = abstract
-    """What the search engine asks first for `'exact` terms: the listing holds it converted."""
+    folded_abstract = abstract
+    """What the search engine asks first for `'exact` terms (see `SearchEngine._forms`)."""
 
     def __repr__(self) -> str:
         return f"ListedPaper({self[0]!r}, {self[1]!r})"
@@ -470,7 +472,7 @@ def save(root: Path, key: StatKey, papers: Sequence[Paper], index: SearchIndex) 
         main = marshal.dumps(
             (FIELDS, columns, index.parts(), tuple(layout), table.tobytes()), _MARSHAL_VERSION
         )
-        shown = tuple(map(shown_text, map(attrgetter("abstract"), papers)))  # see the docstring
+        shown = tuple(fold_text(shown_text(paper.abstract)) for paper in papers)  # see the top
         abstracts = marshal.dumps(shown, _MARSHAL_VERSION)
     except (ValueError, MemoryError):
         return False

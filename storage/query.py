@@ -179,9 +179,9 @@ class SearchEngine:
         also as written. An abstract only as shown: a second copy of 15 MB of abstracts would
         slow every `'` keystroke by a third, for LaTeX source nobody reads."""
         if field == "abstract":
-            # A listing (`storage.listing`) holds its abstracts converted already.
-            shown = getattr(paper, "shown_abstract", None)
-            return [fold_text(shown if shown is not None else shown_text(paper.abstract))]
+            # A listing (`storage.listing`) holds its abstracts converted and folded already.
+            folded = getattr(paper, "folded_abstract", None)
+            return [folded if folded is not None else fold_text(shown_text(paper.abstract))]
         text = getattr(paper, field) or ""
         if field == "name" or not marked_up(text):
             return [fold_text(text)]
