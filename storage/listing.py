@@ -88,9 +88,10 @@ __all__ = [
     "save",
 ]
 
-FORMAT = 2
+FORMAT = 3
 """Bump when the layout changes (the index's own FORMAT is checked by `SearchIndex.from_parts`).
-2: the `storage.cachefile` frame, with checksums of the sections and of the postings' blocks."""
+2: the `storage.cachefile` frame, with checksums of the sections and of the postings' blocks;
+3: the abstracts as shown and folded (a format-2 file holds them as written)."""
 MAGIC = b"PSLISTNG"
 _FILE = CacheFile(MAGIC, FORMAT, key_size=24, sections=3)
 """main, postings, abstracts."""
