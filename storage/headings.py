@@ -13,6 +13,8 @@ for a title that has LaTeX in it) and compares prefixes instead of deriving head
 
 from __future__ import annotations
 
+from storage.titles import display_title
+
 __all__ = ["heading"]
 
 _CUT = "\u2026"  # the ellipsis a headline cut short ends with
@@ -39,12 +41,8 @@ def heading(name: str, title: str | None) -> tuple[str, str | None]:
 
 
 def _display(title: str) -> str:
-    """The title as one line of display text."""
-    if "$" in title or "\\" in title:
-        from storage.latex import latex_to_unicode
-
-        title = latex_to_unicode(title)
-    return " ".join(title.split())
+    """The title as one line of display text (`storage.titles`)."""
+    return " ".join(display_title(title).split())
 
 
 def _begins_with(title: str, name: str) -> bool:

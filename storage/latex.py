@@ -8,14 +8,13 @@ that cannot be shown faithfully is shown as written, `$` signs included, and a l
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
 from storage.ingest_scan import finditer_at, literal_starts, paired_matches
-from storage.ingest_text import clean_text
-from storage.latex_math import MathError, math_to_unicode
 
 Style = Literal["bold", "italic", "code"]
 
@@ -55,9 +54,24 @@ _TEXT = re.compile(
     r"|\\(?P<cmd>textbf|textit|emph|texttt|textsc|textrm|underline)\s*\{(?P<arg>[^{}$]*)\}"
     r"|\\(?P<esc>[%&#_$])"
     r"|(?<=\S)(?P<dash>---)(?=\S)"
+    r"|\\(?P<word>textemdash|textendash)\b(?:\{\})?"
+    # Accents: `Schr\"{o}dinger`, `Nystr{\"o}m`, `\'e`; a grave only braced (`\`word'` is an
+    # escaped quote).
+    r"|(?P<open>\{)?\\(?P<accent>[\"'`^~=.])\s*"
+    r"(?:\{(?P<braced>[A-Za-z])\}|(?<!`)(?P<letter>[A-Za-z]))(?(open)\})"
 )
 # Every _TEXT match begins with one of these (the pattern is case-sensitive).
-_TEXT_STARTS = ("http", "www.", "\\", "---")
+_TEXT_STARTS = ("http", "www.", "\\", "---", "{\\")
+_TEXT_WORDS = {"textemdash": "—", "textendash": "\u2013"}
+_TEXT_ACCENTS = {
+    '"': "\u0308",
+    "'": "\u0301",
+    "`": "\u0300",
+    "^": "\u0302",
+    "~": "\u0303",
+    "=": "\u0304",
+    ".": "\u0307",
+}
 _PROSE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{3,}(?![A-Za-z])")
 _WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}(?![A-Za-z])")
 _TEXT_ARG = re.compile(r"\\(?:text\w*|math(?:rm|tt|bf|sf|it)|operatorname|mbox|emph)\s*\{[^{}]*\}")
@@ -76,11 +90,19 @@ def _is_math(content: str, after: str) -> bool:
     return not (content.lstrip()[:1].isdigit() and (after[:1].isdigit() or _WORD.search(bare)))
 
 
+def _math_to_unicode(content: str) -> str:
+    # Imported on first use: its tables cost ~25 ms, and `papershelf list` prints titles with
+    # `_` or `*` (no math) through `display_text` too.
+    from storage.latex_math import math_to_unicode
+
+    return math_to_unicode(content)
+
+
 def _math_piece(start: int, end: int, content: str, raw: str) -> _Piece:
     styled = _MATH_STYLE.fullmatch(content)
     try:
-        text = math_to_unicode(content)
-    except MathError:
+        text = _math_to_unicode(content)
+    except ValueError:  # latex_math.MathError
         # Not LaTeX we understand: show it exactly as written.
         return _Piece(start, end, raw)
     return _Piece(start, end, text, _STYLE_OF[styled.group(1)] if styled else None)
@@ -135,6 +157,12 @@ def _pieces(text: str) -> list[_Piece]:
             pieces.append(_Piece(match.start(), match.end(), match.group("arg"), style))
         elif match.group("esc"):
             pieces.append(_Piece(match.start(), match.end(), match.group("esc")))
+        elif match.group("word"):
+            pieces.append(_Piece(match.start(), match.end(), _TEXT_WORDS[match.group("word")]))
+        elif match.group("accent"):
+            letter = match.group("braced") or match.group("letter")
+            accented = unicodedata.normalize("NFC", letter + _TEXT_ACCENTS[match.group("accent")])
+            pieces.append(_Piece(match.start(), match.end(), accented))
         else:
             pieces.append(_Piece(match.start(), match.end(), "—"))
     pieces.sort(key=lambda piece: piece.start)
@@ -204,11 +232,33 @@ def _blanked(text: str, positions: set[int]) -> str:
 @lru_cache(maxsize=2048)
 def display_text(abstract: str) -> Display:
     """Math to Unicode, `**bold**`/`*italic*`/`_italic_` to styles with the markers removed."""
-    text = clean_text(abstract).replace("\t", " ")
+    return _shown(abstract)
+
+
+def _shown(source: str) -> Display:
+    # Imported here: a title (`title_text`, which `papershelf list` may print) is not cleaned.
+    from storage.ingest_text import clean_text
+
+    text = clean_text(source).replace("\t", " ")
     try:
         return _display(text)
     except Exception:  # never break the reader: show the cleaned text unstyled
         return Display(text, ())
+
+
+@lru_cache(maxsize=16384)
+def title_text(title: str) -> str:
+    """A title with its math as Unicode and its emphasis markers dropped: use
+    `storage.titles.display_title`, which spares plain titles this module's import.
+
+    Unlike `display_text`, nothing else changes (no cleaning): a control character stays for
+    the screen to show as a visible stand-in. Cached apart from `display_text`: the list draws
+    titles of 10k papers, which must not push the abstracts out of that cache.
+    """
+    try:
+        return _display(title).text
+    except Exception:  # a display helper must never break the list
+        return title
 
 
 def _filled(text: str, pieces: list[_Piece]) -> Display:

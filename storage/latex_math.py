@@ -21,11 +21,18 @@ class MathError(ValueError):
 
 _SYMBOLS: dict[str, str] = {}
 _FONT_CHARS: dict[tuple[str, str], str] = {}
+# String tests, not a regex per entry: `papershelf list` imports this module for the first title
+# with math it prints, and 4,000 `re.fullmatch` calls were most of the import's time.
 for _latex, _char in REPLACEMENTS:
-    if re.fullmatch(r"\\[A-Za-z]+", _latex):
-        _SYMBOLS.setdefault(_latex[1:], _char)
-    elif _font := re.fullmatch(r"\\([A-Za-z]+)\{(.)\}", _latex):
-        _FONT_CHARS.setdefault((_font.group(1), _font.group(2)), _char)
+    if _latex[:1] != "\\":
+        continue
+    _name = _latex[1:]
+    if _name.isascii() and _name.isalpha():  # `\\alpha`
+        _SYMBOLS.setdefault(_name, _char)
+    elif len(_latex) >= 5 and _latex[-3] == "{" and _latex[-1] == "}":  # `\\mathbb{R}`
+        _font_name = _latex[1:-3]
+        if _font_name.isascii() and _font_name.isalpha():
+            _FONT_CHARS.setdefault((_font_name, _latex[-2]), _char)
 
 # Where unicodeit's choice is not what a reader expects (or is missing).
 _SYMBOLS.update(
@@ -51,6 +58,8 @@ _SYMBOLS.update(
         "copyright": "©",
         "textdegree": "°",
         "degree": "°",
+        "textemdash": "—",
+        "textendash": "\u2013",
     }
 )
 
@@ -80,6 +89,15 @@ _FONTS = {
 TEXT_MACROS = _words(
     "text textrm textit textbf texttt textsf textnormal textup textsc mathrm mathtt "
     "operatorname mbox emph hbox"
+)
+# Old-style font switches: they style the rest of their group (`{\cal O}`, `$\rm E(3)$`).
+# `\bf` is shown plain: bold letters would also bold a `\textrm{}` inside its group.
+_SWITCHES = {"rm": None, "it": None, "tt": None, "sf": None, "bf": None, "cal": "mathcal"}
+# What a command whose braces were lost may start with (`\mathcalO`, `\textttMoE`, `\sqrtT`:
+# some corpora strip every brace): the rest of the letters is its argument.
+_GLUED = re.compile(
+    r"(mathcal|mathscr|mathbb|mathbf|boldsymbol|mathfrak|mathsf|mathit|mathrm|mathtt"
+    r"|textrm|textit|textbf|texttt|textsf|textnormal|text|operatorname|emph|sqrt)([A-Za-z]+)"
 )
 _IGNORED = _words(
     "left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr middle displaystyle "
@@ -162,6 +180,8 @@ class _Parser:
         self.s = source
         self.i = 0
         self.depth = 0
+        self.closing: str | None = None
+        """What ends the group being parsed (None: the span's end); a switch styles up to it."""
 
     def parse(self) -> str:
         out = self.sequence(closing=None)
@@ -170,6 +190,13 @@ class _Parser:
         return " ".join(out.split())
 
     def sequence(self, closing: str | None) -> str:
+        outer, self.closing = self.closing, closing
+        try:
+            return self._sequence(closing)
+        finally:
+            self.closing = outer
+
+    def _sequence(self, closing: str | None) -> str:
         out: list[str] = []
         while self.i < len(self.s):
             ch = self.s[self.i]
@@ -261,6 +288,10 @@ class _Parser:
                 return _ESCAPES[name]
             raise MathError(f"unknown escape \\{name}")
         spaced = self.skip_spaces()
+        if name in _SWITCHES:
+            rest = self.sequence(self.closing)
+            font = _SWITCHES[name]
+            return _font(rest, font) if font else rest
         if name in TEXT_MACROS:
             return self.raw_argument()
         if name in _FONTS:
@@ -290,7 +321,15 @@ class _Parser:
             return name + (" " if spaced else "")
         symbol = _SYMBOLS.get(name)
         if symbol is None:
-            raise MathError(f"unknown command \\{name}")
+            glued = _GLUED.fullmatch(name)
+            if glued is None:
+                raise MathError(f"unknown command \\{name}")
+            # `\mathcalNP` was `\mathcal{NP}`: put the braces back and parse it so.
+            command, argument = glued.groups()
+            start = match.start()
+            self.s = f"{self.s[:start]}\\{command}{{{argument}}}{self.s[match.end() :]}"
+            self.i = start
+            return self.macro(out)
         if unicodedata.category(symbol) == "Sm" and len(symbol) == 1:
             # Relations and operators: spaced when the author spaced either side, else tight.
             before = bool(out) and out[-1].endswith(" ")

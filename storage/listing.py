@@ -20,8 +20,9 @@ same terms as `storage.papercache`:
   blocks of `BLOCK` bytes, each checked against its CRC-32 in the main section's table (and
   kept, so a block is read and checked once); offsets and ids are still checked to lie inside
   the data and the papers, so that damage a checksum missed by chance cannot crash a search;
-- the abstracts, read (whole, checked against their CRC-32) only if a search asks for one (an
-  exact `'word`).
+- the abstracts as an exact `'word` compares them (as shown, `storage.titles.shown_text`, and
+  folded, `query_parse.fold_text`), read (whole, checked against their CRC-32) only if a search
+  asks for one: kept so, `list` never converts 3,000 abstracts with math.
 
 Everything is read from the one open file, so a listing is always one version, whatever
 replaces the file meanwhile. `load` never raises for a stale, damaged or foreign file: it
@@ -53,6 +54,7 @@ from storage.listing_state import (
     StatKey,
     stat_key,
 )
+from storage.query_parse import fold_text
 from storage.search_index import (
     INDEXED_FIELDS,
     PARTS,
@@ -63,6 +65,7 @@ from storage.search_index import (
     bitset_words,
     decode_posting,
 )
+from storage.titles import shown_text
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -88,7 +91,8 @@ __all__ = [
 FORMAT = 3
 """Bump when the layout changes (the index's own FORMAT is checked by `SearchIndex.from_parts`).
 2: the `storage.cachefile` frame, with checksums of the sections and of the postings' blocks.
-3: `links_with_page` (the paper's own page counts for `has:links`) instead of `links`."""
+3: `links_with_page` (the paper's own page counts for `has:links`) instead of `links`, and the
+   abstracts as shown and folded (a format-2 file holds them as written)."""
 MAGIC = b"PSLISTNG"
 _FILE = CacheFile(MAGIC, FORMAT, key_size=24, sections=3)
 """main, postings, abstracts."""
@@ -126,9 +130,13 @@ class ListedPaper(tuple):  # type: ignore[type-arg]
 
     @property
     def abstract(self) -> str:
-        """The paper's abstract (the first one asked for reads them all)."""
+        """The paper's abstract as shown and folded, as exact terms compare it (the first one
+        asked for reads them all)."""
         listing: Listing = self[6]
         return listing.abstract(self[7])
+
+    folded_abstract = abstract
+    """What the search engine asks first for `'exact` terms (see `SearchEngine._forms`)."""
 
     def __repr__(self) -> str:
         return f"ListedPaper({self[0]!r}, {self[1]!r})"
@@ -466,7 +474,8 @@ def save(root: Path, key: StatKey, papers: Sequence[Paper], index: SearchIndex) 
         main = marshal.dumps(
             (FIELDS, columns, index.parts(), tuple(layout), table.tobytes()), _MARSHAL_VERSION
         )
-        abstracts = marshal.dumps(tuple(paper.abstract for paper in papers), _MARSHAL_VERSION)
+        shown = tuple(fold_text(shown_text(paper.abstract)) for paper in papers)  # see the top
+        abstracts = marshal.dumps(shown, _MARSHAL_VERSION)
     except (ValueError, MemoryError):
         return False
     return _FILE.save(root / LISTING_FILE, stat_key_bytes(key), [main, postings, abstracts])

@@ -13,7 +13,8 @@ from bisect import bisect_left
 from urllib.parse import urlsplit
 
 from storage.ingest_scan import ascii_fold, finditer_at, literal_starts
-from storage.latex import display_text, latex_to_unicode
+from storage.latex import display_text
+from storage.titles import display_title
 
 MAX_NAME = 40
 MAX_HEADLINE = 64
@@ -100,7 +101,7 @@ _GENERIC_REPOS = _words(
     "code src source project repo repository main master paper official implementation release "
     "github"
 )
-_SHORT_PARENS = re.compile(r"\s*\([^()]{1,20}\)")
+_SHORT_PARENS = re.compile(r"\s+\([^()]{1,20}\)")  # spaced: "E(3)-Equivariant" keeps its "(3)"
 _REPO_SUFFIX = re.compile(r"[-_.](?:main|master|official|code|pytorch|release)$", re.IGNORECASE)
 _TITLE_WORDS = _words("position survey review tutorial perspective benchmark overview")
 
@@ -367,7 +368,7 @@ def derive_name(abstract: str, title: str | None = None, code_urls: tuple[str, .
     """Method name, else (titled records) the title's short name, else the repository's name,
     else a headline of the title or the first sentence. Never empty."""
     name = method_name(abstract, code_urls)
-    shown_title = latex_to_unicode(title) if title else None
+    shown_title = display_title(title) if title else None  # the title as every screen shows it
     short = title_name(shown_title) if shown_title else None
     if short and (not name or (name.casefold() in short.casefold() and _count(abstract, short))):
         # The title's name, when the abstract uses it too ("NaturalSpeech 2" over "NaturalSpeech").
@@ -408,4 +409,4 @@ def name_restates_title(name: str, title: str | None) -> bool:
     """
     if not title:
         return False
-    return name == title or name == _title_headline(latex_to_unicode(title))
+    return name == title or name == _title_headline(display_title(title))

@@ -20,13 +20,22 @@ from pathlib import Path
 
 from storage.model import Entry, Paper
 from storage.query_hit import NO_DETAILS, Explainer, Hit, Results
-from storage.query_parse import MAX_QUERY_TERMS, TOKEN_RE, Query, Term, parse_query
+from storage.query_parse import (
+    MAX_QUERY_TERMS,
+    TOKEN_RE,
+    Query,
+    Term,
+    fold_text,
+    parse_query,
+    words_of,
+)
 from storage.query_text import (
     FIELDS,
     Spans,
     field_text,
+    folded_prefix,
+    folded_spans,
     highlight_spans,
-    literal_pattern,
     merge_spans,
     snippet,
 )
@@ -41,6 +50,7 @@ from storage.search_index import (
     ids_to_bits,
     match_quality,
 )
+from storage.titles import display_title, marked_up, shown_text
 
 __all__ = [
     "FIELDS",
@@ -163,12 +173,28 @@ class SearchEngine:
         """The indexed papers, in library order."""
         return self._papers
 
+    def _forms(self, field: str, paper: Paper) -> list[str]:
+        """The folded forms of a paper's `field` an exact or `^` query looks in: the text as
+        shown (`'k2ie` finds `K$^2$IE`, `'"lifting method"` finds `_lifting_ method`); a title
+        also as written. An abstract only as shown: a second copy of 15 MB of abstracts would
+        slow every `'` keystroke by a third, for LaTeX source nobody reads."""
+        if field == "abstract":
+            # A listing (`storage.listing`) holds its abstracts converted and folded already.
+            folded = getattr(paper, "folded_abstract", None)
+            return [folded if folded is not None else fold_text(shown_text(paper.abstract))]
+        text = getattr(paper, field) or ""
+        if field == "name" or not marked_up(text):
+            return [fold_text(text)]
+        forms = [fold_text(display_title(text)), fold_text(text)]
+        return forms if forms[0] != forms[1] else forms[:1]
+
     def _lower(self, field: str) -> list[str]:
-        """The lower-case text of `field` of every paper (built once, for substring search)."""
+        """The folded text of `field` of every paper (`_forms`, joined by a newline, which no
+        query value holds), built once for substring search."""
         texts = self._texts.get(field)
         if texts is None:
             texts = self._texts[field] = [
-                (getattr(paper, field) or "").lower() for paper in self._papers
+                "\n".join(self._forms(field, paper)) for paper in self._papers
             ]
         return texts
 
@@ -201,18 +227,25 @@ class SearchEngine:
         table = self._sorted.get(field)
         if table is None:
             pairs = sorted(
-                ((getattr(paper, field) or "").lower(), i) for i, paper in enumerate(self._papers)
+                (form, i)
+                for i, paper in enumerate(self._papers)
+                for form in self._forms(field, paper)
             )
             table = self._sorted[field] = ([text for text, _ in pairs], [i for _, i in pairs])
         keys, ids = table
         lo = bisect_left(keys, value)
         hi = bisect_left(keys, value + "\U0010ffff", lo)
-        return sorted(ids[lo:hi])
+        return sorted(set(ids[lo:hi]))
 
-    def warm(self) -> None:
-        """Build every lazily built table now (call it from the worker that built the engine)."""
+    def warm(self, abstracts: bool = True) -> None:
+        """Build every lazily built table now (call it from the worker that built the engine).
+
+        `abstracts=False` leaves out the abstracts' table for exact terms (~0.5 s at 10k papers:
+        each abstract with math is converted as shown): ask `substring_ids("abstract", ...)`
+        for it later, under the lock searches take.
+        """
         self._index.warm()
-        for field in ("name", "title", "abstract"):
+        for field in ("name", "title", "abstract") if abstracts else ("name", "title"):
             self.substring_ids(field, "\x00")
         for field in ("name", "title"):
             self.prefix_ids(field, "\x00")
@@ -267,10 +300,10 @@ class _EntryData:
         self.tokens: dict[str, dict[str, list[int]]] = {"tags": {}, "note": {}}
         for i, entry in self.pairs:
             for tag in entry.tags:
-                for token in set(TOKEN_RE.findall(tag.lower())):
+                for token in set(words_of(tag)):
                     self.tokens["tags"].setdefault(token, []).append(i)
             if entry.note:
-                for token in set(TOKEN_RE.findall(entry.note.lower())):
+                for token in set(words_of(entry.note)):
                     self.tokens["note"].setdefault(token, []).append(i)
         self._words: dict[str, list[Tier]] = {}
 
@@ -350,7 +383,7 @@ class _Context(Explainer):
                 ids = [
                     i
                     for i, entry in self._entries_by_index()
-                    if value in field_text(_NO_PAPER, entry, field).lower()
+                    if value in fold_text(field_text(_NO_PAPER, entry, field))
                 ]
                 tiers.append(Tier(FIELD_WEIGHTS[field] * EXACT, field, ids_to_bits(ids, size)))
         tiers = [tier for tier in tiers if tier.bits]
@@ -490,6 +523,13 @@ class _Context(Explainer):
 
     # --- explaining one hit ----------------------------------------------------------------
 
+    def _word_matches(self, word: str, field: str) -> bool:
+        """Whether a word of a text (as written there) matches a query word, compared folded
+        (`K²IE` is the token `k2ie`; a folded word may split, as `½` into `1` and `2`)."""
+        if word.isascii():
+            return self._token_matches(word.lower(), field)
+        return any(self._token_matches(part, field) for part in words_of(word))
+
     def _token_matches(self, token: str, field: str) -> bool:
         infix = field in INFIX_FIELDS
         for match in self.words:
@@ -543,19 +583,25 @@ class _Context(Explainer):
         if self.words:
             for m in TOKEN_RE.finditer(text):
                 word = m.group()
-                if self._token_matches(word.lower(), field):
+                if self._word_matches(word, field):
                     found.append(m.span())
                     terms.setdefault(word.lower(), word)
+            if not found and field == "abstract" and marked_up(paper.abstract):
+                # A word only the source has (`alpha` of `$\alpha$`): named, not highlighted.
+                for word in TOKEN_RE.findall(paper.abstract):
+                    if self._word_matches(word, field):
+                        terms.setdefault(word.lower(), word)
+        spans: list[tuple[int, int]] = []
         for value in self.exacts:
-            for m in literal_pattern(value).finditer(text):
-                found.append(m.span())
-                terms.setdefault(m.group().lower(), m.group())
+            spans += folded_spans(text, value)
         if field in ("name", "title"):
             for value in self.prefixes:
-                m = literal_pattern(value).match(text)
-                if m:
-                    found.append(m.span())
-                    terms.setdefault(m.group().lower(), m.group())
+                span = folded_prefix(text, value)
+                if span is not None:
+                    spans.append(span)
+        for start, end in spans:
+            found.append((start, end))
+            terms.setdefault(text[start:end].lower(), text[start:end])
         return tuple(merge_spans(found)) if found else ()
 
 

@@ -24,6 +24,7 @@ nothing and `Query.errors` says why, so a filter-as-you-type box can show it; th
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
@@ -32,8 +33,29 @@ from storage.model import normalise_tag
 
 TermKind = Literal["word", "exact", "prefix", "tag", "is", "has", "venue"]
 
-TOKEN_RE = re.compile(r"\w+")
-"""What a word is, both in indexed text and in a query word: a run of letters, digits and `_`."""
+TOKEN_RE = re.compile(r"[^\W_]+")
+"""What a word is, both in indexed text and in a query word: a run of letters and digits.
+
+`_` separates words, as `-` does: `_lifting_` (Markdown emphasis) holds the word `lifting`, and
+`snake_case_words` the words `snake`, `case` and `words`, as a person reads them."""
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
+def fold_text(text: str) -> str:
+    """Text as searches compare it: `K²IE` as `k2ie`, `Déjà` as `deja`, script NP as `np`, any case.
+
+    The same folding as the name lookup (`storage.library.fold_name`): compatibility forms
+    unfolded, accents dropped, case folded. ASCII text is only lower-cased (same length).
+    """
+    if text.isascii():
+        return text.lower()
+    return _COMBINING.sub("", unicodedata.normalize("NFKD", text)).casefold()
+
+
+def words_of(text: str) -> list[str]:
+    """The searchable words of a text, folded, in order (repeats kept)."""
+    return TOKEN_RE.findall(fold_text(text))
+
 
 STATUS_VALUES = ("unread", "reading", "read", "starred")
 HAS_VALUES = ("code", "links", "note", "tags")
@@ -156,10 +178,10 @@ def _parse_term(raw: str, quoted: bool, key_hint: str | None, errors: list[str])
     key: str | None = None
     value = text
     if text.startswith("'"):
-        value = text[1:].lower()
+        value = fold_text(text[1:])
         return Term("exact", value, negated) if value.strip() else None
     if text.startswith("^"):
-        value = text[1:].lower().lstrip()
+        value = fold_text(text[1:]).lstrip()
         return Term("prefix", value, negated) if value else None
     if text.startswith("#"):
         key, value = "tag", text[1:]
@@ -170,7 +192,7 @@ def _parse_term(raw: str, quoted: bool, key_hint: str | None, errors: list[str])
         elif key_hint is not None and text and not quoted:
             key = key_hint  # `is:read|reading`: a bare alternative repeats the key
     if key is None:
-        value = text.lower()
+        value = fold_text(text)
         if not value.strip():
             return None
         if quoted and any(ch.isspace() for ch in value.strip()):

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from storage.model import Entry, Paper
+from storage.query_parse import fold_text
+from storage.titles import display_title, shown_text
 
 FIELDS = ("name", "title", "tags", "note", "abstract")
 """Searchable fields, in ranking order; `Hit.field` is one of these or ""."""
@@ -15,14 +17,60 @@ Spans = tuple[tuple[int, int], ...]
 
 
 def field_text(paper: Paper, entry: Entry, field: str) -> str:
-    """The text of `field` that `Hit.spans` index into (tags: sorted, joined by one space)."""
+    """The text of `field` that `Hit.spans` index into (tags: sorted, joined by one space; the
+    title and the abstract as shown, LaTeX as Unicode and without emphasis markers)."""
     if field == "tags":
         return " ".join(sorted(entry.tags))
     if field == "note":
         return entry.note
     if field == "title":
-        return paper.title or ""
+        return display_title(paper.title)
+    if field == "abstract":
+        return shown_text(paper.abstract)
     return str(getattr(paper, field))
+
+
+def folded_map(text: str) -> tuple[str, list[int] | None]:
+    """`fold_text(text)` and, for each of its characters, the offset in `text` it comes from
+    (None: the same offsets, as for ASCII text)."""
+    if text.isascii():
+        return text.lower(), None
+    parts: list[str] = []
+    origin: list[int] = []
+    for i, ch in enumerate(text):
+        folded = fold_text(ch) if not ch.isascii() else ch.lower()
+        parts.append(folded)
+        origin.extend([i] * len(folded))
+    return "".join(parts), origin
+
+
+def _mapped(origin: list[int] | None, start: int, end: int) -> tuple[int, int]:
+    """A non-empty span of the folded text as a span of the text (whole source characters)."""
+    if origin is None:
+        return start, end
+    return origin[start], origin[end - 1] + 1
+
+
+def folded_spans(text: str, value: str) -> list[tuple[int, int]]:
+    """Spans of `text` whose folded form contains `value` (folded): what an exact query for
+    `value` matched (`'k2ie` in `K²IE`, `'deja` in `Déjà`)."""
+    if not value:
+        return []
+    folded, origin = folded_map(text)
+    spans = []
+    position = folded.find(value)
+    while position != -1:
+        spans.append(_mapped(origin, position, position + len(value)))
+        position = folded.find(value, position + len(value))
+    return spans
+
+
+def folded_prefix(text: str, value: str) -> tuple[int, int] | None:
+    """The span of `text` whose folded form is `value` at its start, if it starts so."""
+    folded, origin = folded_map(text)
+    if not value or not folded.startswith(value):
+        return None
+    return _mapped(origin, 0, len(value))
 
 
 @lru_cache(maxsize=1024)
@@ -58,6 +106,11 @@ def highlight_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
     Meant for text other than the indexed one (e.g. the LaTeX-converted display text), with
     `Hit.terms`; overlapping and touching occurrences are joined.
     """
+    origin: list[int] | None = None
+    if not (text.isascii() and all(term.isascii() for term in terms)):
+        # Compared folded, as searches compare (a term `K2IE` shows in `K²IE`).
+        text, origin = folded_map(text)
+        terms = [fold_text(term) for term in terms]
     pattern = _terms_pattern(tuple(terms))
     if pattern is None:
         return []
@@ -68,7 +121,7 @@ def highlight_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
         m = pattern.search(text, position)
         if m is None:
             break
-        found.append(m.span())
+        found.append(_mapped(origin, m.start(), m.end()))
         position = m.start() + 1
     return merge_spans(found)
 

@@ -28,7 +28,8 @@ from typing import Protocol
 
 from storage.cachefile import CacheFile, load_or_build
 from storage.model import Paper
-from storage.query_parse import TOKEN_RE
+from storage.query_parse import TOKEN_RE, fold_text, words_of
+from storage.titles import display_title, shown_text
 
 INDEXED_FIELDS = ("name", "title", "abstract")
 INFIX_FIELDS = frozenset({"name", "title", "tags", "note"})
@@ -39,8 +40,9 @@ EXACT, PREFIX, INFIX, FUZZY1, FUZZY_PREFIX1, FUZZY2, FUZZY_PREFIX2 = 10, 8, 6, 6
 FIELD_WEIGHTS = {"name": 10, "title": 9, "tags": 8, "note": 5, "abstract": 3}
 """A word's score in a paper: best field weight x quality (a title typo beats an abstract hit)."""
 
-_FILE_FORMAT = 6
-"""search-index.bin's format number; 6: the `storage.cachefile` frame, with a checksum."""
+_FILE_FORMAT = 7
+"""search-index.bin's format number; 6: the `storage.cachefile` frame, with a checksum; 7: words
+split at `_`, folded (`k2ie` for `K²IE`), and the words of the text as shown indexed too."""
 FORMAT = f"papershelf-search-index {_FILE_FORMAT} {sys.byteorder}"
 """Changes with the saved layout (and the byte order of packed ids): other caches are ignored."""
 _FILE = CacheFile(b"PSSEARCH", _FILE_FORMAT, key_size=40)
@@ -55,8 +57,20 @@ _WORD_CACHE_SIZE = 512
 
 
 def tokenize(text: str) -> list[str]:
-    """The tokens of a text, lower case, in order (repeats kept)."""
-    return TOKEN_RE.findall(text.lower())
+    """The tokens of a text, folded (`fold_text`), in order (repeats kept)."""
+    return words_of(text)
+
+
+def field_tokens(field: str, text: str) -> set[str]:
+    """The distinct tokens a paper's `field` is found by: the words of the text as written and,
+    for a title or an abstract, of the text as shown (`K$^2$IE` is found by `k2ie` and by `k`;
+    `$\\alpha$` by `alpha` and by the Greek letter)."""
+    findall = TOKEN_RE.findall
+    tokens = set(findall(fold_text(text)))
+    if field != "name" and ("$" in text or "\\" in text):
+        shown = display_title(text) if field == "title" else shown_text(text)
+        tokens.update(findall(fold_text(shown)))
+    return tokens
 
 
 def max_typos(word: str) -> int:
@@ -302,13 +316,12 @@ class SearchIndex:
         found: dict[str, defaultdict[str, list[int]]] = {
             f: defaultdict(list) for f in INDEXED_FIELDS
         }
-        findall = TOKEN_RE.findall
         for field in INDEXED_FIELDS:
             acc = found[field]
             for i, paper in enumerate(papers):
                 text = getattr(paper, field)
                 if text:
-                    for token in set(findall(text.lower())):
+                    for token in field_tokens(field, text):
                         acc[token].append(i)
         return cls._packed(size, found, fingerprint(papers))
 

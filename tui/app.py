@@ -193,8 +193,10 @@ class PapershelfApp(SignalExit, WorkflowActions):
             engine = SearchEngine(papers)
             with contextlib.suppress(OSError):
                 engine.save(cache)
-        engine.warm()
+        engine.warm(abstracts=False)
         self.post_message(IndexReady(engine, perf_counter() - started))
+        with self._search_lock:  # the abstracts as shown, for `'exact` terms: after typing starts
+            engine.substring_ids("abstract", "\x00")
 
     @on(IndexReady)
     def _index_ready(self, message: IndexReady) -> None:

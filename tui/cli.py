@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from storage.errors import PapershelfError
 from storage.model import STATUSES, Entry, Paper, normalise_tag
+from storage.titles import display_title
 from tui import cli_output as output
 from tui.cli_output import PROG
 
@@ -370,7 +371,7 @@ def paper_json(paper: Paper, entry: Entry, score: float | None) -> dict[str, obj
     return {
         "id": paper.id,
         "name": paper.name,
-        "title": paper.title,
+        "title": display_title(paper.title) or None,  # as shown (LaTeX as Unicode)
         "authors": list(paper.authors),
         "venue": paper.venue,
         "tags": sorted(entry.tags),

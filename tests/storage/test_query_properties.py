@@ -15,7 +15,14 @@ from hypothesis import strategies as st
 
 from storage.model import Entry, Paper
 from storage.query import SearchEngine, field_text, highlight_spans, parse_query, snippet
-from storage.search_index import FIELD_WEIGHTS, INFIX_FIELDS, match_quality, tokenize
+from storage.query_parse import fold_text
+from storage.search_index import (
+    FIELD_WEIGHTS,
+    INFIX_FIELDS,
+    field_tokens,
+    match_quality,
+    tokenize,
+)
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "search" / "abstracts.jsonl"
 
@@ -55,8 +62,10 @@ query_text = st.text(
 
 
 def texts(paper: Paper) -> list[str]:
+    """Every text an exact query looks in, folded: each field as shown, a title as written."""
     entry = ENTRIES.get(paper.id, Entry())
-    return [field_text(paper, entry, field).lower() for field in FIELDS]
+    shown = [fold_text(field_text(paper, entry, field)) for field in FIELDS]
+    return [*shown, fold_text(paper.title or "")]
 
 
 @given(query_text)
@@ -108,7 +117,13 @@ def reference(words: list[str]) -> list[tuple[str, float]]:
     scored = []
     for paper in PAPERS:
         entry = ENTRIES.get(paper.id, Entry())
-        fields = {field: tokenize(field_text(paper, entry, field)) for field in FIELDS}
+        # Name, title and abstract: the words as written and as shown (`field_tokens`).
+        fields = {
+            field: field_tokens(field, getattr(paper, field) or "")
+            if field in ("name", "title", "abstract")
+            else tokenize(field_text(paper, entry, field))
+            for field in FIELDS
+        }
         total = 0
         for word in words:
             for token in tokenize(word):

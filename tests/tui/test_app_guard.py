@@ -65,7 +65,7 @@ async def test_a_failing_action_is_abandoned_and_logged(make_app, library, monke
 
 
 async def test_a_failing_worker_is_abandoned(make_app, library, monkeypatch) -> None:
-    def broken(self: SearchEngine) -> None:
+    def broken(self: SearchEngine, *args: object, **kwargs: object) -> None:
         raise RuntimeError("warm-up failed")
 
     monkeypatch.setattr(SearchEngine, "warm", broken)

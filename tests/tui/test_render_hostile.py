@@ -31,6 +31,7 @@ from storage.latex import display_text
 from storage.library import Library
 from storage.model import Entry, Paper
 from storage.query import Hit
+from storage.titles import display_title
 from tui.app import PapershelfApp
 from tui.screens.export_dialog import ExportDialog
 from tui.screens.link_chooser import LinkChooser
@@ -233,6 +234,7 @@ def test_list_row_shows_the_text_exactly(
     # Raw tags (a hand-edited state.json is not normalised): the row must defend itself.
     entry = Entry(tags=tags)
     row, width = row_of(paper, entry)
+    title = display_title(title)  # the title as shown: LaTeX as Unicode (issue 11)
     described = shown(name, True) + ("  " + shown(title, True) if title and title != name else "")
     text = row.plain
     assert row.cell_length == width
@@ -287,6 +289,7 @@ def test_reader_shows_every_field_exactly(
     text = content.plain
     lines = text.split("\n")
     assert lines[0] == shown(name, True)
+    title = display_title(title)  # the title as shown: LaTeX as Unicode (issue 11)
     if title and title != name:
         assert lines[1] == shown(title, True)
     assert f"\nvenue  {shown(venue or 'unknown venue', True)}\n" in text

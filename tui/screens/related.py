@@ -20,6 +20,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
 
+from storage.titles import display_title
 from tui.app_trace import TRACE
 from tui.screens.dialogs_base import DialogScreen, clean_line, key_hints, shorten
 from tui.text import plain
@@ -188,8 +189,9 @@ def related_prompt(item: RelatedItem) -> Content:
     if item.venue:
         first += [Content("  "), plain(item.venue, ".related--venue", one_line=True)]
     lines = [Content.assemble(*first)]
-    if item.title and item.title != item.name:
-        lines.append(Content.assemble(_INDENT, plain(item.title, ".related--title", one_line=True)))
+    title = display_title(item.title)  # LaTeX as Unicode, as the list and the reader show it
+    if title and title != item.name:
+        lines.append(Content.assemble(_INDENT, plain(title, ".related--title", one_line=True)))
     if item.shared_terms:
         terms = " · ".join(item.shared_terms)
         lines.append(

@@ -29,7 +29,8 @@ from textual.style import Style
 
 from storage.model import Paper
 from storage.names import heading_fields
-from storage.query import Hit, Results
+from storage.query import Hit, Results, field_text
+from storage.titles import display_title
 from tui.text import safe
 from tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
 
@@ -434,7 +435,8 @@ class PaperList(BarScrollView, can_focus=True):
         """`heading_fields` of the paper, kept per paper (it derives a headline)."""
         known = self._headings.get(paper.id)
         if known is None:
-            known = self._headings[paper.id] = heading_fields(paper.name, paper.title)
+            title = display_title(paper.title) or None  # as shown: LaTeX as Unicode
+            known = self._headings[paper.id] = heading_fields(paper.name, title)
         return known
 
     def row_content(self, hit: Hit, width: int, marked: bool) -> Content:
@@ -465,10 +467,11 @@ class PaperList(BarScrollView, can_focus=True):
             (" ", ()),
         ]
         head, below = self._heading_fields(paper)
-        _highlight(left, getattr(paper, head), hit.spans_in(head), "name")
+        # The shown text of each field, which its spans index into.
+        _highlight(left, field_text(paper, entry, head), hit.spans_in(head), "name")
         if below is not None:
             left.append(("  ", ()))
-            _highlight(left, getattr(paper, below), hit.spans_in(below), "title")
+            _highlight(left, field_text(paper, entry, below), hit.spans_in(below), "title")
         right: list[Piece] = []
         if paper.venue:
             right.append((safe(paper.venue, one_line=True), ("venue",)))

@@ -17,7 +17,7 @@ from textual.visual import Visual
 from storage.latex import display_text
 from storage.model import Entry, Paper
 from storage.names import heading_fields
-from storage.query import highlight_spans, snippet
+from storage.query import field_text, highlight_spans, snippet
 from tui.text import highlighted, plain, safe
 from tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
 
@@ -99,6 +99,9 @@ class Reader(BarScrollView, can_focus=True):
 
     def _set_content(self, content: Content) -> None:
         self._content = content
+        # Content compares by its plain text only: new matches on the same text (a query that
+        # keeps the paper under the cursor) must still be wrapped and drawn again.
+        self._lines_key = None
         self._wrap()
         self.refresh()
 
@@ -166,10 +169,10 @@ def reader_content(paper: Paper, entry: Entry, hit: Hit | None) -> Content:
     """Everything the reader shows for one paper, as safe Content."""
     spans: Mapping[str, Sequence[tuple[int, int]]] = (hit.spans or {}) if hit else {}
     terms: Sequence[str] = hit.terms if hit else ()
-    head, below = heading_fields(paper.name, paper.title)
-    lines = [_heading_line(paper, head, spans, ".reader--name")]
+    head, below = heading_fields(paper.name, field_text(paper, entry, "title") or None)
+    lines = [_heading_line(paper, entry, head, spans, ".reader--name")]
     if below is not None:
-        lines.append(_heading_line(paper, below, spans, ".reader--title"))
+        lines.append(_heading_line(paper, entry, below, spans, ".reader--title"))
     lines.append(Content(""))
     lines.extend(_meta_lines(paper, entry, terms))
     display = display_text(paper.abstract)
@@ -182,10 +185,16 @@ def reader_content(paper: Paper, entry: Entry, hit: Hit | None) -> Content:
 
 
 def _heading_line(
-    paper: Paper, field: str, spans: Mapping[str, Sequence[tuple[int, int]]], style: str
+    paper: Paper,
+    entry: Entry,
+    field: str,
+    spans: Mapping[str, Sequence[tuple[int, int]]],
+    style: str,
 ) -> Content:
-    """The paper's name or title on a line of its own, with the filter's matches."""
-    return highlighted(getattr(paper, field), spans.get(field, ()), _MATCH, style, one_line=True)
+    """The paper's name or title (as shown: LaTeX as Unicode) on a line of its own, with the
+    filter's matches (whose spans index into that shown text)."""
+    text = field_text(paper, entry, field)
+    return highlighted(text, spans.get(field, ()), _MATCH, style, one_line=True)
 
 
 def _label(text: str) -> Content:
@@ -237,7 +246,8 @@ def _why_matched(
     elif field == "note":
         detail = _context(entry.note, spans.get("note", ()), hit.terms)
     elif field == "abstract":
-        detail = _context(paper.abstract, spans.get("abstract", ()), hit.terms)
+        shown = field_text(paper, entry, "abstract")  # what the abstract spans index into
+        detail = _context(shown, spans.get("abstract", ()), hit.terms)
     elif field:
         detail = ", ".join(hit.terms)
     else:
