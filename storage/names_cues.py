@@ -1,0 +1,416 @@
+"""Where an abstract states a method's name: cues, acronyms, appositions (for storage.names).
+
+`candidates` lists (score, position, name) for every place an abstract may name its method:
+what follows "we propose/introduce/present" or "called/named", a parenthesised acronym whose
+letters come from the words before it, a name set off by a comma or dash ("we introduce Falcon,
+a ..."), bold or code spans, "X is a ..." at a sentence start. Scores: 5 a name the text states
+as the paper's, 4 good evidence, 3 or less weak (a topic's acronym, a stray bold word).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+
+from storage.ingest_scan import ascii_fold, finditer_at, literal_starts
+
+MAX_NAME = 40
+
+Candidate = tuple[int, int, str]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+GENERIC = _words(
+    """AI ML DL RL NLP CV LLM LM VLM MLLM LVLM GNN CNN RNN MLP GAN VAE SGD GD ODE PDE SDE MDP POMDP
+    QA VQA ICL OOD ID SOTA BO GP KL MSE MLE MAP NN DNN DRL IRL LSTM ViT BERT GPT LoRA PEFT SFT RLHF
+    DPO PPO API GPU CPU TPU IID PCA SVM KNN RKHS NTK HMM EM SVD CoT RAG ASR TTS MT NER OCR IR AUC
+    ROC FID IS US UK EU ReLU II III IV PAC VC ERM SAM MoE"""
+)
+# Capitalised words that begin a phrase after "we propose" without naming anything.
+_COMMON_CAPITALS = _words(
+    """A An The This That These Those Our We It Its In On For To Of By With From As At And Or
+    Here There Then Thus However Moreover Specifically First Second Finally Also Such Each Both
+    New Novel Several Many Some Two Three Multiple Various Section Sec Appendix Theorem Table
+    Figure Fig Eq Experiments Results Code Data Our Unlike While When Which What How Why"""
+)
+_NOUNS = (
+    r"method|framework|model|approach|algorithm|tool|system|architecture|technique|pipeline|"
+    r"module|benchmark|dataset|estimator|network|strategy|paradigm|scheme|library|metric|loss|"
+    r"agent|solver|optimi[sz]er|procedure|mechanism|family|suite|toolkit|platform|encoder|"
+    r"transformer|policy|protocol|measure|attack|defen[cs]e|objective|formulation|variant|layer"
+)
+_VERBS = (
+    r"propos\w*|introduc\w*|present\w*|develop\w*|design\w*|call\w*|nam(?:e|ed|es)|term\w*|"
+    r"dub\w*|coin\w*|devis\w*|build\w*|construct\w*|formulat\w*|creat\w*|put forward|unveil\w*|"
+    r"releas\w*|establish\w*|offer\w*|refer to (?:\w+ ){0,4}?as"
+)
+# A cue's `bare` group is a verb with no "we"/"this paper" before it ("...and propose X", "by
+# introducing X"): weaker, it may be another paper's proposal ("the recently proposed X").
+_CUE = re.compile(
+    r"\b(?:(?:we|this (?:paper|work|study|article)|our (?:paper|work))\s+(?:\w+ly\s+|also\s+|"
+    r"further\s+|then\s+|first\s+|here\s+|hereby\s+|therefore\s+|thus\s+|instead\s+)?(?:"
+    + _VERBS
+    + r")|called|named|dubbed|termed|coined|referred to as|known as|the proposed|"
+    r"our (?:proposed |new |novel )?(?:" + _NOUNS + r")s?\s*[:,]?|culminat\w* in our|"
+    r"the resulting|(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
+    re.IGNORECASE,
+)
+# Every _CUE match begins with one of these (in any case): _CUE is tried only where one begins,
+# not at each of the ~1,200 positions of an abstract (scanning them is most of the cost).
+_CUE_WORDS = (
+    "we",
+    "this",
+    "our",
+    "called",
+    "named",
+    "dubbed",
+    "termed",
+    "coined",
+    "referred",
+    "known",
+    "the proposed",
+    "the resulting",
+    "culminat",
+    "propos",
+    "introduc",
+    "present",
+)
+# Cues after which the next word is the name whatever its case pattern ("named Magpie").
+_NAMING = re.compile(r"(?:call\w*|nam\w*|dub\w*|term\w*|coin\w*|as)$", re.IGNORECASE)
+_APPOSITIVE_TEXT = (
+    r"\b(?:" + _NOUNS + r")s?\s*[,:]?\s+(?:called\s+|named\s+|dubbed\s+|termed\s+)?(?=\S)"
+)
+_APPOSITIVE = re.compile(_APPOSITIVE_TEXT, re.IGNORECASE)
+# The same on lower-cased ASCII text (one case to compare is about four times faster); the
+# pattern has no upper-case letters or case-dependent classes, so both find the same spans.
+_APPOSITIVE_LOWER = re.compile(_APPOSITIVE_TEXT)
+_SPACE = re.compile(r"\s*")
+_TOKEN = re.compile(r"[^\s,;:()\[\]\"\u2013\u2014]+")  # en/em dashes end a name too
+_ACRONYM = re.compile(r"\(([^()\s]{2,25})\)(?=[\s,.;:)]|$)")
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z0-9*$(\"']|\s*$)")
+# What sets a name off from its description: "X, a ...", "X: ...", "X -- a ...", "X (ours)".
+_SET_OFF = re.compile(r"\s*(?:[,:;]|--|[\u2013\u2014]|\.(?:\s|$)|$)")
+# A size or version after a name: "Delta 3B", "CircuitNet 2.0", "Foo v2", "Llama-2 70B".
+_VERSION = re.compile(r"v?\d+(?:\.\d+)*(?:[BMKT]|x\d+)?|[IVX]{1,4}|XL|XXL", re.IGNORECASE)
+# "X is a ...", "X, a ...", "X: a ..." where a sentence starts: X names what the paper is about.
+_LEAD = re.compile(
+    r"([^\s,:(]+(?: v?\d+(?:\.\d+)*[BMK]?)?) (?:\([^()]*\) )?(?:is|,|:) an? (?:(novel|new) )?"
+)
+# Every _LEAD match holds one of these after its name, and begins at 0 or after a sentence break.
+_LEAD_PARTS = (" is a", ", a", ": a")
+_SENTENCE_BREAKS = (". ", "! ", "? ")
+_PUNCTUATION = re.compile(r"[,;:.]")
+_WORD_PARTS = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def strip_token(token: str) -> str:
+    token = token.strip(".,;:!?'\"*`")
+    return token[:-2] if token.endswith(("'s", "\u2019s")) else token
+
+
+def is_generic(name: str) -> bool:
+    base = name[:-1] if name.endswith("s") and name[:-1].isupper() else name
+    return base in GENERIC or base.upper() in GENERIC
+
+
+def namelike(token: str) -> bool:
+    """A coined name: RelGNN, SUICA, k-DTW, Info-Coevolution, K²IE, GPT4o (not 'Safe')."""
+    if token.islower():
+        return False  # no capital: most words are, and the checks below all need one
+    if not 2 <= len(token) <= MAX_NAME or not token[0].isalnum() or is_generic(token):
+        return False
+    if not any(map(str.isalpha, token)) or token.replace("-", "").isdigit():
+        return False
+    upper = sum(map(str.isupper, token))
+    inner_upper = any(map(str.isupper, token[1:]))
+    has_digit = any(map(str.isdigit, token))  # superscripts ²³¹ are digits too
+    parts = token.split("-")
+    if any(len(part) >= 3 and part.isalpha() and part.islower() for part in parts[1:]):
+        return False  # "L1-infinite", "RL-free", "GPT-based": a description, not a name
+    return upper >= 2 or (inner_upper and token[0].islower()) or (has_digit and upper >= 1)
+
+
+def _capitalised(token: str) -> bool:
+    """A capitalised word that may be a name when the text sets it off: Falcon, Samba."""
+    return (
+        2 <= len(token) <= MAX_NAME
+        and token[0].isupper()
+        and token[0].isalpha()
+        and token not in _COMMON_CAPITALS
+        and not is_generic(token)
+        and all(ch.isalnum() or ch in "-+'" for ch in token)
+    )
+
+
+def _coined_lower(token: str) -> bool:
+    """A lower-case coined word set off after a cue ("we introduce einspace, a ...")."""
+    return 4 <= len(token) <= MAX_NAME and token.isalpha() and token.islower()
+
+
+def _version_after(text: str, end: int) -> int:
+    """The end of a size/version token right after a name ending at `end`, else `end`."""
+    if end >= len(text) or text[end] != " ":
+        return end
+    token = _TOKEN.match(text, end + 1)
+    if token and _VERSION.fullmatch(strip_token(token.group())):
+        version_end = end + 1 + len(strip_token(token.group()))
+        if _SET_OFF.match(text, version_end):
+            return version_end
+        if text.startswith((" (", " is ", " which ", " that "), version_end):
+            return version_end
+    return end
+
+
+def _name_at(text: str, start: int, naming: bool, lower: bool = False) -> tuple[str, bool] | None:
+    """The name beginning at `start` and whether it is set off from what follows.
+
+    A coined word (RelGNN) is a name anywhere; a capitalised phrase of up to four words
+    ("Falcon", "Neural Spectral Methods") or a lower-case coined word only where set off by a
+    comma, colon or dash, or after a naming cue ("called Magpie."). Lower-case words only
+    when `lower` is set (the cue's window scans assume a name holds a capital).
+    """
+    first = _TOKEN.match(text, start)
+    if not first:
+        return None
+    token = strip_token(first.group())
+    if not token:
+        return None
+    begin = first.start() + first.group().find(token)
+    end = begin + len(token)
+    if namelike(token):
+        end = _version_after(text, end)
+        return text[begin:end], _SET_OFF.match(text, end) is not None
+    if lower and _coined_lower(token):
+        set_off = text.startswith((", a ", ", an ", " -- a", ": a "), end)
+        return (token, True) if set_off and first.group() == token else None
+    if not _capitalised(token):
+        return None
+    for _ in range(3):  # more capitalised words: "Neural Spectral Methods", "Delta 3B"
+        version_end = _version_after(text, end)
+        if version_end > end:
+            end = version_end
+            break
+        following = _TOKEN.match(text, end + 1) if text.startswith(" ", end) else None
+        word = strip_token(following.group()) if following else ""
+        if not word or not (word[0].isupper() or word[0].isdigit()) or word in _COMMON_CAPITALS:
+            break
+        end = following.start() + len(word)
+    name = text[begin:end]
+    set_off = _SET_OFF.match(text, end) is not None
+    if set_off or (naming and " " not in name):
+        return (name, True) if len(name) <= MAX_NAME else None
+    return None
+
+
+def _expansion_start(acronym: str, text: str, end: int) -> int | None:
+    """Where the words whose letters spell the acronym's capitals begin, or None.
+
+    Matched backwards from the parenthesis, so the nearest words win ("To fill this gap, we
+    introduce a Federated OOD-aware Context Optimization (FOCoOp)" starts at "Federated"). A
+    word gives its initial and its inner capitals ("Varying gatE (WAVE)", "via the IM (ODIM)").
+    """
+    letters = [ch.lower() for ch in acronym if ch.isupper()]
+    if not letters:
+        return None
+    words = list(_WORD_PARTS.finditer(text, max(0, end - 160), end))[-12:]
+    start = None
+    for word in reversed(words):
+        part = word.group()
+        keys = [part[0].lower()] + [ch.lower() for ch in part[1:] if ch.isupper()]
+        used = False
+        for key in reversed(keys):
+            if letters and key == letters[-1]:
+                letters.pop()
+                used = True
+        if used:
+            start = word.start()
+        if not letters:
+            break
+    return start if not letters else None
+
+
+def _expansion(acronym: re.Match[str], text: str, known: dict[int, int | None]) -> int | None:
+    """`_expansion_start` of an `_ACRONYM` match, remembered in `known` by its position."""
+    if acronym.start() not in known:
+        known[acronym.start()] = _expansion_start(acronym.group(1), text, acronym.start())
+    return known[acronym.start()]
+
+
+def _styled(text: str, start: int, end: int) -> str | None:
+    """A bold/code/italic span that is a whole word group and could be a name."""
+    if (start > 0 and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
+        return None  # **Uni**fied: part of a word
+    span = strip_token(text[start:end].strip())
+    if span.endswith(")") and (acronym := _ACRONYM.search(span)) and acronym.end() == len(span):
+        # "**Gated Spectral Token Mixer (GSTM)**": the acronym names it.
+        inner = strip_token(acronym.group(1))
+        return inner if namelike(inner) else None
+    if len(span) < 2 or not span[0].isalpha() or len(span) > MAX_NAME or len(span.split()) > 3:
+        return None
+    if " " not in span and (namelike(span) or span[:1].isupper()) and not is_generic(span):
+        return span
+    return None
+
+
+def _has_lead_part(text: str) -> bool:
+    """Whether the text has what every _LEAD match has: "is a", ", a", ": a"."""
+    return any(part in text for part in _LEAD_PARTS)
+
+
+def _capital_ahead(text: str, start: int, stop: int) -> bool:
+    """Whether a token beginning in text[start:stop] may hold an upper-case letter."""
+    # A token that begins in the window and runs past its end runs through stop - 1.
+    run = _TOKEN.match(text, stop - 1)
+    # islower(): some lower-case letter and no upper-case (or title-case) one.
+    return not text[start : run.end() if run else stop].islower()
+
+
+def _appositive_ends(text: str, start: int, stop: int) -> list[int]:
+    """Where the `_APPOSITIVE` matches in text[start:stop] end (start > 0)."""
+    # The window and the character before it, which `\b` looks at.
+    segment = text[start - 1 : stop]
+    if not segment.isascii():
+        return [match.end() for match in _APPOSITIVE.finditer(text, start, stop)]
+    # In ASCII, lower() keeps positions, and the case-sensitive pattern is much faster.
+    offset = start - 1
+    return [offset + match.end() for match in _APPOSITIVE_LOWER.finditer(segment.lower(), 1)]
+
+
+def _acronym_score(text: str, window_start: int, start: int | None, match: re.Match[str]) -> int:
+    """How surely an acronym in a cue's window names the method.
+
+    With its expansion right after the cue ("we propose [a novel] Expansion Words (ACR)", or
+    set off: "a new strategy, Expansion Words (ACR)") it does; an acronym further on ("...first
+    study on adapting visual in-context learning (V-ICL)") is a topic's. One whose letters are
+    not the words' ("the normalized Transformer (nGPT)") names it when close to the cue.
+    """
+    if start is not None:
+        gap = text[window_start:start].split() if start >= window_start else None
+        if gap is not None and (len(gap) <= 3 or (len(gap) <= 10 and gap[-1][-1] in ",:")):
+            return 5
+        return 2
+    between = text[window_start : match.start()]
+    if len(between.split()) <= 6 and not _PUNCTUATION.search(between):
+        return 4
+    return 0
+
+
+def _window_candidates(
+    text: str, window_start: int, stop: int, expansions: dict[int, int | None], naming: bool
+) -> list[Candidate]:
+    """Candidates in the window after a cue: the name right after it, acronyms, appositives.
+
+    `expansions` keeps `_expansion_start` by acronym position, for windows that overlap.
+    """
+    found: list[Candidate] = []
+    direct_start = _SPACE.match(text, window_start).end()
+    acronyms = [
+        (match, _expansion(match, text, expansions))
+        for match in (
+            _ACRONYM.finditer(text, window_start, stop)
+            if text.find("(", window_start, stop) >= 0
+            else ()
+        )
+        if namelike(strip_token(match.group(1)))
+    ]
+    if direct_start < stop and (named := _name_at(text, direct_start, naming)):
+        name, set_off = named
+        # "we introduce Pior-Informed Preference Alignment (PIPA)": the acronym names it.
+        expanded = any(
+            start is not None
+            and match.start() > direct_start
+            and len(text[direct_start : match.start()].split()) <= 8
+            and not _PUNCTUATION.search(text, direct_start, match.start())
+            for match, start in acronyms
+        )
+        if not expanded and (set_off or namelike(name.split()[0])):
+            found.append((5, direct_start, name))
+    for match, start in acronyms:
+        if score := _acronym_score(text, window_start, start, match):
+            found.append((score, match.start(), strip_token(match.group(1))))
+    for appositive_end in _appositive_ends(text, window_start, stop):
+        named = _name_at(text, appositive_end, naming=True)
+        if named and (named[1] or namelike(named[0].split()[0])):
+            found.append((4, appositive_end, named[0]))
+    return found
+
+
+def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Candidate]:
+    """(score, position, name) for every possible method name."""
+    found: list[Candidate] = []
+    expansions: dict[int, int | None] = {}
+    for cue in finditer_at(_CUE, text, literal_starts(ascii_fold(text), _CUE_WORDS)):
+        # The window ends at the first sentence end at or after the cue (a match is one
+        # character, and what it looks at lies after it, so search from there finds it).
+        sentence_end = _SENTENCE_END.search(text, cue.end() - 1)
+        stop = min(sentence_end.end() if sentence_end else len(text), cue.end() + 240)
+        window_start = cue.end()
+        weaker = 1 if cue.group("bare") else 0
+        naming = bool(_NAMING.search(cue.group()))
+        # Every name but a lower-case one has a capital: with none ahead, skip the window's
+        # scans (a lower-case coined word is looked for right after the cue only).
+        if _capital_ahead(text, window_start, stop):
+            window = _window_candidates(text, window_start, stop, expansions, naming)
+            found.extend((score - weaker, at, name) for score, at, name in window)
+        if not weaker and (coined := _lower_name(text, window_start)):
+            found.append((4, window_start, coined))
+        # Styles are sorted by start: only those starting in the window (linear, not quadratic,
+        # in text with many cues and many styles).
+        index = bisect_left(styles, (window_start,))
+        while index < len(styles) and styles[index][0] < stop:
+            start, end, style = styles[index]
+            if name := _styled(text, start, end):
+                found.append((5 if style != "italic" else 3, start, name))
+            index += 1
+    for start, end, style in styles:
+        if style != "italic" and (name := _styled(text, start, end)):
+            found.append((3, start, name))
+    found.extend(_lead_candidates(text))
+    return found
+
+
+def _lower_name(text: str, window_start: int) -> str | None:
+    """A lower-case coined word right after a cue and set off ("we introduce einspace, a")."""
+    start = _SPACE.match(text, window_start).end()
+    if start >= len(text) or not text[start].islower():
+        return None
+    named = _name_at(text, start, naming=False, lower=True)
+    return named[0] if named and named[0].islower() else None
+
+
+def _lead_candidates(text: str) -> list[Candidate]:
+    """Names that begin a sentence: "Medusa is a ...", "RelGNN, a new ...", "X: a ..."."""
+    if not _has_lead_part(text):
+        return []
+    starts = [0] + [index + 2 for index in literal_starts(text, _SENTENCE_BREAKS)]
+    found: list[Candidate] = []
+    proper: dict[str, bool] = {}  # each name's scan once, however many sentences it begins
+    for match in finditer_at(_LEAD, text, starts):
+        name = strip_token(match.group(1))
+        if not name:
+            continue
+        if namelike(name.split()[0]):
+            found.append((4, match.start(1), name))
+        elif _capitalised(name.split()[0]):
+            # A capitalised word is a name when the text capitalises it mid-sentence too.
+            if name not in proper:
+                proper[name] = _said_mid_sentence(text, name)
+            if match.group(2) or proper[name]:
+                found.append((4, match.start(1), name))
+    return found
+
+
+def _said_mid_sentence(text: str, name: str) -> bool:
+    """Whether the name occurs, as a word, after a lower-case word or a comma."""
+    index = text.find(" " + name)
+    while index > 0:
+        end = index + 1 + len(name)
+        if (end == len(text) or not text[end].isalnum()) and (
+            text[index - 1].islower() or text[index - 1] == ","
+        ):
+            return True
+        index = text.find(" " + name, index + 1)
+    return False
