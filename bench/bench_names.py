@@ -68,7 +68,7 @@ def _kind(label: str, shown: str, folded: str) -> str:
     at = _word(fold_name(label)).search(folded)
     start = at.start() if at else 0
     after = folded[at.end() : at.end() + 6] if at else ""
-    if re.search(re.escape(label) + r"\s*\*{0,2}\s*\(", shown):
+    if re.search(re.escape(label) + r"[\s*\"'\u201d\u2019]*\(", shown):
         return "acronym"
     if any(ch.isdigit() for ch in label) and " " in label:
         return "version"
@@ -109,7 +109,7 @@ def load(path: Path, seed: int) -> tuple[list[Case], list[tuple[str, tuple[str, 
         if not _word(fold_name(label)).search(folded):
             continue
         acronym = re.search(
-            re.escape(label) + r"\s*\*{0,2}\s*\(\s*([^()\s]{2,25})\s*\)", shown, re.IGNORECASE
+            re.escape(label) + r"[\s*\"'\u201d\u2019]*\(\s*([^()\s]{2,25})\s*\)", shown, re.IGNORECASE
         )
         digest = hashlib.sha256(f"{seed}:{title}".encode()).digest()
         cases.append(

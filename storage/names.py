@@ -16,6 +16,8 @@ from storage.names_cues import MAX_NAME, candidates
 from storage.names_cues import strip_token as _strip
 
 MAX_HEADLINE = 64
+_REPEATS = 2
+_REPO = 3
 
 
 def _words(text: str) -> frozenset[str]:
@@ -73,7 +75,11 @@ def method_name(abstract: str, code_urls: tuple[str, ...] = ()) -> str | None:
         if score < 3 or (score == 3 and repeats < 2):
             continue  # weak evidence (a topic's acronym, a stray bold word) names nothing
         # Repeated names are the paper's subject; the repository's name confirms it.
-        ranked = (score + min(repeats - 1, 2) + 3 * (name.casefold() == repo), -position, name)
+        ranked = (
+            score + min(repeats - 1, _REPEATS) + _REPO * (name.casefold() == repo),
+            -position,
+            name,
+        )
         if best is None or ranked > best:
             best = ranked
     return best[2] if best else None

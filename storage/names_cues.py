@@ -55,7 +55,9 @@ _CUE = re.compile(
     + _VERBS
     + r")|called|named|dubbed|termed|coined|referred to as|known as|the proposed|"
     r"our (?:proposed |new |novel )?(?:" + _NOUNS + r")s?\s*[:,]?|culminat\w* in our|"
-    r"the resulting|(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
+    r"the resulting|our(?=\s+[^\s,;:()]+\s+(?:"
+    + _NOUNS
+    + r")s?\b)|(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
     re.IGNORECASE,
 )
 # Every _CUE match begins with one of these (in any case): _CUE is tried only where one begins,
@@ -81,9 +83,15 @@ _CUE_WORDS = (
 # Cues after which the next word is the name whatever its case pattern ("named Magpie").
 _NAMING = re.compile(r"(?:call\w*|nam\w*|dub\w*|term\w*|coin\w*|as)$", re.IGNORECASE)
 _APPOSITIVE_TEXT = (
-    r"\b(?:" + _NOUNS + r")s?\s*[,:]?\s+(?:called\s+|named\s+|dubbed\s+|termed\s+)?(?=\S)"
+    r"\b(?:" + _NOUNS + r")s?\s*[,:]?\s+(?:called\s+|named\s+|dubbed\s+|termed\s+|namely\s+|"
+    r"i\.e\.,?\s+)?(?=\S)"
 )
 _APPOSITIVE = re.compile(_APPOSITIVE_TEXT, re.IGNORECASE)
+_TYPED_NAME = re.compile(r"(?:(?:the|a|an)\s+)?([^\s,;:()]+)\s+(?:" + _NOUNS + r")s?\b", re.I)
+# Cues that introduce the paper's own contribution ("we propose", "this paper introduces").
+_LEAD_CUE = re.compile(
+    r"(?:we|this \w+|our (?:paper|work))\s+(?:\w+\s+)?(?:propos|introduc|present)", re.I
+)
 # The same on lower-cased ASCII text (one case to compare is about four times faster); the
 # pattern has no upper-case letters or case-dependent classes, so both find the same spans.
 _APPOSITIVE_LOWER = re.compile(_APPOSITIVE_TEXT)
@@ -94,7 +102,7 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z0-9*$(\"']|\s*$)")
 # What sets a name off from its description: "X, a ...", "X: ...", "X -- a ...", "X (ours)".
 _SET_OFF = re.compile(r"\s*(?:[,:;]|--|[\u2013\u2014]|\.(?:\s|$)|$)")
 # A size or version after a name: "Delta 3B", "CircuitNet 2.0", "Foo v2", "Llama-2 70B".
-_VERSION = re.compile(r"v?\d+(?:\.\d+)*(?:[BMKT]|x\d+)?|[IVX]{1,4}|XL|XXL", re.IGNORECASE)
+_VERSION = re.compile(r"v?\d+(?:\.\d+)*(?:[BMKTD]|x\d+)?|[IVX]{1,4}|XL|XXL", re.IGNORECASE)
 # "X is a ...", "X, a ...", "X: a ..." where a sentence starts: X names what the paper is about.
 _LEAD = re.compile(
     r"([^\s,:(]+(?: v?\d+(?:\.\d+)*[BMK]?)?) (?:\([^()]*\) )?(?:is|,|:) an? (?:(novel|new) )?"
@@ -107,7 +115,8 @@ _WORD_PARTS = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def strip_token(token: str) -> str:
-    token = token.strip(".,;:!?'\"*`")
+    """The token without the punctuation, quotes, braces or "'s" around a name."""
+    token = token.strip(".,;:!?'\"*`{}\u201c\u201d\u2018\u2019")
     return token[:-2] if token.endswith(("'s", "\u2019s")) else token
 
 
@@ -127,6 +136,8 @@ def namelike(token: str) -> bool:
     upper = sum(map(str.isupper, token))
     inner_upper = any(map(str.isupper, token[1:]))
     has_digit = any(map(str.isdigit, token))  # superscripts ²³¹ are digits too
+    if (token[-1] == "D" and token[:-1].isdigit()) or "/" in token:
+        return False  # "2D", "3D": a dimension; "1/T", "A/B": not a name
     parts = token.split("-")
     if any(len(part) >= 3 and part.isalpha() and part.islower() for part in parts[1:]):
         return False  # "L1-infinite", "RL-free", "GPT-based": a description, not a name
@@ -200,7 +211,7 @@ def _name_at(text: str, start: int, naming: bool, lower: bool = False) -> tuple[
         end = following.start() + len(word)
     name = text[begin:end]
     set_off = _SET_OFF.match(text, end) is not None
-    if set_off or (naming and " " not in name):
+    if set_off or naming:  # "called Orthogonal Bootstrap that ...": the cue marks it
         return (name, True) if len(name) <= MAX_NAME else None
     return None
 
@@ -298,12 +309,42 @@ def _acronym_score(text: str, window_start: int, start: int | None, match: re.Ma
     return 0
 
 
+def _singular(acronym: str) -> str:
+    """An acronym without its plural s: "Context-based GNNs (ContextGNNs)" names ContextGNN."""
+    if len(acronym) > 3 and acronym[-1] == "s" and acronym[-2].isupper():
+        return acronym[:-1]
+    return acronym
+
+
+def _spelled_out(
+    text: str, start: int, name: str, acronyms: list[tuple[re.Match[str], int | None]]
+) -> bool:
+    """Whether the name at `start` begins a long name an acronym then abbreviates.
+
+    "we introduce Pior-Informed Preference Alignment (PIPA)": the acronym names it; a coined
+    word with its own abbreviation ("Cell2Sentence (C2S)") stays the name.
+    """
+    for match, expansion in acronyms:
+        if expansion is None or match.start() <= start:
+            continue
+        between = text[start : match.start()]
+        if len(between.split()) <= 8 and not _PUNCTUATION.search(between):
+            return " " in between.strip() or " " in name
+    return False
+
+
 def _window_candidates(
-    text: str, window_start: int, stop: int, expansions: dict[int, int | None], naming: bool
+    text: str,
+    window_start: int,
+    stop: int,
+    expansions: dict[int, int | None],
+    naming: bool,
+    lead: bool = False,
 ) -> list[Candidate]:
     """Candidates in the window after a cue: the name right after it, acronyms, appositives.
 
-    `expansions` keeps `_expansion_start` by acronym position, for windows that overlap.
+    `expansions` keeps `_expansion_start` by acronym position, for windows that overlap. After
+    a `lead` cue ("we propose"), a name set off right after it is the paper's own (score 6).
     """
     found: list[Candidate] = []
     direct_start = _SPACE.match(text, window_start).end()
@@ -316,25 +357,30 @@ def _window_candidates(
         )
         if namelike(strip_token(match.group(1)))
     ]
-    if direct_start < stop and (named := _name_at(text, direct_start, naming)):
+    named = _name_at(text, direct_start, naming) if direct_start < stop else None
+    if named:
         name, set_off = named
-        # "we introduce Pior-Informed Preference Alignment (PIPA)": the acronym names it.
-        expanded = any(
-            start is not None
-            and match.start() > direct_start
-            and len(text[direct_start : match.start()].split()) <= 8
-            and not _PUNCTUATION.search(text, direct_start, match.start())
-            for match, start in acronyms
-        )
-        if not expanded and (set_off or namelike(name.split()[0])):
-            found.append((5, direct_start, name))
+        if not _spelled_out(text, direct_start, name, acronyms) and (
+            set_off or namelike(name.split()[0])
+        ):
+            found.append((5 + (lead and set_off), direct_start, name))
+    elif direct_start < stop and (typed := _TYPED_NAME.match(text, direct_start)):
+        # "we propose the FedLMT framework", "our KW-Design method": a coined word and its kind.
+        if namelike(strip_token(typed.group(1))):
+            found.append((5, typed.start(1), strip_token(typed.group(1))))
     for match, start in acronyms:
         if score := _acronym_score(text, window_start, start, match):
-            found.append((score, match.start(), strip_token(match.group(1))))
+            found.append((score, match.start(), _singular(strip_token(match.group(1)))))
     for appositive_end in _appositive_ends(text, window_start, stop):
-        named = _name_at(text, appositive_end, naming=True)
-        if named and (named[1] or namelike(named[0].split()[0])):
-            found.append((4, appositive_end, named[0]))
+        named = _name_at(text, appositive_end, naming=False)
+        if (
+            named
+            and (named[1] or namelike(named[0].split()[0]))
+            and not _spelled_out(text, appositive_end, named[0], acronyms)
+        ):
+            # "we propose a unified framework, HyperHuman, that": as sure as a direct name.
+            close = named[1] and len(text[window_start:appositive_end].split()) <= 8
+            found.append((5 + lead if close else 4, appositive_end, named[0]))
     return found
 
 
@@ -353,7 +399,8 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
         # Every name but a lower-case one has a capital: with none ahead, skip the window's
         # scans (a lower-case coined word is looked for right after the cue only).
         if _capital_ahead(text, window_start, stop):
-            window = _window_candidates(text, window_start, stop, expansions, naming)
+            lead = _LEAD_CUE.match(cue.group()) is not None
+            window = _window_candidates(text, window_start, stop, expansions, naming, lead)
             found.extend((score - weaker, at, name) for score, at, name in window)
         if not weaker and (coined := _lower_name(text, window_start)):
             found.append((4, window_start, coined))
