@@ -108,9 +108,8 @@ def load(path: Path, seed: int) -> tuple[list[Case], list[tuple[str, tuple[str, 
         folded = fold_name(shown)
         if not _word(fold_name(label)).search(folded):
             continue
-        acronym = re.search(
-            re.escape(label) + r"[\s*\"'\u201d\u2019]*\(\s*([^()\s]{2,25})\s*\)", shown, re.IGNORECASE
-        )
+        spelled = re.escape(label) + r"[\s*\"'\u201d\u2019]*\(\s*([^()\s]{2,25})\s*\)"
+        acronym = re.search(spelled, shown, re.IGNORECASE)
         digest = hashlib.sha256(f"{seed}:{title}".encode()).digest()
         cases.append(
             Case(

@@ -53,8 +53,9 @@ _CUE = re.compile(
     r"\b(?:(?:we|this (?:paper|work|study|article)|our (?:paper|work))\s+(?:\w+ly\s+|also\s+|"
     r"further\s+|then\s+|first\s+|here\s+|hereby\s+|therefore\s+|thus\s+|instead\s+)?(?:"
     + _VERBS
-    + r")|called|named|dubbed|termed|coined|referred to as|known as|the proposed|"
-    r"our (?:proposed |new |novel )?(?:" + _NOUNS + r")s?\s*[:,]?|culminat\w* in our|"
+    + r")|called|named|dubbed|termed|coined|referred to as|known as|denoted as|designated as|"
+    r"tagged|the proposed|"
+    r"our (?:[\w-]+ ){0,3}?(?:" + _NOUNS + r")s?\s*[:,]?|culminat\w* in our|"
     r"the resulting|our(?=\s+[^\s,;:()]+\s+(?:"
     + _NOUNS
     + r")s?\b)|(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
@@ -73,6 +74,9 @@ _CUE_WORDS = (
     "coined",
     "referred",
     "known",
+    "denoted",
+    "designated",
+    "tagged",
     "the proposed",
     "the resulting",
     "culminat",
@@ -81,26 +85,30 @@ _CUE_WORDS = (
     "present",
 )
 # Cues after which the next word is the name whatever its case pattern ("named Magpie").
-_NAMING = re.compile(r"(?:call\w*|nam\w*|dub\w*|term\w*|coin\w*|as)$", re.IGNORECASE)
+_NAMING = re.compile(r"(?:call\w*|nam\w*|dub\w*|term\w*|coin\w*|tagged|as)$", re.IGNORECASE)
+# What may stand between a cue and its name: "named as X", "our method, namely X", "we
+# propose, X", "we propose the X".
+_DIRECT_SKIP = re.compile(r"\s*(?:,\s*)?(?:(?:as|namely|i\.e\.,?|the)\s+)?")
 _APPOSITIVE_TEXT = (
-    r"\b(?:" + _NOUNS + r")s?\s*[,:]?\s+(?:called\s+|named\s+|dubbed\s+|termed\s+|namely\s+|"
-    r"i\.e\.,?\s+)?(?=\S)"
+    r"\b(?:" + _NOUNS + r")s?(?:\s*[,:]?\s+|\s*(?:--|\u2014)\s*)(?:called\s+|named\s+|dubbed\s+|"
+    r"termed\s+|namely\s+|i\.e\.,?\s+)?(?=\S)"
 )
 _APPOSITIVE = re.compile(_APPOSITIVE_TEXT, re.IGNORECASE)
-_TYPED_NAME = re.compile(r"(?:(?:the|a|an)\s+)?([^\s,;:()]+)\s+(?:" + _NOUNS + r")s?\b", re.I)
+_TYPED_NAME = re.compile(r"(?:the\s+)?([^\s,;:()]+)\s+(?:" + _NOUNS + r")s?\b", re.I)
 # Cues that introduce the paper's own contribution ("we propose", "this paper introduces").
 _LEAD_CUE = re.compile(
-    r"(?:we|this \w+|our (?:paper|work))\s+(?:\w+\s+)?(?:propos|introduc|present)", re.I
+    r"(?:we|this \w+|our (?:paper|work))\s+(?:\w+\s+)?(?:propos|introduc|present)|the proposed|our",
+    re.I,
 )
 # The same on lower-cased ASCII text (one case to compare is about four times faster); the
 # pattern has no upper-case letters or case-dependent classes, so both find the same spans.
 _APPOSITIVE_LOWER = re.compile(_APPOSITIVE_TEXT)
 _SPACE = re.compile(r"\s*")
 _TOKEN = re.compile(r"[^\s,;:()\[\]\"\u2013\u2014]+")  # en/em dashes end a name too
-_ACRONYM = re.compile(r"\(([^()\s]{2,25})\)(?=[\s,.;:)]|$)")
+_ACRONYM = re.compile(r"\(\s?([^()\s]{2,25}(?: v?\d+(?:\.\d+)*)?)\s?\)(?=[\s,.;:)]|$)")
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z0-9*$(\"']|\s*$)")
 # What sets a name off from its description: "X, a ...", "X: ...", "X -- a ...", "X (ours)".
-_SET_OFF = re.compile(r"\s*(?:[,:;]|--|[\u2013\u2014]|\.(?:\s|$)|$)")
+_SET_OFF = re.compile(r"\s*(?:[,:;]|--|[\u2013\u2014]|\.(?:\s|$)|$|\((?=[^()\s]+ [^()]+\)))")
 # A size or version after a name: "Delta 3B", "CircuitNet 2.0", "Foo v2", "Llama-2 70B".
 _VERSION = re.compile(r"v?\d+(?:\.\d+)*(?:[BMKTD]|x\d+)?|[IVX]{1,4}|XL|XXL", re.IGNORECASE)
 # "X is a ...", "X, a ...", "X: a ..." where a sentence starts: X names what the paper is about.
@@ -347,7 +355,7 @@ def _window_candidates(
     a `lead` cue ("we propose"), a name set off right after it is the paper's own (score 6).
     """
     found: list[Candidate] = []
-    direct_start = _SPACE.match(text, window_start).end()
+    direct_start = _DIRECT_SKIP.match(text, window_start).end()
     acronyms = [
         (match, _expansion(match, text, expansions))
         for match in (
@@ -364,18 +372,23 @@ def _window_candidates(
             set_off or namelike(name.split()[0])
         ):
             found.append((5 + (lead and set_off), direct_start, name))
-    elif direct_start < stop and (typed := _TYPED_NAME.match(text, direct_start)):
+    elif (
+        direct_start < stop
+        and (typed := _TYPED_NAME.match(text, direct_start))
+        and namelike(strip_token(typed.group(1)))
+    ):
         # "we propose the FedLMT framework", "our KW-Design method": a coined word and its kind.
-        if namelike(strip_token(typed.group(1))):
-            found.append((5, typed.start(1), strip_token(typed.group(1))))
+        found.append((5, typed.start(1), strip_token(typed.group(1))))
     for match, start in acronyms:
         if score := _acronym_score(text, window_start, start, match):
             found.append((score, match.start(), _singular(strip_token(match.group(1)))))
     for appositive_end in _appositive_ends(text, window_start, stop):
         named = _name_at(text, appositive_end, naming=False)
+        # "two algorithms, namely SCGD and SCSC": a list of what is studied, not a name.
+        listed = text[max(0, appositive_end - 8) : appositive_end].rstrip().endswith(("ly", "."))
         if (
             named
-            and (named[1] or namelike(named[0].split()[0]))
+            and (named[1] or (namelike(named[0].split()[0]) and not listed))
             and not _spelled_out(text, appositive_end, named[0], acronyms)
         ):
             # "we propose a unified framework, HyperHuman, that": as sure as a direct name.
