@@ -136,6 +136,11 @@ def verdict(case: Case, name: str | None) -> str:
     return "repo" if repo and name.casefold() == repo.casefold() else "wrong"
 
 
+def _from_repo(case: Case, name: str | None) -> bool:
+    """Whether `method_name` fell back to the repository's name (the text states none)."""
+    return name is not None and storage.names._stated_name(case.abstract, case.code_urls) is None
+
+
 def _share(part: int, whole: int) -> str:
     return f"{part / whole:6.1%} ({part}/{whole})" if whole else "  -   (0/0)"
 
@@ -146,8 +151,10 @@ def report(title: str, results: list[tuple[Case, str | None, str]]) -> None:
     verdicts = Counter(v for _, _, v in results)
     right = verdicts["exact"] + verdicts["acronym"]
     print(f"{title}: {_share(right, total)} correct")
+    from_repo = sum(1 for c, n, v in results if v in ("exact", "acronym") and _from_repo(c, n))
     print(
-        f"    exact {verdicts['exact']}, acronym {verdicts['acronym']}; wrong: none "
+        f"    exact {verdicts['exact']}, acronym {verdicts['acronym']} (of these, the repository "
+        f"name when the text states none: {from_repo})\n    wrong: none "
         f"{verdicts['none']}, repo slug {verdicts['repo']}, other name {verdicts['wrong']}"
     )
     kinds = Counter(case.kind for case, _, _ in results)

@@ -12,7 +12,7 @@ import re
 from urllib.parse import urlsplit
 
 from storage.latex import display_text, latex_to_unicode
-from storage.names_cues import MAX_NAME, candidates
+from storage.names_cues import MAX_NAME, candidates, namelike, plain_letters
 from storage.names_cues import strip_token as _strip
 
 MAX_HEADLINE = 64
@@ -62,13 +62,33 @@ def _count(text: str, name: str) -> int:
 
 
 def method_name(abstract: str, code_urls: tuple[str, ...] = ()) -> str | None:
-    """The name of the method the abstract introduces, or None."""
+    """The name of the method the abstract introduces, or None.
+
+    A name the text states wins; else a coined repository name ("github.com/lab/MaNo" where
+    the abstract says only "our proposed method \\method{}"), never a generic one ("denovo").
+    """
+    name = _stated_name(abstract, code_urls)
+    if name is None and (repo := repo_name(code_urls)) and namelike(repo):
+        return repo
+    return name
+
+
+def _stated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
+    """The method name the text states, or None."""
     display = display_text(abstract)
     text = display.text
     repo = (repo_name(code_urls) or "").casefold()
-    best: tuple[int, int, str] | None = None
     counts: dict[str, int] = {}  # a name found after each of many cues is counted once
-    for score, position, name in candidates(text, display.styles):
+    best = _best(text, candidates(text, display.styles), repo, counts)
+    return plain_letters(best) if best else None
+
+
+def _best(
+    text: str, found: list[tuple[int, int, str]], repo: str, counts: dict[str, int]
+) -> str | None:
+    """The best-ranked candidate name: by evidence, repetition, the repository; then first."""
+    best: tuple[int, int, str] | None = None
+    for score, position, name in found:
         repeats = counts.get(name)
         if repeats is None:
             repeats = counts[name] = _count(text, name)
@@ -142,12 +162,18 @@ def title_name(title: str) -> str | None:
 def derive_name(abstract: str, title: str | None = None, code_urls: tuple[str, ...] = ()) -> str:
     """Method name, else (titled records) the title's short name, else the repository's name,
     else a headline of the title or the first sentence. Never empty."""
-    name = method_name(abstract, code_urls)
+    name = _stated_name(abstract, code_urls)
     shown_title = latex_to_unicode(title) if title else None
     short = title_name(shown_title) if shown_title else None
-    if short and (not name or (name.casefold() in short.casefold() and _count(abstract, short))):
-        # The title's name, when the abstract uses it too ("NaturalSpeech 2" over "NaturalSpeech").
+    if short and (
+        not name
+        or (name.casefold() in short.casefold() and _count(abstract.casefold(), short.casefold()))
+    ):
+        # The title's name, when the abstract uses it too ("NaturalSpeech 2" over "NaturalSpeech",
+        # "Context-Parametric Inversion" over "context-parametric inversion").
         return short
+    if name and shown_title and name.casefold() == shown_title.casefold():
+        return shown_title  # "Plug-in performative optimization" in the title's capitals
     if name:
         return name
     repo = repo_name(code_urls)

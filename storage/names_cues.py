@@ -10,6 +10,7 @@ as the paper's, 4 good evidence, 3 or less weak (a topic's acronym, a stray bold
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_left
 
 from storage.ingest_scan import ascii_fold, finditer_at, literal_starts
@@ -89,6 +90,28 @@ _NAMING = re.compile(r"(?:call\w*|nam\w*|dub\w*|term\w*|coin\w*|tagged|as)$", re
 # What may stand between a cue and its name: "named as X", "our method, namely X", "we
 # propose, X", "we propose the X".
 _DIRECT_SKIP = re.compile(r"\s*(?:,\s*)?(?:(?:as|namely|i\.e\.,?|the)\s+)?")
+# After a naming cue: "we call this phenomenon (as) the X", "we name the method X".
+_NAMING_SKIP = re.compile(
+    r"\s*(?:(?:this|these|such|our|the)\s+(?:(?:phenomenon|phenomena|effect|approach|method|"
+    r"procedure|technique|problem|setting|property|behaviou?r|task|framework|model|algorithm|"
+    r"strategy|issue|process|quantity|condition|principle|regime|notion|idea|family|class|"
+    r"pattern|mechanism|measure|metric|loss|objective|paradigm|scheme)s?\s+)?|(?:it|them)\s+)?"
+    r"(?:as\s+)?(?:the\s+|an?\s+)?"
+)
+_LOWER_PHRASE = re.compile(
+    r"([a-z][\w'-]*(?: [^\W\d_][\w'-]*){0,3}?)(?=\s*(?:[,:;.(]|--|\u2014|$))"
+)
+# A name's description after it: "X, a ...", "X: an ...", "X -- the ...".
+_DESCRIBED = re.compile(r"\s*(?:,|:|--|\u2014)\s*(?:an?|the)\s")
+# Words no lower-case name is made of (or begins with: "two methods", "new techniques").
+_PHRASE_STOP = _words(
+    """a an the this that these those our its their his her we it they which who whose of for to
+    in on at by with from as and or but not no is are was were be been has have can may will
+    than then also such each every all any some many more most new novel simple general simple
+    efficient effective two three four several various different first second multiple other
+    results result method methods approach approaches framework model models work paper study
+    here there how what when where why whether while if so thus however"""
+)
 _APPOSITIVE_TEXT = (
     r"\b(?:" + _NOUNS + r")s?(?:\s*[,:]?\s+|\s*(?:--|\u2014)\s*)(?:called\s+|named\s+|dubbed\s+|"
     r"termed\s+|namely\s+|i\.e\.,?\s+)?(?=\S)"
@@ -97,7 +120,8 @@ _APPOSITIVE = re.compile(_APPOSITIVE_TEXT, re.IGNORECASE)
 _TYPED_NAME = re.compile(r"(?:the\s+)?([^\s,;:()]+)\s+(?:" + _NOUNS + r")s?\b", re.I)
 # Cues that introduce the paper's own contribution ("we propose", "this paper introduces").
 _LEAD_CUE = re.compile(
-    r"(?:we|this \w+|our (?:paper|work))\s+(?:\w+\s+)?(?:propos|introduc|present)|the proposed|our",
+    r"(?P<verbal>(?:we|this \w+|our (?:paper|work))\s+(?:\w+\s+)?(?:propos|introduc|present))|"
+    r"the proposed|our",
     re.I,
 )
 # The same on lower-cased ASCII text (one case to compare is about four times faster); the
@@ -120,6 +144,16 @@ _LEAD_PARTS = (" is a", ", a", ": a")
 _SENTENCE_BREAKS = (". ", "! ", "? ")
 _PUNCTUATION = re.compile(r"[,;:.]")
 _WORD_PARTS = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def plain_letters(name: str) -> str:
+    """The name with mathematical letters (from \\mathsf{DNA} in math) as plain ones (DNA)."""
+    if not any("\U0001d400" <= ch <= "\U0001d7ff" for ch in name):
+        return name
+    return "".join(
+        unicodedata.normalize("NFKC", ch) if "\U0001d400" <= ch <= "\U0001d7ff" else ch
+        for ch in name
+    )
 
 
 def strip_token(token: str) -> str:
@@ -164,11 +198,6 @@ def _capitalised(token: str) -> bool:
     )
 
 
-def _coined_lower(token: str) -> bool:
-    """A lower-case coined word set off after a cue ("we introduce einspace, a ...")."""
-    return 4 <= len(token) <= MAX_NAME and token.isalpha() and token.islower()
-
-
 def _version_after(text: str, end: int) -> int:
     """The end of a size/version token right after a name ending at `end`, else `end`."""
     if end >= len(text) or text[end] != " ":
@@ -183,13 +212,12 @@ def _version_after(text: str, end: int) -> int:
     return end
 
 
-def _name_at(text: str, start: int, naming: bool, lower: bool = False) -> tuple[str, bool] | None:
+def _name_at(text: str, start: int, naming: bool) -> tuple[str, bool] | None:
     """The name beginning at `start` and whether it is set off from what follows.
 
     A coined word (RelGNN) is a name anywhere; a capitalised phrase of up to four words
     ("Falcon", "Neural Spectral Methods") or a lower-case coined word only where set off by a
-    comma, colon or dash, or after a naming cue ("called Magpie."). Lower-case words only
-    when `lower` is set (the cue's window scans assume a name holds a capital).
+    comma, colon or dash, or after a naming cue ("called Magpie.").
     """
     first = _TOKEN.match(text, start)
     if not first:
@@ -202,12 +230,9 @@ def _name_at(text: str, start: int, naming: bool, lower: bool = False) -> tuple[
     if namelike(token):
         end = _version_after(text, end)
         return text[begin:end], _SET_OFF.match(text, end) is not None
-    if lower and _coined_lower(token):
-        set_off = text.startswith((", a ", ", an ", " -- a", ": a "), end)
-        return (token, True) if set_off and first.group() == token else None
     if not _capitalised(token):
         return None
-    for _ in range(3):  # more capitalised words: "Neural Spectral Methods", "Delta 3B"
+    for count in range(4):  # more capitalised words: "Neural Spectral Methods", "Delta 3B"
         version_end = _version_after(text, end)
         if version_end > end:
             end = version_end
@@ -216,6 +241,8 @@ def _name_at(text: str, start: int, naming: bool, lower: bool = False) -> tuple[
         word = strip_token(following.group()) if following else ""
         if not word or not (word[0].isupper() or word[0].isdigit()) or word in _COMMON_CAPITALS:
             break
+        if count == 3:
+            return None  # five capitalised words or more: a title or a long name, cut
         end = following.start() + len(word)
     name = text[begin:end]
     set_off = _SET_OFF.match(text, end) is not None
@@ -231,7 +258,7 @@ def _expansion_start(acronym: str, text: str, end: int) -> int | None:
     introduce a Federated OOD-aware Context Optimization (FOCoOp)" starts at "Federated"). A
     word gives its initial and its inner capitals ("Varying gatE (WAVE)", "via the IM (ODIM)").
     """
-    letters = [ch.lower() for ch in acronym if ch.isupper()]
+    letters = [ch.lower() for ch in plain_letters(acronym) if ch.isupper()]
     if not letters:
         return None
     words = list(_WORD_PARTS.finditer(text, max(0, end - 160), end))[-12:]
@@ -411,12 +438,16 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
         naming = bool(_NAMING.search(cue.group()))
         # Every name but a lower-case one has a capital: with none ahead, skip the window's
         # scans (a lower-case coined word is looked for right after the cue only).
+        lead_match = _LEAD_CUE.match(cue.group())
+        lead = lead_match is not None
         if _capital_ahead(text, window_start, stop):
-            lead = _LEAD_CUE.match(cue.group()) is not None
             window = _window_candidates(text, window_start, stop, expansions, naming, lead)
             found.extend((score - weaker, at, name) for score, at, name in window)
-        if not weaker and (coined := _lower_name(text, window_start)):
-            found.append((4, window_start, coined))
+        # "known as the codebook", "referred to as the curse": established terms, not names.
+        naming_lower = naming and not cue.group().lower().startswith(("known", "referred"))
+        strong = naming_lower or bool(lead_match and lead_match.group("verbal"))
+        if strong and not weaker and (phrase := _lower_phrase(text, window_start, naming_lower)):
+            found.append((5, window_start, phrase))
         # Styles are sorted by start: only those starting in the window (linear, not quadratic,
         # in text with many cues and many styles).
         index = bisect_left(styles, (window_start,))
@@ -432,13 +463,29 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
     return found
 
 
-def _lower_name(text: str, window_start: int) -> str | None:
-    """A lower-case coined word right after a cue and set off ("we introduce einspace, a")."""
-    start = _SPACE.match(text, window_start).end()
+def _lower_phrase(text: str, window_start: int, naming: bool) -> str | None:
+    """A lower-case name right after a cue: "we introduce einspace, a ...", "we propose
+    position coupling, a ...", "a phenomenon we call catastrophic Goodhart."
+
+    After "we propose" it must be set off by a comma, colon or dash and a description ("a",
+    "an", "the"); after a naming cue, by any punctuation. A phrase begins with a capital.
+    """
+    skip = _NAMING_SKIP if naming else _DIRECT_SKIP
+    start = skip.match(text, window_start).end()
     if start >= len(text) or not text[start].islower():
         return None
-    named = _name_at(text, start, naming=False, lower=True)
-    return named[0] if named and named[0].islower() else None
+    phrase = _LOWER_PHRASE.match(text, start)
+    if not phrase:
+        return None
+    name, end = phrase.group(1), phrase.end(1)
+    words = name.split()
+    if any(word.lower() in _PHRASE_STOP for word in words) or len(name) > MAX_NAME:
+        return None
+    if len(words) == 1 and (len(name) < 4 or not name.isalpha() or naming):
+        return None  # "we call this superposition": a word, not a coined name
+    if not (_DESCRIBED.match(text, end) or (naming and _SET_OFF.match(text, end))):
+        return None
+    return name if len(words) == 1 else name[0].upper() + name[1:]
 
 
 def _lead_candidates(text: str) -> list[Candidate]:
