@@ -27,6 +27,7 @@ import storage.ingest_text
 import storage.latex
 import storage.latex_math
 import storage.names
+import storage.names_cues
 import storage.urls
 from storage.ingest import read_file
 from storage.ingest_decode import decode, read_bytes
@@ -41,6 +42,7 @@ _MODULES = (
     storage.latex,
     storage.latex_math,
     storage.names,
+    storage.names_cues,
     storage.urls,
 )
 

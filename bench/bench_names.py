@@ -25,6 +25,7 @@ import hashlib
 import json
 import random
 import re
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -138,7 +139,9 @@ def verdict(case: Case, name: str | None) -> str:
 
 def _from_repo(case: Case, name: str | None) -> bool:
     """Whether `method_name` fell back to the repository's name (the text states none)."""
-    return name is not None and storage.names._stated_name(case.abstract, case.code_urls) is None
+    # getattr: the bench also runs on the code before issue #11, which had no fallback.
+    stated = getattr(storage.names, "_stated_name", None)
+    return name is not None and stated is not None and stated(case.abstract, case.code_urls) is None
 
 
 def _share(part: int, whole: int) -> str:
@@ -167,7 +170,7 @@ def timing(every: list[tuple[str, tuple[str, ...]]], repeat: int) -> float:
     """Least CPU seconds of `repeat` runs of `method_name` over every abstract, cold caches."""
     best = float("inf")
     for _ in range(repeat):
-        for module in (storage.latex, storage.names):
+        for module in (storage.latex, storage.names, sys.modules.get("storage.names_cues", sys)):
             for value in vars(module).values():
                 if callable(getattr(value, "cache_clear", None)):
                     value.cache_clear()

@@ -12,7 +12,7 @@ import re
 from urllib.parse import urlsplit
 
 from storage.latex import display_text, latex_to_unicode
-from storage.names_cues import MAX_NAME, candidates, namelike, plain_letters
+from storage.names_cues import MAX_NAME, candidates, is_generic, namelike, plain_letters
 from storage.names_cues import strip_token as _strip
 
 MAX_HEADLINE = 64
@@ -94,6 +94,8 @@ def _best(
             repeats = counts[name] = _count(text, name)
         if score < 3 or (score == 3 and repeats < 2):
             continue  # weak evidence (a topic's acronym, a stray bold word) names nothing
+        if len(name) > MAX_NAME or not name.isprintable() or is_generic(name):
+            continue  # a guard: a name is short, printable display text, never "LLM"
         # Repeated names are the paper's subject; the repository's name confirms it.
         ranked = (
             score + min(repeats - 1, _REPEATS) + _REPO * (name.casefold() == repo),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_left
+from functools import lru_cache
 
 from storage.ingest_scan import ascii_fold, finditer_at, literal_starts
 
@@ -54,8 +55,7 @@ _CUE = re.compile(
     r"\b(?:(?:we|this (?:paper|work|study|article)|our (?:paper|work))\s+(?:\w+ly\s+|also\s+|"
     r"further\s+|then\s+|first\s+|here\s+|hereby\s+|therefore\s+|thus\s+|instead\s+)?(?:"
     + _VERBS
-    + r")|called|named|dubbed|termed|coined|referred to as|known as|denoted as|designated as|"
-    r"tagged|the proposed|"
+    + r")|called|named|dubbed|termed|coined|referred to as|known as|the proposed|"
     r"our (?:[\w-]+ ){0,3}?(?:" + _NOUNS + r")s?\s*[:,]?|culminat\w* in our|"
     r"the resulting|our(?=\s+[^\s,;:()]+\s+(?:"
     + _NOUNS
@@ -75,9 +75,6 @@ _CUE_WORDS = (
     "coined",
     "referred",
     "known",
-    "denoted",
-    "designated",
-    "tagged",
     "the proposed",
     "the resulting",
     "culminat",
@@ -86,7 +83,7 @@ _CUE_WORDS = (
     "present",
 )
 # Cues after which the next word is the name whatever its case pattern ("named Magpie").
-_NAMING = re.compile(r"(?:call\w*|nam\w*|dub\w*|term\w*|coin\w*|tagged|as)$", re.IGNORECASE)
+_NAMING = re.compile(r"(?:call\w*|nam\w*|dub\w*|term\w*|coin\w*|as)$", re.IGNORECASE)
 # What may stand between a cue and its name: "named as X", "our method, namely X", "we
 # propose, X", "we propose the X".
 _DIRECT_SKIP = re.compile(r"\s*(?:,\s*)?(?:(?:as|namely|i\.e\.,?|the)\s+)?")
@@ -137,11 +134,13 @@ _SET_OFF = re.compile(r"\s*(?:[,:;]|--|[\u2013\u2014]|\.(?:\s|$)|$|\((?=[^()\s]+
 _VERSION = re.compile(r"v?\d+(?:\.\d+)*(?:[BMKTD]|x\d+)?|[IVX]{1,4}|XL|XXL", re.IGNORECASE)
 # "X is a ...", "X, a ...", "X: a ..." where a sentence starts: X names what the paper is about.
 _LEAD = re.compile(
-    r"([^\s,:(]+(?: v?\d+(?:\.\d+)*[BMK]?)?) (?:\([^()]*\) )?(?:is|,|:) an? (?:(novel|new) )?"
+    r"([^\s,:(]+(?: v?\d+(?:\.\d+)*[BMK]?)?)(?: \([^()]*\))?(?: is|,|:) an? (?:(novel|new) )?"
 )
 # Every _LEAD match holds one of these after its name, and begins at 0 or after a sentence break.
 _LEAD_PARTS = (" is a", ", a", ": a")
+_LEAD_WHOLE = (" is a ", " is an ", ", a ", ", an ", ": a ", ": an ")
 _SENTENCE_BREAKS = (". ", "! ", "? ")
+_NEAR = 80
 _PUNCTUATION = re.compile(r"[,;:.]")
 _WORD_PARTS = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -167,6 +166,7 @@ def is_generic(name: str) -> bool:
     return base in GENERIC or base.upper() in GENERIC
 
 
+@lru_cache(maxsize=8192)  # the same words come after cue after cue, abstract after abstract
 def namelike(token: str) -> bool:
     """A coined name: RelGNN, SUICA, k-DTW, Info-Coevolution, K²IE, GPT4o (not 'Safe')."""
     if token.islower():
@@ -223,7 +223,7 @@ def _name_at(text: str, start: int, naming: bool) -> tuple[str, bool] | None:
     if not first:
         return None
     token = strip_token(first.group())
-    if not token:
+    if not token or token.islower():
         return None
     begin = first.start() + first.group().find(token)
     end = begin + len(token)
@@ -265,14 +265,19 @@ def _expansion_start(acronym: str, text: str, end: int) -> int | None:
     start = None
     for word in reversed(words):
         part = word.group()
-        keys = [part[0].lower()] + [ch.lower() for ch in part[1:] if ch.isupper()]
-        used = False
-        for key in reversed(keys):
-            if letters and key == letters[-1]:
+        if part.islower() or part[1:].islower():  # most words: the initial alone
+            if part[0].lower() == letters[-1]:
                 letters.pop()
-                used = True
-        if used:
-            start = word.start()
+                start = word.start()
+        else:
+            keys = [part[0].lower()] + [ch.lower() for ch in part[1:] if ch.isupper()]
+            used = False
+            for key in reversed(keys):
+                if letters and key == letters[-1]:
+                    letters.pop()
+                    used = True
+            if used:
+                start = word.start()
         if not letters:
             break
     return start if not letters else None
@@ -302,7 +307,7 @@ def _styled(text: str, start: int, end: int) -> str | None:
 
 
 def _has_lead_part(text: str) -> bool:
-    """Whether the text has what every _LEAD match has: "is a", ", a", ": a"."""
+    """Whether the text has what every _LEAD match has: " is a", ", a" or ": a"."""
     return any(part in text for part in _LEAD_PARTS)
 
 
@@ -392,7 +397,9 @@ def _window_candidates(
         )
         if namelike(strip_token(match.group(1)))
     ]
-    named = _name_at(text, direct_start, naming) if direct_start < stop else None
+    head = _TOKEN.match(text, direct_start) if direct_start < stop else None
+    # A name holds a capital ("we propose a ...": most windows end here).
+    named = _name_at(text, direct_start, naming) if head and not head.group().islower() else None
     if named:
         name, set_off = named
         if not _spelled_out(text, direct_start, name, acronyms) and (
@@ -400,7 +407,8 @@ def _window_candidates(
         ):
             found.append((5 + (lead and set_off), direct_start, name))
     elif (
-        direct_start < stop
+        head
+        and not head.group().islower()
         and (typed := _TYPED_NAME.match(text, direct_start))
         and namelike(strip_token(typed.group(1)))
     ):
@@ -428,25 +436,23 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
     """(score, position, name) for every possible method name."""
     found: list[Candidate] = []
     expansions: dict[int, int | None] = {}
-    for cue in finditer_at(_CUE, text, literal_starts(ascii_fold(text), _CUE_WORDS)):
+    for cue in cue_matches(text):
         # The window ends at the first sentence end at or after the cue (a match is one
         # character, and what it looks at lies after it, so search from there finds it).
         sentence_end = _SENTENCE_END.search(text, cue.end() - 1)
         stop = min(sentence_end.end() if sentence_end else len(text), cue.end() + 240)
         window_start = cue.end()
-        weaker = 1 if cue.group("bare") else 0
-        naming = bool(_NAMING.search(cue.group()))
+        weaker, naming, lead, lower = _cue_kind(cue.group())
+        if weaker or cue.group()[:1] in "oO":
+            # "our method ...", "... and propose": frequent, and their name comes right after
+            # (a short window keeps the many of them cheap).
+            stop = min(stop, window_start + _NEAR)
         # Every name but a lower-case one has a capital: with none ahead, skip the window's
-        # scans (a lower-case coined word is looked for right after the cue only).
-        lead_match = _LEAD_CUE.match(cue.group())
-        lead = lead_match is not None
+        # scans (a lower-case name is looked for right after the cue only).
         if _capital_ahead(text, window_start, stop):
             window = _window_candidates(text, window_start, stop, expansions, naming, lead)
             found.extend((score - weaker, at, name) for score, at, name in window)
-        # "known as the codebook", "referred to as the curse": established terms, not names.
-        naming_lower = naming and not cue.group().lower().startswith(("known", "referred"))
-        strong = naming_lower or bool(lead_match and lead_match.group("verbal"))
-        if strong and not weaker and (phrase := _lower_phrase(text, window_start, naming_lower)):
+        if lower and (phrase := _lower_phrase(text, window_start, naming)):
             found.append((5, window_start, phrase))
         # Styles are sorted by start: only those starting in the window (linear, not quadratic,
         # in text with many cues and many styles).
@@ -459,8 +465,31 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
     for start, end, style in styles:
         if style != "italic" and (name := _styled(text, start, end)):
             found.append((3, start, name))
-    found.extend(_lead_candidates(text))
+    if not any(score >= 5 for score, _, _ in found):
+        # Only when no cue names the method: "Medusa is a ..." is weaker evidence, and
+        # finding sentence starts costs a scan of the text.
+        found.extend(_lead_candidates(text))
     return found
+
+
+@lru_cache(maxsize=1024)  # a few hundred distinct cues ("we propose", "called", ...)
+def _cue_kind(cue: str) -> tuple[int, bool, bool, bool]:
+    """(weaker, naming, lead, lower) of a cue's text: 1 for a bare verb; whether it names
+    ("called"); whether it introduces the paper's own work ("we propose"); whether a
+    lower-case name may follow it."""
+    match = _CUE.fullmatch(cue)
+    weaker = 1 if match and match.group("bare") else 0
+    naming = _NAMING.search(cue) is not None
+    lead_match = _LEAD_CUE.match(cue)
+    # "known as the codebook", "referred to as the curse": established terms, not names.
+    naming_lower = naming and not cue.lower().startswith(("known", "referred"))
+    lower = not weaker and (naming_lower or bool(lead_match and lead_match.group("verbal")))
+    return weaker, naming, lead_match is not None, lower
+
+
+def cue_matches(text: str) -> list[re.Match[str]]:
+    """`list(_CUE.finditer(text))`, fast: tried only where a cue word begins."""
+    return finditer_at(_CUE, text, literal_starts(ascii_fold(text), _CUE_WORDS))
 
 
 def _lower_phrase(text: str, window_start: int, naming: bool) -> str | None:
@@ -474,6 +503,9 @@ def _lower_phrase(text: str, window_start: int, naming: bool) -> str | None:
     start = skip.match(text, window_start).end()
     if start >= len(text) or not text[start].islower():
         return None
+    space = text.find(" ", start, start + 20)
+    if text[start : space if space > 0 else start + 20] in _PHRASE_STOP:
+        return None  # "we propose a ...", "we introduce novel ...": most cues, at once
     phrase = _LOWER_PHRASE.match(text, start)
     if not phrase:
         return None
@@ -490,12 +522,21 @@ def _lower_phrase(text: str, window_start: int, naming: bool) -> str | None:
 
 def _lead_candidates(text: str) -> list[Candidate]:
     """Names that begin a sentence: "Medusa is a ...", "RelGNN, a new ...", "X: a ..."."""
-    if not _has_lead_part(text):
-        return []
-    starts = [0] + [index + 2 for index in literal_starts(text, _SENTENCE_BREAKS)]
+    # Tried only at the start of a sentence holding a lead part (few), not at every sentence.
+    starts: set[int] = set()
+    for index in literal_starts(text, _LEAD_PARTS):
+        if not text.startswith(_LEAD_WHOLE, index):
+            continue  # ", and", ", as", " is at": most of what the parts find
+        # The last sentence break shortly before the part (a name and an aside fit in 100).
+        low = max(0, index - 100)
+        head = max(text.rfind(brk, low, index) for brk in _SENTENCE_BREAKS)
+        if head >= 0:
+            starts.add(head + 2)
+        elif low == 0:
+            starts.add(0)
     found: list[Candidate] = []
     proper: dict[str, bool] = {}  # each name's scan once, however many sentences it begins
-    for match in finditer_at(_LEAD, text, starts):
+    for match in finditer_at(_LEAD, text, sorted(starts)):
         name = strip_token(match.group(1))
         if not name:
             continue

@@ -146,6 +146,7 @@ def test_hinted_scans_find_what_a_full_scan_finds(text: str) -> None:
     folded = ascii_fold(text)
     cues = finditer_at(names_cues._CUE, text, literal_starts(folded, names_cues._CUE_WORDS))
     assert spans(cues) == spans(names_cues._CUE.finditer(text))
+    assert spans(names_cues.cue_matches(text)) == spans(names_cues._CUE.finditer(text))
     pieces = finditer_at(latex._TEXT, text, literal_starts(text, latex._TEXT_STARTS))
     assert spans(pieces) == spans(latex._TEXT.finditer(text))
     found = finditer_at(urls._CANDIDATE, text, literal_starts(folded, urls._CANDIDATE_STARTS))
