@@ -46,8 +46,8 @@ _NOUNS = (
 )
 _VERBS = (
     r"propos\w*|introduc\w*|present\w*|develop\w*|design\w*|call\w*|nam(?:e|ed|es)|term\w*|"
-    r"dub\w*|coin\w*|devis\w*|build\w*|construct\w*|formulat\w*|creat\w*|put forward|unveil\w*|"
-    r"releas\w*|establish\w*|offer\w*|refer to (?:\w+ ){0,4}?as"
+    r"dub\w*|coin\w*|devis\w*|build\w*|construct\w*|formulat\w*|creat\w*|put (?:forward|forth)|"
+    r"unveil\w*|releas\w*|establish\w*|offer\w*|refer to (?:\w+ ){0,4}?as"
 )
 # A cue's `bare` group is a verb with no "we"/"this paper" before it ("...and propose X", "by
 # introducing X"): weaker, it may be another paper's proposal ("the recently proposed X").
@@ -86,14 +86,14 @@ _CUE_WORDS = (
 _NAMING = re.compile(r"(?:call\w*|nam\w*|dub\w*|term\w*|coin\w*|as)$", re.IGNORECASE)
 # What may stand between a cue and its name: "named as X", "our method, namely X", "we
 # propose, X", "we propose the X".
-_DIRECT_SKIP = re.compile(r"\s*(?:,\s*)?(?:(?:as|namely|i\.e\.,?|the)\s+)?")
+_DIRECT_SKIP = re.compile(r"\s*(?:,\s*)?(?:(?:as|namely|i\.e\.,?|the)\s+)?[\"\u201c`']*")
 # After a naming cue: "we call this phenomenon (as) the X", "we name the method X".
 _NAMING_SKIP = re.compile(
     r"\s*(?:(?:this|these|such|our|the)\s+(?:(?:phenomenon|phenomena|effect|approach|method|"
     r"procedure|technique|problem|setting|property|behaviou?r|task|framework|model|algorithm|"
     r"strategy|issue|process|quantity|condition|principle|regime|notion|idea|family|class|"
     r"pattern|mechanism|measure|metric|loss|objective|paradigm|scheme)s?\s+)?|(?:it|them)\s+)?"
-    r"(?:as\s+)?(?:the\s+|an?\s+)?"
+    r"(?:as\s+)?(?:the\s+|an?\s+)?[\"\u201c`']*"
 )
 _LOWER_PHRASE = re.compile(
     r"([a-z][\w'-]*(?: [^\W\d_][\w'-]*){0,3}?)(?=\s*(?:[,:;.(]|--|\u2014|$))"
@@ -418,6 +418,8 @@ def _window_candidates(
         if score := _acronym_score(text, window_start, start, match):
             found.append((score, match.start(), _singular(strip_token(match.group(1)))))
     for appositive_end in _appositive_ends(text, window_start, stop):
+        if text[appositive_end].islower() and _TOKEN.match(text, appositive_end).group().islower():
+            continue  # "a method that ...": no capital, no name (most appositives)
         named = _name_at(text, appositive_end, naming=False)
         # "two algorithms, namely SCGD and SCSC": a list of what is studied, not a name.
         listed = text[max(0, appositive_end - 8) : appositive_end].rstrip().endswith(("ly", "."))
