@@ -8,8 +8,8 @@ The label of a paper is its title's short name ("RelGNN: Composite Message Passi
 states that label (the folded label occurs as a word in the folded, LaTeX-converted abstract).
 `method_name` sees the abstract alone (and the code URLs `split_urls` finds in it), never the
 title. An answer is correct when it folds to the label ("exact"), or when the abstract writes
-the label as `Label (ACR)` and the answer is ACR ("acronym"; the issue makes the acronym the
-name then) - both are counted, and shown apart.
+the label as `Label (ACR)` and the answer is ACR or its singular ("acronym"; the issue makes
+the acronym the name then) - both are counted, and shown apart.
 
 The selection is split by a seeded hash of the title into a development half (look at its
 failures with --show) and a held-out half (only reported), so that what is tuned on is not
@@ -129,7 +129,9 @@ def verdict(case: Case, name: str | None) -> str:
     """'exact', 'acronym', 'none', 'repo' (the repository's name instead) or 'wrong'."""
     if name is not None and fold_name(name) == fold_name(case.label):
         return "exact"
-    if name is not None and case.acronym and fold_name(name) == fold_name(case.acronym):
+    # The acronym, or its singular ("Universal Physics Transformers (UPTs)" names UPT).
+    acronym = fold_name(case.acronym) if case.acronym else None
+    if name is not None and acronym and fold_name(name) in (acronym, acronym.removesuffix("s")):
         return "acronym"
     if name is None:
         return "none"

@@ -198,6 +198,12 @@ def _capitalised(token: str) -> bool:
     )
 
 
+def _capitalised_next(text: str, end: int) -> bool:
+    """Whether a capitalised word follows the word ending at `end`."""
+    following = _TOKEN.match(text, end + 1) if text.startswith(" ", end) else None
+    return following is not None and _capitalised(strip_token(following.group()))
+
+
 def _version_after(text: str, end: int) -> int:
     """The end of a size/version token right after a name ending at `end`, else `end`."""
     if end >= len(text) or text[end] != " ":
@@ -230,8 +236,10 @@ def _name_at(text: str, start: int, naming: bool) -> tuple[str, bool] | None:
     if namelike(token):
         end = _version_after(text, end)
         return text[begin:end], _SET_OFF.match(text, end) is not None
-    if not _capitalised(token):
-        return None
+    if not _capitalised(token) and not (
+        is_generic(token) and _capitalised_next(text, begin + len(token))
+    ):
+        return None  # (a field acronym begins a name only with more words: "API Pack")
     for count in range(4):  # more capitalised words: "Neural Spectral Methods", "Delta 3B"
         version_end = _version_after(text, end)
         if version_end > end:
@@ -339,6 +347,10 @@ def _acronym_score(text: str, window_start: int, start: int | None, match: re.Ma
     not the words' ("the normalized Transformer (nGPT)") names it when close to the cue.
     """
     if start is not None:
+        if " " not in text[start : match.start()].strip() and namelike(
+            strip_token(text[start : match.start()].strip())
+        ):
+            return 3  # "Prompting4Debugging (P4D)": the coined word is the name, not its short
         gap = text[window_start:start].split() if start >= window_start else None
         if gap is not None and (len(gap) <= 3 or (len(gap) <= 10 and gap[-1][-1] in ",:")):
             return 5
@@ -349,9 +361,10 @@ def _acronym_score(text: str, window_start: int, start: int | None, match: re.Ma
     return 0
 
 
-def _singular(acronym: str) -> str:
-    """An acronym without its plural s: "Context-based GNNs (ContextGNNs)" names ContextGNN."""
-    if len(acronym) > 3 and acronym[-1] == "s" and acronym[-2].isupper():
+def _singular(acronym: str, before: str) -> str:
+    """An acronym without its plural s after plural words: "Context-based Graph Neural
+    Networks (ContextGNNs)" names ContextGNN; "via Attention Transfer (LoLCATs)" keeps it."""
+    if len(acronym) > 3 and acronym[-1] == "s" and acronym[-2].isupper() and before.endswith("s"):
         return acronym[:-1]
     return acronym
 
@@ -416,7 +429,8 @@ def _window_candidates(
         found.append((5, typed.start(1), strip_token(typed.group(1))))
     for match, start in acronyms:
         if score := _acronym_score(text, window_start, start, match):
-            found.append((score, match.start(), _singular(strip_token(match.group(1)))))
+            before = text[max(0, match.start() - 20) : match.start()].rstrip()
+            found.append((score, match.start(), _singular(strip_token(match.group(1)), before)))
     for appositive_end in _appositive_ends(text, window_start, stop):
         if text[appositive_end].islower() and _TOKEN.match(text, appositive_end).group().islower():
             continue  # "a method that ...": no capital, no name (most appositives)
