@@ -42,6 +42,15 @@ def test_acronym_letters_may_come_from_inside_words() -> None:
 def test_a_coined_word_keeps_its_name_over_its_abbreviation() -> None:
     abstract = "We introduce Graph2Plan (G2P), a planner that reads scene graphs."
     assert method_name(abstract) == "Graph2Plan"
+    repeated = "We propose Sketch2Mesh (S2M) as a tool. S2M is fast, and S2M is small."
+    assert method_name(repeated) == "Sketch2Mesh"
+
+
+def test_a_plural_acronym_is_named_in_the_singular_only_after_plural_words() -> None:
+    plural = "We introduce Sparse Routing Networks (SRNs), a family of mixture models."
+    assert method_name(plural) == "SRN"
+    named = "We propose Low-rank Adapters via Merged Blocks Transfer (LaMBTs), a recipe."
+    assert method_name(named) == "LaMBTs"
 
 
 # --- a name set off by a comma or a dash -------------------------------------------------------
@@ -68,6 +77,11 @@ def test_a_coined_word_keeps_its_name_over_its_abbreviation() -> None:
 )
 def test_name_set_off_by_an_apposition(abstract: str, name: str) -> None:
     assert method_name(abstract) == name
+
+
+def test_a_field_acronym_may_begin_a_longer_name() -> None:
+    assert method_name("We introduce API Forge, a corpus of tool calls.") == "API Forge"
+    assert method_name("We introduce API, a corpus of tool calls.") is None
 
 
 def test_a_name_after_a_noun_and_a_comma() -> None:
