@@ -41,7 +41,7 @@ _COMMON_CAPITALS = _words(
 _NOUNS = (
     r"method|framework|model|approach|algorithm|tool|system|architecture|technique|pipeline|"
     r"module|benchmark|dataset|estimator|network|strategy|paradigm|scheme|library|metric|loss|"
-    r"agent|solver|optimi[sz]er|procedure|mechanism|family|suite|toolkit|platform|encoder|"
+    r"agent|solver|optimi[sz]er|procedure|mechanism|family|suite|toolkit|platform|encoder|sampler|"
     r"transformer|policy|protocol|measure|attack|defen[cs]e|objective|formulation|variant|layer"
 )
 _VERBS = (
@@ -53,7 +53,8 @@ _VERBS = (
 # introducing X"): weaker, it may be another paper's proposal ("the recently proposed X").
 _CUE = re.compile(
     r"\b(?:(?:we|this (?:paper|work|study|article)|our (?:paper|work))\s+(?:\w+ly\s+|also\s+|"
-    r"further\s+|then\s+|first\s+|here\s+|hereby\s+|therefore\s+|thus\s+|instead\s+)?(?:"
+    r"further\s+|then\s+|first\s+|here\s+|hereby\s+|therefore\s+|thus\s+|instead\s+|have\s+|"
+    r"has\s+)?(?:\w+\s+and\s+)?(?:"
     + _VERBS
     + r")|called|named|dubbed|termed|coined|referred to as|known as|the proposed|"
     r"our (?:[\w-]+ ){0,3}?(?:" + _NOUNS + r")s?\s*[:,]?|culminat\w* in our|"
