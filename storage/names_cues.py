@@ -142,6 +142,7 @@ _LEAD_PARTS = (" is a", ", a", ": a")
 _LEAD_WHOLE = (" is a ", " is an ", ", a ", ", an ", ": a ", ": an ")
 _SENTENCE_BREAKS = (". ", "! ", "? ")
 _NEAR = 80
+_LEAD_BONUS = 1  # "we propose X, a ...": the paper's own name, above other cues
 _PUNCTUATION = re.compile(r"[,;:.]")
 _WORD_PARTS = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -419,7 +420,7 @@ def _window_candidates(
         if not _spelled_out(text, direct_start, name, acronyms) and (
             set_off or namelike(name.split()[0])
         ):
-            found.append((5 + (lead and set_off), direct_start, name))
+            found.append((5 + _LEAD_BONUS * (lead and set_off), direct_start, name))
     elif (
         head
         and not head.group().islower()
@@ -445,7 +446,7 @@ def _window_candidates(
         ):
             # "we propose a unified framework, HyperHuman, that": as sure as a direct name.
             close = named[1] and len(text[window_start:appositive_end].split()) <= 8
-            found.append((5 + lead if close else 4, appositive_end, named[0]))
+            found.append((5 + _LEAD_BONUS * lead if close else 4, appositive_end, named[0]))
     return found
 
 
