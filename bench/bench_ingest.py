@@ -28,6 +28,7 @@ import storage.latex
 import storage.latex_math
 import storage.names
 import storage.names_cues
+import storage.names_words
 import storage.urls
 from storage.ingest import read_file
 from storage.ingest_decode import decode, read_bytes
@@ -43,6 +44,7 @@ _MODULES = (
     storage.latex_math,
     storage.names,
     storage.names_cues,
+    storage.names_words,
     storage.urls,
 )
 

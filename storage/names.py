@@ -1,9 +1,10 @@
 """A paper's display name: the method it introduces, its repository, or a short headline.
 
-Names are display text (`K$^2$IE` is `K²IE`). The method name is found by scoring candidates:
-what follows "we propose/introduce/present", a parenthesised acronym whose letters are the
-initials of the words before it, bold or code spans, "our X model"; a candidate repeated in
-the abstract scores higher. Generic field acronyms (RL, LLM, GNN...) are never names.
+Names are display text (`K$^2$IE` is `K²IE`). The method name is the best of the candidates
+`storage.names_cues` finds (what follows "we propose X, a ...", "called X", a long name's
+acronym, bold spans, "X is a ..."): by the evidence, then how often the abstract repeats it and
+whether the repository has its name, then the earliest. Generic field acronyms (RL, LLM...) are
+never names.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import re
 from urllib.parse import urlsplit
 
 from storage.latex import display_text, latex_to_unicode
-from storage.names_cues import MAX_NAME, candidates, is_generic, namelike, plain_letters
-from storage.names_cues import strip_token as _strip
+from storage.names_cues import candidates
+from storage.names_words import MAX_NAME, is_generic, namelike, plain_letters
+from storage.names_words import strip_token as _strip
 
 MAX_HEADLINE = 64
 _REPEATS = 2

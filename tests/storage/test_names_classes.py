@@ -1,4 +1,4 @@
-"""Method names by the failure classes of issue #11 (storage/names.py, storage/names_cues.py).
+"""Method names by the failure classes of issue #11 (storage/names*.py).
 
 Every abstract here is written for the test: each states its method's name in one of the ways
 the issue lists, and the name found must be exactly that name.
@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from storage.names import derive_name, method_name
-from storage.names_cues import GENERIC, MAX_NAME, is_generic
+from storage.names_words import GENERIC, MAX_NAME, is_generic
 
 # --- a long name with its acronym: the acronym is the name ------------------------------------
 
