@@ -116,7 +116,7 @@ _LEAD = re.compile(
 _LEAD_PARTS = (" is a", ", a", ": a")
 _LEAD_WHOLE = (" is a ", " is an ", ", a ", ", an ", ": a ", ": an ")
 _SENTENCE_BREAKS = (". ", "! ", "? ")
-_NEAR = 80
+_NEAR = 80  # the window after "our ..." and bare verbs: their name comes right after
 _LEAD_BONUS = 1  # "we propose X, a ...": the paper's own name, above other cues
 _PUNCTUATION = re.compile(r"[,;:.]")
 
