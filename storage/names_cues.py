@@ -51,10 +51,10 @@ _CUE = re.compile(
     r"has\s+)?(?:\w+\s+and\s+)?(?:"
     + _VERBS
     + r")|called|named|dubbed|termed|coined|referred to as|known as|the proposed|"
-    r"our (?:[\w-]+ ){0,3}?(?:" + _NOUNS + r")s?\s*[:,]?|culminat\w* in our|"
-    r"the resulting|our(?=\s+[^\s,;:()]+\s+(?:"
+    r"our(?=\s+[^\s,;:()]+\s+(?:" + _NOUNS + r")s?\b)|"  # "our ConText model": the name first
+    r"our (?:[\w-]+ ){0,3}?(?:"
     + _NOUNS
-    + r")s?\b)|(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
+    + r")s?\s*[:,]?|the resulting|(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
     re.IGNORECASE,
 )
 # Every _CUE match begins with one of these (in any case): _CUE is tried only where one begins,
@@ -72,7 +72,6 @@ _CUE_WORDS = (
     "known",
     "the proposed",
     "the resulting",
-    "culminat",
     "propos",
     "introduc",
     "present",
