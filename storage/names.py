@@ -91,6 +91,8 @@ def _best(
     """The best-ranked candidate name: by evidence, repetition, the repository; then first."""
     best: tuple[int, int, str] | None = None
     for score, position, name in found:
+        if score < 3 or (best is not None and score + _REPEATS + _REPO < best[0]):
+            continue  # weak, or cannot win even repeated and the repository's name: not counted
         repeats = counts.get(name)
         if repeats is None:
             repeats = counts[name] = _count(text, name)
