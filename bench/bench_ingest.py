@@ -27,6 +27,8 @@ import storage.ingest_text
 import storage.latex
 import storage.latex_math
 import storage.names
+import storage.names_cues
+import storage.names_words
 import storage.urls
 from storage.ingest import read_file
 from storage.ingest_decode import decode, read_bytes
@@ -41,6 +43,8 @@ _MODULES = (
     storage.latex,
     storage.latex_math,
     storage.names,
+    storage.names_cues,
+    storage.names_words,
     storage.urls,
 )
 

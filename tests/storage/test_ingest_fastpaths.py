@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from storage import latex, names, urls
+from storage import latex, names_cues, urls
 from storage.ingest import parse_bytes
 from storage.ingest_scan import ascii_fold, finditer_at, literal_starts, paired_matches
 from storage.ingest_text import (
@@ -144,8 +144,9 @@ def test_literal_starts_finds_every_occurrence(text: str, literals: list[str]) -
 @given(TEXT)
 def test_hinted_scans_find_what_a_full_scan_finds(text: str) -> None:
     folded = ascii_fold(text)
-    cues = finditer_at(names._CUE, text, literal_starts(folded, names._CUE_WORDS))
-    assert spans(cues) == spans(names._CUE.finditer(text))
+    cues = finditer_at(names_cues._CUE, text, literal_starts(folded, names_cues._CUE_WORDS))
+    assert spans(cues) == spans(names_cues._CUE.finditer(text))
+    assert spans(names_cues.cue_matches(text)) == spans(names_cues._CUE.finditer(text))
     pieces = finditer_at(latex._TEXT, text, literal_starts(text, latex._TEXT_STARTS))
     assert spans(pieces) == spans(latex._TEXT.finditer(text))
     found = finditer_at(urls._CANDIDATE, text, literal_starts(folded, urls._CANDIDATE_STARTS))
@@ -236,11 +237,11 @@ def test_window_shortcuts_are_exact(text: str, data: st.DataObject) -> None:
         return
     start = data.draw(st.integers(min_value=1, max_value=len(text)))
     stop = data.draw(st.integers(min_value=start, max_value=len(text)))
-    ends = [match.end() for match in names._APPOSITIVE.finditer(text, start, stop)]
-    assert names._appositive_ends(text, start, stop) == ends
-    if not names._capital_ahead(text, start, stop):
-        assert names._window_candidates(text, start, stop, {}) == []
-    assert names._has_novel_part(text) or names._NOVEL.search(text) is None
+    ends = [match.end() for match in names_cues._APPOSITIVE.finditer(text, start, stop)]
+    assert names_cues._appositive_ends(text, start, stop) == ends
+    if not names_cues._capital_ahead(text, start, stop):
+        assert names_cues._window_candidates(text, start, stop, {}, naming=False) == []
+    assert names_cues._has_lead_part(text) or names_cues._LEAD.search(text) is None
 
 
 # --- latex -------------------------------------------------------------------------------------

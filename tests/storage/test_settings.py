@@ -56,13 +56,21 @@ def test_a_directory_in_the_way_gives_defaults(tmp_path: Path):
 
 
 def test_keys_of_a_newer_version_survive_a_save(tmp_path: Path):
-    newer = {"format": "papershelf-settings", "version": 2, "sort": "venue", "theme": "dark"}
+    newer = {"format": "papershelf-settings", "version": 2, "sort": "venue", "columns": ["x"]}
     (tmp_path / SETTINGS_FILE).write_text(json.dumps(newer))
     settings = load_settings(tmp_path)
-    assert settings.sort == "venue" and settings.extra == {"theme": "dark"}
-    save_settings(tmp_path, settings.with_sort("name"))
+    assert settings.sort == "venue" and settings.extra == {"columns": ["x"]}
+    save_settings(tmp_path, settings.with_sort("name").with_theme("nord"))
     saved = json.loads((tmp_path / SETTINGS_FILE).read_text())
-    assert saved["theme"] == "dark" and saved["sort"] == "name"
+    assert saved["columns"] == ["x"] and saved["sort"] == "name" and saved["theme"] == "nord"
+
+
+@pytest.mark.parametrize("theme", [3, ["nord"], "", "x" * 101, None])
+def test_an_unusable_theme_is_no_theme_and_the_rest_is_kept(tmp_path: Path, theme: object):
+    data = {"format": "papershelf-settings", "version": 1, "sort": "name", "theme": theme}
+    (tmp_path / SETTINGS_FILE).write_text(json.dumps(data))
+    settings = load_settings(tmp_path)
+    assert (settings.sort, settings.theme) == ("name", None)
 
 
 def test_with_sort_refuses_unknown_orders():

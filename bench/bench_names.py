@@ -1,0 +1,226 @@
+"""Benchmark: how often `method_name` names the method an abstract states (issue #11).
+
+Run by hand: `/work/venv-app/bin/python bench/bench_names.py [FILE] [--seed S] [--show N]
+[--half dev|held-out|all] [--repeat R]` (default file: /work/shared/corpus/ml-abstracts.jsonl).
+
+The label of a paper is its title's short name ("RelGNN: Composite Message Passing..." gives
+"RelGNN": at most 3 words and 40 characters before ": "). A paper is selected when its abstract
+states that label (the folded label occurs as a word in the folded, LaTeX-converted abstract).
+`method_name` sees the abstract alone (and the code URLs `split_urls` finds in it), never the
+title. An answer is correct when it folds to the label ("exact"), or when the abstract writes
+the label as `Label (ACR)` and the answer is ACR or its singular ("acronym"; the issue makes
+the acronym the name then) - both are counted, and shown apart.
+
+The selection is split by a seeded hash of the title into a development half (look at its
+failures with --show) and a held-out half (only reported), so that what is tuned on is not
+what is scored alone. The corpus is read in place; nothing of it belongs in the repository.
+`--repeat` times `method_name` over every abstract of the file (CPU seconds, best of R, memo
+caches cleared before each run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import re
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import storage.latex
+import storage.names
+from storage.ingest_text import clean_text, squash_spaces
+from storage.latex import latex_to_unicode
+from storage.library import fold_name
+from storage.names import method_name, repo_name
+from storage.urls import split_urls
+
+CORPUS = Path("/work/shared/corpus/ml-abstracts.jsonl")
+# Modules whose memo caches the timing clears (the last two are new with issue #11).
+_CACHED = ("storage.latex", "storage.names", "storage.names_cues", "storage.names_words")
+_TITLE_HEAD = re.compile(r"^(.{1,40}?): ")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One selected paper: its label, abstract, code URLs, class and half."""
+
+    label: str
+    abstract: str
+    code_urls: tuple[str, ...]
+    kind: str
+    dev: bool
+    acronym: str | None  # ACR when the abstract writes `Label (ACR)`
+
+
+def _field(record: dict[str, object], key: str) -> str:
+    value = record.get(key)
+    return squash_spaces(clean_text(value)) if isinstance(value, str) else ""
+
+
+def _word(folded_label: str) -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)" + re.escape(folded_label) + r"(?!\w)")
+
+
+def _kind(label: str, shown: str, folded: str) -> str:
+    """The cue form the abstract states the label in (the first that fits)."""
+    at = _word(fold_name(label)).search(folded)
+    start = at.start() if at else 0
+    after = folded[at.end() : at.end() + 6] if at else ""
+    if re.search(re.escape(label) + r"[\s*\"'\u201d\u2019]*\(", shown):
+        return "acronym"
+    if any(ch.isdigit() for ch in label) and " " in label:
+        return "version"
+    if label == label.lower():
+        return "lowercase"
+    if start == 0:
+        return "start"
+    if after.startswith((",", " --", " -", " \u2013", " \u2014")):
+        return "apposition"
+    if after.startswith(":"):
+        return "colon"
+    if after.startswith((" is ", " are ")):
+        return "is-a"
+    return "other"
+
+
+def load(path: Path, seed: int) -> tuple[list[Case], list[tuple[str, tuple[str, ...]]]]:
+    """The selected cases, and (abstract, code URLs) for every record (for the timing)."""
+    cases: list[Case] = []
+    every: list[tuple[str, tuple[str, ...]]] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        title, abstract = _field(record, "title"), _field(record, "abstract")
+        if not abstract:
+            continue
+        code_urls = split_urls(abstract)[0]
+        every.append((abstract, code_urls))
+        head = _TITLE_HEAD.match(latex_to_unicode(title))
+        if not head:
+            continue
+        label = head.group(1).strip()
+        if not label or len(label.split()) > 3:
+            continue
+        shown = latex_to_unicode(abstract)
+        folded = fold_name(shown)
+        if not _word(fold_name(label)).search(folded):
+            continue
+        spelled = re.escape(label) + r"[\s*\"'\u201d\u2019]*\(\s*([^()\s]{2,25})\s*\)"
+        acronym = re.search(spelled, shown, re.IGNORECASE)
+        digest = hashlib.sha256(f"{seed}:{title}".encode()).digest()
+        cases.append(
+            Case(
+                label=label,
+                abstract=abstract,
+                code_urls=code_urls,
+                kind=_kind(label, shown, folded),
+                dev=digest[0] % 2 == 0,
+                acronym=acronym.group(1).strip("*") if acronym and " " in label else None,
+            )
+        )
+    return cases, every
+
+
+def verdict(case: Case, name: str | None) -> str:
+    """'exact', 'acronym', 'none', 'repo' (the repository's name instead) or 'wrong'."""
+    if name is not None and fold_name(name) == fold_name(case.label):
+        return "exact"
+    # The acronym, or its singular ("Universal Physics Transformers (UPTs)" names UPT).
+    acronym = fold_name(case.acronym) if case.acronym else None
+    if name is not None and acronym and fold_name(name) in (acronym, acronym.removesuffix("s")):
+        return "acronym"
+    if name is None:
+        return "none"
+    repo = repo_name(case.code_urls)
+    return "repo" if repo and name.casefold() == repo.casefold() else "wrong"
+
+
+def _from_repo(case: Case, name: str | None) -> bool:
+    """Whether `method_name` fell back to the repository's name (the text states none)."""
+    # getattr: the bench also runs on the code before issue #11, which had no fallback.
+    stated = getattr(storage.names, "_stated_name", None)
+    return name is not None and stated is not None and stated(case.abstract, case.code_urls) is None
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part / whole:6.1%} ({part}/{whole})" if whole else "  -   (0/0)"
+
+
+def report(title: str, results: list[tuple[Case, str | None, str]]) -> None:
+    """Shares of one half: correct (exact + acronym), by verdict, and by class."""
+    total = len(results)
+    verdicts = Counter(v for _, _, v in results)
+    right = verdicts["exact"] + verdicts["acronym"]
+    print(f"{title}: {_share(right, total)} correct")
+    from_repo = sum(1 for c, n, v in results if v in ("exact", "acronym") and _from_repo(c, n))
+    print(
+        f"    exact {verdicts['exact']}, acronym {verdicts['acronym']} (of these, the repository "
+        f"name when the text states none: {from_repo})\n    wrong: none "
+        f"{verdicts['none']}, repo slug {verdicts['repo']}, other name {verdicts['wrong']}"
+    )
+    kinds = Counter(case.kind for case, _, _ in results)
+    for kind, count in kinds.most_common():
+        good = sum(1 for c, _, v in results if c.kind == kind and v in ("exact", "acronym"))
+        print(f"    {kind:<11} {_share(good, count)}")
+
+
+def timing(every: list[tuple[str, tuple[str, ...]]], repeat: int) -> float:
+    """Least CPU seconds of `repeat` runs of `method_name` over every abstract, cold caches."""
+    best = float("inf")
+    for _ in range(repeat):
+        for module in map(sys.modules.get, _CACHED, [sys] * len(_CACHED)):
+            for value in vars(module).values():
+                if callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
+        start = time.process_time()
+        for abstract, code_urls in every:
+            method_name(abstract, code_urls)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("file", nargs="?", type=Path, default=CORPUS)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--show", type=int, default=0, help="print N failures of the dev half")
+    parser.add_argument("--kind", help="show failures of this class only")
+    parser.add_argument("--repeat", type=int, default=0, help="time method_name, best of N")
+    args = parser.parse_args()
+
+    cases, every = load(args.file, args.seed)
+    print(f"file: {args.file} ({len(every):,} abstracts); selected {len(cases):,}", end="")
+    print(f", seed {args.seed}")
+    results = [(c, n, verdict(c, n)) for c in cases for n in [method_name(c.abstract, c.code_urls)]]
+    report("all     ", results)
+    report("dev     ", [r for r in results if r[0].dev])
+    report("held-out", [r for r in results if not r[0].dev])
+
+    if args.show:
+        failures = [
+            r
+            for r in results
+            if r[0].dev and r[2] not in ("exact", "acronym") and args.kind in (None, r[0].kind)
+        ]
+        random.Random(args.seed).shuffle(failures)
+        for case, name, why in failures[: args.show]:
+            at = fold_name(case.abstract).find(fold_name(case.label))
+            excerpt = case.abstract[max(0, at - 100) : at + 120] if at >= 0 else ""
+            print(f"\n[{case.kind}/{why}] label {case.label!r} got {name!r}")
+            print(f"    ...{excerpt}...")
+    if args.repeat:
+        seconds = timing(every, args.repeat)
+        print(
+            f"\nmethod_name over {len(every):,} abstracts: {seconds:.3f} s CPU, best of "
+            f"{args.repeat} ({seconds / len(every) * 1e6:.0f} us each)"
+        )
+
+
+if __name__ == "__main__":
+    main()

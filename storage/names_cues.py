@@ -1,0 +1,382 @@
+"""Where an abstract states a method's name: cues, acronyms, appositions (for storage.names).
+
+`candidates` lists (score, position, name) for every place an abstract may name its method:
+what follows "we propose/introduce/present" or "called/named", a parenthesised acronym whose
+letters come from the words before it, a name set off by a comma or dash ("we introduce Falcon,
+a ..."), bold or code spans, "X is a ..." at a sentence start. Scores: 5 a name the text states
+as the paper's, 4 good evidence, 3 or less weak (a topic's acronym, a stray bold word).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from functools import lru_cache
+
+from storage.ingest_scan import ascii_fold, finditer_at, literal_starts
+from storage.names_words import (
+    ACRONYM,
+    DESCRIBED,
+    LOWER_PHRASE,
+    MAX_NAME,
+    PHRASE_STOP,
+    SET_OFF,
+    TOKEN,
+    Candidate,
+    capitalised,
+    expansion,
+    name_at,
+    namelike,
+    singular,
+    strip_token,
+    styled_name,
+)
+
+_NOUNS = (
+    r"method|framework|model|approach|algorithm|tool|system|architecture|technique|pipeline|"
+    r"module|benchmark|dataset|estimator|network|strategy|paradigm|scheme|library|metric|loss|"
+    r"agent|solver|optimi[sz]er|procedure|mechanism|family|suite|toolkit|platform|encoder|sampler|"
+    r"transformer|policy|protocol|measure|attack|defen[cs]e|objective|formulation|variant|layer"
+)
+_VERBS = (
+    r"propos\w*|introduc\w*|present\w*|develop\w*|design\w*|call\w*|nam(?:e|ed|es)|term\w*|"
+    r"dub\w*|coin\w*|devis\w*|build\w*|construct\w*|formulat\w*|creat\w*|put (?:forward|forth)|"
+    r"unveil\w*|releas\w*|establish\w*|offer\w*|refer to (?:\w+ ){0,4}?as"
+)
+# A cue's `bare` group is a verb with no "we"/"this paper" before it ("...and propose X", "by
+# introducing X"): weaker, it may be another paper's proposal ("the recently proposed X").
+_CUE = re.compile(
+    r"\b(?:(?:we|this (?:paper|work|study|article)|our (?:paper|work))\s+(?:\w+ly\s+|also\s+|"
+    r"further\s+|then\s+|first\s+|here\s+|hereby\s+|therefore\s+|thus\s+|instead\s+|have\s+|"
+    r"has\s+)?(?:\w+\s+and\s+)?(?:"
+    + _VERBS
+    + r")|called|named|dubbed|termed|coined|referred to as|known as|the proposed|"
+    r"our(?=\s+[^\s,;:()]+\s+(?:" + _NOUNS + r")s?\b)|"  # "our ConText model": the name first
+    r"our (?:[\w-]+ ){0,3}?(?:"
+    + _NOUNS
+    + r")s?\s*[:,]?|the resulting|(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
+    re.IGNORECASE,
+)
+# Every _CUE match begins with one of these (in any case): _CUE is tried only where one begins,
+# not at each of the ~1,200 positions of an abstract (scanning them is most of the cost).
+_CUE_WORDS = (
+    "we",
+    "this",
+    "our",
+    "called",
+    "named",
+    "dubbed",
+    "termed",
+    "coined",
+    "referred",
+    "known",
+    "the proposed",
+    "the resulting",
+    "propos",
+    "introduc",
+    "present",
+)
+# Cues after which the next word is the name whatever its case pattern ("named Magpie").
+_NAMING = re.compile(r"(?:call\w*|nam\w*|dub\w*|term\w*|coin\w*|as)$", re.IGNORECASE)
+# What may stand between a cue and its name: "named as X", "our method, namely X", "we
+# propose, X", "we propose the X".
+_DIRECT_SKIP = re.compile(r"\s*(?:,\s*)?(?:(?:as|namely|i\.e\.,?|the)\s+)?[\"\u201c`']*")
+# After a naming cue: "we call this phenomenon (as) the X", "we name the method X".
+_NAMING_SKIP = re.compile(
+    r"\s*(?:(?:this|these|such|our|the)\s+(?:(?:phenomenon|phenomena|effect|approach|method|"
+    r"procedure|technique|problem|setting|property|behaviou?r|task|framework|model|algorithm|"
+    r"strategy|issue|process|quantity|condition|principle|regime|notion|idea|family|class|"
+    r"pattern|mechanism|measure|metric|loss|objective|paradigm|scheme)s?\s+)?|(?:it|them)\s+)?"
+    r"(?:as\s+)?(?:the\s+|an?\s+)?[\"\u201c`']*"
+)
+_APPOSITIVE_TEXT = (
+    r"\b(?:" + _NOUNS + r")s?(?:\s*[,:]?\s+|\s*(?:--|\u2014)\s*)(?:called\s+|named\s+|dubbed\s+|"
+    r"termed\s+|namely\s+|i\.e\.,?\s+)?(?=\S)"
+)
+_APPOSITIVE = re.compile(_APPOSITIVE_TEXT, re.IGNORECASE)
+# The same on lower-cased ASCII text (one case to compare is about four times faster); the
+# pattern has no upper-case letters or case-dependent classes, so both find the same spans.
+_APPOSITIVE_LOWER = re.compile(_APPOSITIVE_TEXT)
+# "the FedLMT framework": a name and its kind.
+_TYPED_NAME = re.compile(r"(?:the\s+)?([^\s,;:()]+)\s+(?:" + _NOUNS + r")s?\b", re.I)
+# Cues that introduce the paper's own contribution ("we propose", "this paper introduces").
+_LEAD_CUE = re.compile(
+    r"(?P<verbal>(?:we|this \w+|our (?:paper|work))\s+(?:\w+\s+)?(?:propos|introduc|present))|"
+    r"the proposed|our",
+    re.I,
+)
+_SPACE = re.compile(r"\s*")
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z0-9*$(\"']|\s*$)")
+# "X is a ...", "X, a ...", "X: a ..." where a sentence starts: X names what the paper is about.
+_LEAD = re.compile(
+    r"([^\s,:(]+(?: v?\d+(?:\.\d+)*[BMK]?)?)(?: \([^()]*\))?(?: is|,|:) an? (?:(novel|new) )?"
+)
+# Every _LEAD match holds one of these after its name, and begins at 0 or after a sentence break.
+# "... is a simple framework that ...": a few words, then a kind of thing a paper introduces.
+_KIND_AHEAD = re.compile(r"(?:[\w-]+ ){0,3}?(?:" + _NOUNS + r")s?\b", re.I)
+_LEAD_PARTS = (" is a", ", a", ": a")
+_LEAD_WHOLE = (" is a ", " is an ", ", a ", ", an ", ": a ", ": an ")
+_SENTENCE_BREAKS = (". ", "! ", "? ")
+_NEAR = 80  # the window after "our ..." and bare verbs: their name comes right after
+_LEAD_BONUS = 1  # "we propose X, a ...": the paper's own name, above other cues
+_PUNCTUATION = re.compile(r"[,;:.]")
+
+
+def _has_lead_part(text: str) -> bool:
+    """Whether the text has what every _LEAD match has: " is a", ", a" or ": a"."""
+    return any(part in text for part in _LEAD_PARTS)
+
+
+def _capital_ahead(text: str, start: int, stop: int) -> bool:
+    """Whether a token beginning in text[start:stop] may hold an upper-case letter."""
+    # A token that begins in the window and runs past its end runs through stop - 1.
+    run = TOKEN.match(text, stop - 1)
+    # islower(): some lower-case letter and no upper-case (or title-case) one.
+    return not text[start : run.end() if run else stop].islower()
+
+
+def _appositive_ends(text: str, start: int, stop: int) -> list[int]:
+    """Where the `_APPOSITIVE` matches in text[start:stop] end (start > 0)."""
+    # The window and the character before it, which `\b` looks at.
+    segment = text[start - 1 : stop]
+    if not segment.isascii():
+        return [match.end() for match in _APPOSITIVE.finditer(text, start, stop)]
+    # In ASCII, lower() keeps positions, and the case-sensitive pattern is much faster.
+    offset = start - 1
+    return [offset + match.end() for match in _APPOSITIVE_LOWER.finditer(segment.lower(), 1)]
+
+
+def _acronym_score(text: str, window_start: int, start: int | None, match: re.Match[str]) -> int:
+    """How surely an acronym in a cue's window names the method.
+
+    With its expansion right after the cue ("we propose [a novel] Expansion Words (ACR)", or
+    set off: "a new strategy, Expansion Words (ACR)") it does; an acronym further on ("...first
+    study on adapting visual in-context learning (V-ICL)") is a topic's. One whose letters are
+    not the words' ("the normalized Transformer (nGPT)") names it when close to the cue.
+    """
+    if start is not None:
+        if " " not in text[start : match.start()].strip() and namelike(
+            strip_token(text[start : match.start()].strip())
+        ):
+            return 3  # "Prompting4Debugging (P4D)": the coined word is the name, not its short
+        gap = text[window_start:start].split() if start >= window_start else None
+        if gap is not None and (len(gap) <= 3 or (len(gap) <= 10 and gap[-1][-1] in ",:")):
+            return 5
+        return 2
+    between = text[window_start : match.start()]
+    if len(between.split()) <= 6 and not _PUNCTUATION.search(between):
+        return 4
+    return 0
+
+
+def _spelled_out(
+    text: str, start: int, name: str, acronyms: list[tuple[re.Match[str], int | None]]
+) -> bool:
+    """Whether the name at `start` begins a long name an acronym then abbreviates.
+
+    "we introduce Pior-Informed Preference Alignment (PIPA)": the acronym names it; a coined
+    word with its own abbreviation ("Cell2Sentence (C2S)") stays the name.
+    """
+    for match, expanded_at in acronyms:
+        if expanded_at is None or match.start() <= start:
+            continue
+        between = text[start : match.start()]
+        if len(between.split()) <= 8 and not _PUNCTUATION.search(between):
+            return " " in between.strip() or " " in name
+    return False
+
+
+def _window_candidates(
+    text: str,
+    window_start: int,
+    stop: int,
+    expansions: dict[int, int | None],
+    naming: bool,
+    lead: bool = False,
+) -> list[Candidate]:
+    """Candidates in the window after a cue: the name right after it, acronyms, appositives.
+
+    `expansions` keeps `expansion_start` by acronym position, for windows that overlap. After
+    a `lead` cue ("we propose"), a name set off right after it is the paper's own (score 6).
+    """
+    found: list[Candidate] = []
+    direct_start = _DIRECT_SKIP.match(text, window_start).end()
+    acronyms = [
+        (match, expansion(match, text, expansions))
+        for match in (
+            ACRONYM.finditer(text, window_start, stop)
+            if text.find("(", window_start, stop) >= 0
+            else ()
+        )
+        if namelike(strip_token(match.group(1)))
+    ]
+    head = TOKEN.match(text, direct_start) if direct_start < stop else None
+    # A name holds a capital ("we propose a ...": most windows end here).
+    named = name_at(text, direct_start, naming) if head and not head.group().islower() else None
+    if named:
+        name, set_off = named
+        if not _spelled_out(text, direct_start, name, acronyms) and (
+            set_off or namelike(name.split()[0])
+        ):
+            found.append((5 + _LEAD_BONUS * (lead and set_off), direct_start, name))
+    elif (
+        head
+        and not head.group().islower()
+        and (typed := _TYPED_NAME.match(text, direct_start))
+        and namelike(strip_token(typed.group(1)))
+    ):
+        # "we propose the FedLMT framework", "our KW-Design method": a coined word and its kind.
+        found.append((5, typed.start(1), strip_token(typed.group(1))))
+    for match, start in acronyms:
+        if score := _acronym_score(text, window_start, start, match):
+            before = text[max(0, match.start() - 20) : match.start()].rstrip()
+            found.append((score, match.start(), singular(strip_token(match.group(1)), before)))
+    for appositive_end in _appositive_ends(text, window_start, stop):
+        if text[appositive_end].islower() and TOKEN.match(text, appositive_end).group().islower():
+            continue  # "a method that ...": no capital, no name (most appositives)
+        named = name_at(text, appositive_end, naming=False)
+        # "two algorithms, namely SCGD and SCSC": a list of what is studied, not a name.
+        listed = text[max(0, appositive_end - 8) : appositive_end].rstrip().endswith(("ly", "."))
+        if (
+            named
+            and (named[1] or (namelike(named[0].split()[0]) and not listed))
+            and not _spelled_out(text, appositive_end, named[0], acronyms)
+        ):
+            # "we propose a unified framework, HyperHuman, that": as sure as a direct name.
+            close = named[1] and len(text[window_start:appositive_end].split()) <= 8
+            found.append((5 + _LEAD_BONUS * lead if close else 4, appositive_end, named[0]))
+    return found
+
+
+def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Candidate]:
+    """(score, position, name) for every possible method name."""
+    found: list[Candidate] = []
+    expansions: dict[int, int | None] = {}
+    for cue in cue_matches(text):
+        # The window ends at the first sentence end at or after the cue (a match is one
+        # character, and what it looks at lies after it, so search from there finds it).
+        sentence_end = _SENTENCE_END.search(text, cue.end() - 1)
+        stop = min(sentence_end.end() if sentence_end else len(text), cue.end() + 240)
+        window_start = cue.end()
+        weaker, naming, lead, lower = _cue_kind(cue.group())
+        if weaker or cue.group()[:1] in "oO":
+            # "our method ...", "... and propose": frequent, and their name comes right after
+            # (a short window keeps the many of them cheap).
+            stop = min(stop, window_start + _NEAR)
+        # Every name but a lower-case one has a capital: with none ahead, skip the window's
+        # scans (a lower-case name is looked for right after the cue only).
+        if _capital_ahead(text, window_start, stop):
+            window = _window_candidates(text, window_start, stop, expansions, naming, lead)
+            found.extend((score - weaker, at, name) for score, at, name in window)
+        if lower and (phrase := _lower_phrase(text, window_start, naming)):
+            found.append((5, window_start, phrase))
+        # Styles are sorted by start: only those starting in the window (linear, not quadratic,
+        # in text with many cues and many styles).
+        index = bisect_left(styles, (window_start,))
+        while index < len(styles) and styles[index][0] < stop:
+            start, end, style = styles[index]
+            if name := styled_name(text, start, end):
+                found.append((5 if style != "italic" else 3, start, name))
+            index += 1
+    for start, end, style in styles:
+        if style != "italic" and (name := styled_name(text, start, end)):
+            found.append((3, start, name))
+    if not any(score >= 5 for score, _, _ in found):
+        # Only when no cue names the method: "Medusa is a ..." is weaker evidence, and
+        # finding sentence starts costs a scan of the text.
+        found.extend(_lead_candidates(text))
+    return found
+
+
+@lru_cache(maxsize=1024)  # a few hundred distinct cues ("we propose", "called", ...)
+def _cue_kind(cue: str) -> tuple[int, bool, bool, bool]:
+    """(weaker, naming, lead, lower) of a cue's text: 1 for a bare verb; whether it names
+    ("called"); whether it introduces the paper's own work ("we propose"); whether a
+    lower-case name may follow it."""
+    match = _CUE.fullmatch(cue)
+    weaker = 1 if match and match.group("bare") else 0
+    naming = _NAMING.search(cue) is not None
+    lead_match = _LEAD_CUE.match(cue)
+    # "known as the codebook", "referred to as the curse": established terms, not names.
+    naming_lower = naming and not cue.lower().startswith(("known", "referred"))
+    lower = not weaker and (naming_lower or bool(lead_match and lead_match.group("verbal")))
+    return weaker, naming, lead_match is not None, lower
+
+
+def cue_matches(text: str) -> list[re.Match[str]]:
+    """`list(_CUE.finditer(text))`, fast: tried only where a cue word begins."""
+    return finditer_at(_CUE, text, literal_starts(ascii_fold(text), _CUE_WORDS))
+
+
+def _lower_phrase(text: str, window_start: int, naming: bool) -> str | None:
+    """A lower-case name right after a cue: "we introduce einspace, a ...", "we propose
+    position coupling, a ...", "a phenomenon we call catastrophic Goodhart."
+
+    After "we propose" it must be set off by a comma, colon or dash and a description ("a",
+    "an", "the"); after a naming cue, by any punctuation. A phrase begins with a capital.
+    """
+    skip = _NAMING_SKIP if naming else _DIRECT_SKIP
+    start = skip.match(text, window_start).end()
+    if start >= len(text) or not text[start].islower():
+        return None
+    space = text.find(" ", start, start + 20)
+    if text[start : space if space > 0 else start + 20] in PHRASE_STOP:
+        return None  # "we propose a ...", "we introduce novel ...": most cues, at once
+    phrase = LOWER_PHRASE.match(text, start)
+    if not phrase:
+        return None
+    name, end = phrase.group(1), phrase.end(1)
+    words = name.split()
+    if any(word.lower() in PHRASE_STOP for word in words) or len(name) > MAX_NAME:
+        return None
+    if len(words) == 1 and (len(name) < 4 or not name.isalpha() or naming):
+        return None  # "we call this superposition": a word, not a coined name
+    if not (DESCRIBED.match(text, end) or (naming and SET_OFF.match(text, end))):
+        return None
+    return name if len(words) == 1 else name[0].upper() + name[1:]
+
+
+def _lead_candidates(text: str) -> list[Candidate]:
+    """Names that begin a sentence: "Medusa is a ...", "RelGNN, a new ...", "X: a ..."."""
+    # Tried only at the start of a sentence holding a lead part (few), not at every sentence.
+    starts: set[int] = set()
+    for index in literal_starts(text, _LEAD_PARTS):
+        if not text.startswith(_LEAD_WHOLE, index):
+            continue  # ", and", ", as", " is at": most of what the parts find
+        # The last sentence break shortly before the part (a name and an aside fit in 100).
+        low = max(0, index - 100)
+        head = max(text.rfind(brk, low, index) for brk in _SENTENCE_BREAKS)
+        if head >= 0:
+            starts.add(head + 2)
+        elif low == 0:
+            starts.add(0)
+    found: list[Candidate] = []
+    proper: dict[str, bool] = {}  # each name's scan once, however many sentences it begins
+    for match in finditer_at(_LEAD, text, sorted(starts)):
+        name = strip_token(match.group(1))
+        if not name:
+            continue
+        if namelike(name.split()[0]):
+            found.append((4, match.start(1), name))
+        elif capitalised(name.split()[0]):
+            # A capitalised word is a name when the text capitalises it mid-sentence too.
+            if name not in proper:
+                proper[name] = _said_mid_sentence(text, name)
+            # "Medusa is a simple framework that ...": named as a kind of thing at once.
+            kind = " is a" in match.group(0) and _KIND_AHEAD.match(text, match.end())
+            if match.group(2) or proper[name] or kind:
+                found.append((4, match.start(1), name))
+    return found
+
+
+def _said_mid_sentence(text: str, name: str) -> bool:
+    """Whether the name occurs, as a word, after a lower-case word or a comma."""
+    index = text.find(" " + name)
+    while index > 0:
+        end = index + 1 + len(name)
+        if (end == len(text) or not text[end].isalnum()) and (
+            text[index - 1].islower() or text[index - 1] == ","
+        ):
+            return True
+        index = text.find(" " + name, index + 1)
+    return False

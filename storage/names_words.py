@@ -1,0 +1,233 @@
+"""What a method name looks like (for storage.names_cues): coined words, capitalised phrases,
+versions, acronyms and the words they abbreviate, styled spans.
+
+`namelike` is a coined word (RelGNN, k-DTW, K²IE); `name_at` reads the name beginning at a
+position (a coined word, a capitalised phrase set off by a comma or dash, "Delta 3B");
+`expansion` finds the words an acronym abbreviates. Generic field acronyms (RL, LLM, GNN...)
+are never names.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+MAX_NAME = 40
+
+Candidate = tuple[int, int, str]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+GENERIC = _words(
+    """AI ML DL RL NLP CV LLM LM VLM MLLM LVLM GNN CNN RNN MLP GAN VAE SGD GD ODE PDE SDE MDP POMDP
+    QA VQA ICL OOD ID SOTA BO GP KL MSE MLE MAP NN DNN DRL IRL LSTM ViT BERT GPT LoRA PEFT SFT RLHF
+    DPO PPO API GPU CPU TPU IID PCA SVM KNN RKHS NTK HMM EM SVD CoT RAG ASR TTS MT NER OCR IR AUC
+    ROC FID IS US UK EU ReLU II III IV PAC VC ERM SAM MoE"""
+)
+# Capitalised words that begin a phrase after "we propose" without naming anything.
+_COMMON_CAPITALS = _words(
+    """A An The This That These Those Our We It Its In On For To Of By With From As At And Or
+    Here There Then Thus However Moreover Specifically First Second Finally Also Such Each Both
+    New Novel Several Many Some Two Three Multiple Various Section Sec Appendix Theorem Table
+    Figure Fig Eq Experiments Results Code Data Our Unlike While When Which What How Why"""
+)
+LOWER_PHRASE = re.compile(r"([a-z][\w'-]*(?: [^\W\d_][\w'-]*){0,3}?)(?=\s*(?:[,:;.(]|--|\u2014|$))")
+# A name's description after it: "X, a ...", "X: an ...", "X -- the ...".
+DESCRIBED = re.compile(r"\s*(?:,|:|--|\u2014)\s*(?:an?|the)\s")
+# Words no lower-case name is made of (or begins with: "two methods", "new techniques").
+PHRASE_STOP = _words(
+    """a an the this that these those our its their his her we it they which who whose of for to
+    in on at by with from as and or but not no is are was were be been has have can may will
+    than then also such each every all any some many more most new novel simple general simple
+    efficient effective two three four several various different first second multiple other
+    results result method methods approach approaches framework model models work paper study
+    here there how what when where why whether while if so thus however"""
+)
+TOKEN = re.compile(r"[^\s,;:()\[\]\"\u2013\u2014]+")  # en/em dashes end a name too
+ACRONYM = re.compile(r"\(\s?([^()\s]{2,25}(?: v?\d+(?:\.\d+)*)?)\s?\)(?=[\s,.;:)]|$)")
+# What sets a name off from its description: "X, a ...", "X: ...", "X -- a ...", "X (ours)".
+SET_OFF = re.compile(r"\s*(?:[,:;]|--|[\u2013\u2014]|\.(?:\s|$)|$|\((?=[^()\s]+ [^()]+\)))")
+# A size or version after a name: "Delta 3B", "CircuitNet 2.0", "Foo v2", "Llama-2 70B".
+_VERSION = re.compile(r"v?\d+(?:\.\d+)*(?:[BMKTD]|x\d+)?|[IVX]{1,4}|XL|XXL", re.IGNORECASE)
+_WORD_PARTS = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def plain_letters(name: str) -> str:
+    """The name with mathematical letters (from \\mathsf{DNA} in math) as plain ones (DNA)."""
+    if not any("\U0001d400" <= ch <= "\U0001d7ff" for ch in name):
+        return name
+    return "".join(
+        unicodedata.normalize("NFKC", ch) if "\U0001d400" <= ch <= "\U0001d7ff" else ch
+        for ch in name
+    )
+
+
+def strip_token(token: str) -> str:
+    """The token without the punctuation, quotes, braces or "'s" around a name."""
+    token = token.strip(".,;:!?'\"*`{}\u201c\u201d\u2018\u2019")
+    return token[:-2] if token.endswith(("'s", "\u2019s")) else token
+
+
+def is_generic(name: str) -> bool:
+    base = name[:-1] if name.endswith("s") and name[:-1].isupper() else name
+    return base in GENERIC or base.upper() in GENERIC
+
+
+@lru_cache(maxsize=8192)  # the same words come after cue after cue, abstract after abstract
+def namelike(token: str) -> bool:
+    """A coined name: RelGNN, SUICA, k-DTW, Info-Coevolution, K²IE, GPT4o (not 'Safe')."""
+    if token.islower():
+        return False  # no capital: most words are, and the checks below all need one
+    if not 2 <= len(token) <= MAX_NAME or not token[0].isalnum() or is_generic(token):
+        return False
+    if not any(map(str.isalpha, token)) or token.replace("-", "").isdigit():
+        return False
+    upper = sum(map(str.isupper, token))
+    inner_upper = any(map(str.isupper, token[1:]))
+    has_digit = any(map(str.isdigit, token))  # superscripts ²³¹ are digits too
+    if (token[-1] == "D" and token[:-1].isdigit()) or "/" in token:
+        return False  # "2D", "3D": a dimension; "1/T", "A/B": not a name
+    parts = token.split("-")
+    if any(len(part) >= 3 and part.isalpha() and part.islower() for part in parts[1:]):
+        return False  # "L1-infinite", "RL-free", "GPT-based": a description, not a name
+    return upper >= 2 or (inner_upper and token[0].islower()) or (has_digit and upper >= 1)
+
+
+def capitalised(token: str) -> bool:
+    """A capitalised word that may be a name when the text sets it off: Falcon, Samba."""
+    return (
+        2 <= len(token) <= MAX_NAME
+        and token[0].isupper()
+        and token[0].isalpha()
+        and token not in _COMMON_CAPITALS
+        and not is_generic(token)
+        and all(ch.isalnum() or ch in "-+'" for ch in token)
+    )
+
+
+def _capitalised_next(text: str, end: int) -> bool:
+    """Whether a capitalised word follows the word ending at `end`."""
+    following = TOKEN.match(text, end + 1) if text.startswith(" ", end) else None
+    return following is not None and capitalised(strip_token(following.group()))
+
+
+def _version_after(text: str, end: int) -> int:
+    """The end of a size/version token right after a name ending at `end`, else `end`."""
+    if end >= len(text) or text[end] != " ":
+        return end
+    token = TOKEN.match(text, end + 1)
+    if token and _VERSION.fullmatch(strip_token(token.group())):
+        version_end = end + 1 + len(strip_token(token.group()))
+        if SET_OFF.match(text, version_end):
+            return version_end
+        if text.startswith((" (", " is ", " which ", " that "), version_end):
+            return version_end
+    return end
+
+
+def name_at(text: str, start: int, naming: bool) -> tuple[str, bool] | None:
+    """The name beginning at `start` and whether it is set off from what follows.
+
+    A coined word (RelGNN) is a name anywhere; a capitalised phrase of up to four words
+    ("Falcon", "Neural Spectral Methods") or a lower-case coined word only where set off by a
+    comma, colon or dash, or after a naming cue ("called Magpie.").
+    """
+    first = TOKEN.match(text, start)
+    if not first:
+        return None
+    token = strip_token(first.group())
+    if not token or token.islower():
+        return None
+    begin = first.start() + first.group().find(token)
+    end = begin + len(token)
+    if namelike(token):
+        end = _version_after(text, end)
+        return text[begin:end], SET_OFF.match(text, end) is not None
+    if not capitalised(token) and not (
+        is_generic(token) and _capitalised_next(text, begin + len(token))
+    ):
+        return None  # (a field acronym begins a name only with more words: "API Pack")
+    for count in range(4):  # more capitalised words: "Neural Spectral Methods", "Delta 3B"
+        version_end = _version_after(text, end)
+        if version_end > end:
+            end = version_end
+            break
+        following = TOKEN.match(text, end + 1) if text.startswith(" ", end) else None
+        word = strip_token(following.group()) if following else ""
+        if not word or not (word[0].isupper() or word[0].isdigit()) or word in _COMMON_CAPITALS:
+            break
+        if count == 3:
+            return None  # five capitalised words or more: a title or a long name, cut
+        end = following.start() + len(word)
+    name = text[begin:end]
+    set_off = SET_OFF.match(text, end) is not None
+    if set_off or naming:  # "called Orthogonal Bootstrap that ...": the cue marks it
+        return (name, True) if len(name) <= MAX_NAME else None
+    return None
+
+
+def expansion_start(acronym: str, text: str, end: int) -> int | None:
+    """Where the words whose letters spell the acronym's capitals begin, or None.
+
+    Matched backwards from the parenthesis, so the nearest words win ("To fill this gap, we
+    introduce a Federated OOD-aware Context Optimization (FOCoOp)" starts at "Federated"). A
+    word gives its initial and its inner capitals ("Varying gatE (WAVE)", "via the IM (ODIM)").
+    """
+    letters = [ch.lower() for ch in plain_letters(acronym) if ch.isupper()]
+    if not letters:
+        return None
+    words = list(_WORD_PARTS.finditer(text, max(0, end - 160), end))[-12:]
+    start = None
+    for word in reversed(words):
+        part = word.group()
+        if part.islower() or part[1:].islower():  # most words: the initial alone
+            if part[0].lower() == letters[-1]:
+                letters.pop()
+                start = word.start()
+        else:
+            keys = [part[0].lower()] + [ch.lower() for ch in part[1:] if ch.isupper()]
+            used = False
+            for key in reversed(keys):
+                if letters and key == letters[-1]:
+                    letters.pop()
+                    used = True
+            if used:
+                start = word.start()
+        if not letters:
+            break
+    return start if not letters else None
+
+
+def expansion(acronym: re.Match[str], text: str, known: dict[int, int | None]) -> int | None:
+    """`expansion_start` of an `ACRONYM` match, remembered in `known` by its position."""
+    if acronym.start() not in known:
+        known[acronym.start()] = expansion_start(acronym.group(1), text, acronym.start())
+    return known[acronym.start()]
+
+
+def styled_name(text: str, start: int, end: int) -> str | None:
+    """A bold/code/italic span that is a whole word group and could be a name."""
+    if (start > 0 and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
+        return None  # **Uni**fied: part of a word
+    span = strip_token(text[start:end].strip())
+    if span.endswith(")") and (acronym := ACRONYM.search(span)) and acronym.end() == len(span):
+        # "**Gated Spectral Token Mixer (GSTM)**": the acronym names it.
+        inner = strip_token(acronym.group(1))
+        return inner if namelike(inner) else None
+    if len(span) < 2 or not span[0].isalpha() or len(span) > MAX_NAME or len(span.split()) > 3:
+        return None
+    if " " not in span and (namelike(span) or span[:1].isupper()) and not is_generic(span):
+        return span
+    return None
+
+
+def singular(acronym: str, before: str) -> str:
+    """An acronym without its plural s after plural words: "Context-based Graph Neural
+    Networks (ContextGNNs)" names ContextGNN; "via Attention Transfer (LoLCATs)" keeps it."""
+    if len(acronym) > 3 and acronym[-1] == "s" and acronym[-2].isupper() and before.endswith("s"):
+        return acronym[:-1]
+    return acronym

@@ -1,0 +1,102 @@
+"""Method names on abstracts written by hand for each failure class of issue 11.
+
+The expected names were written by a person reading each abstract, apart from the code that
+derives them: the name a reader would put on the paper's row.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from storage.names import derive_name, method_name
+from storage.urls import split_urls
+
+CASES = [
+    # A long name with its acronym in parentheses: the acronym is the name.
+    (
+        "Token mixers trade accuracy for speed. We propose Gated Spectral Token Mixer (GSTM), a "
+        "hybrid layer that mixes tokens in the frequency domain. GSTM matches attention at a "
+        "fraction of the cost.",
+        "GSTM",
+    ),
+    (
+        "Sparse rewards slow exploration. In this work we introduce **Curiosity-Bounded Policy "
+        "Search (CBPS)**, which bounds intrinsic rewards by a learned budget.",
+        "CBPS",
+    ),
+    (
+        "We present Hierarchical Retrieval with Adaptive Chunking (HiRAC), a retrieval scheme "
+        "for long documents, and show that HiRAC halves the number of retrieved tokens.",
+        "HiRAC",
+    ),
+    # A name followed by a comma or a dash and an apposition.
+    (
+        "Serving large models is costly. We introduce Falcon, a scalable serving system built on "
+        "Ray that batches requests across GPUs. Falcon cuts latency by 40%.",
+        "Falcon",
+    ),
+    (
+        "Multi-modal fusion remains brittle. By introducing OrbiNet, a unified encoder for "
+        "images, audio and text, we remove modality-specific towers.",
+        "OrbiNet",
+    ),
+    (
+        "Normalizing flows struggle with kernels. We propose KernelFlow -- a flow whose layers "
+        "are kernel smoothers -- and prove it is universal.",
+        "KernelFlow",
+    ),
+    (
+        "Data quality is hard to measure. We propose C-score, a novel metric that rates each "
+        "training example by its consistency with the rest of the data.",
+        "C-score",
+    ),
+    (
+        "Reward models overfit. We introduce Sieve—a filter that drops preference pairs on "
+        "which annotators disagree—and train better reward models with it.",
+        "Sieve",
+    ),
+    # A name with a size or version token.
+    (
+        "Small models can reason. We introduce Delta 3B, a 3-billion-parameter model trained on "
+        "synthetic proofs, which rivals models ten times its size.",
+        "Delta 3B",
+    ),
+    (
+        "We release CircuitNet 2.0, a dataset of chip layouts with timing labels, and benchmark "
+        "five predictors on it.",
+        "CircuitNet 2.0",
+    ),
+    # The name in the text beats a repository slug and a system merely mentioned.
+    (
+        "Reinforcement learning for token mixing is new. We propose GSTM-RL, a policy that picks "
+        "a mixer per layer. Code: https://github.com/someone/gstm-rl",
+        "GSTM-RL",
+    ),
+    (
+        "Our system is built on Ray and uses PyTorch for training. We introduce Falcon, a "
+        "scheduler for mixed training and serving jobs.",
+        "Falcon",
+    ),
+    # Stated plainly, without the usual verbs.
+    (
+        "Medusa is a simple framework that speeds up decoding by adding extra heads that "
+        "predict several tokens at once.",
+        "Medusa",
+    ),
+    (
+        "In this paper, we present Magpie: a way to synthesise alignment data by prompting an "
+        "aligned model with only its chat template.",
+        "Magpie",
+    ),
+]
+
+
+@pytest.mark.parametrize(("abstract", "name"), CASES, ids=[name for _, name in CASES])
+def test_the_name_a_reader_would_give(abstract: str, name: str) -> None:
+    code_urls, _ = split_urls(abstract)
+    assert method_name(abstract, code_urls) == name
+
+
+def test_a_title_in_latex_gives_its_name_in_unicode() -> None:
+    title = "K$^2$IE: Kernel Method-based Kernel Intensity Estimators for Inhomogeneous Processes"
+    assert derive_name("Point processes are everywhere. We study them.", title) == "K²IE"

@@ -1,0 +1,237 @@
+"""Method names by the failure classes of issue #11 (storage/names*.py).
+
+Every abstract here is written for the test: each states its method's name in one of the ways
+the issue lists, and the name found must be exactly that name.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from storage.names import derive_name, method_name
+from storage.names_words import GENERIC, MAX_NAME, is_generic
+
+# --- a long name with its acronym: the acronym is the name ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "In this work we propose Gated Spectral Token Mixer (GSTM), a hybrid layer that mixes "
+        "tokens in the frequency domain. GSTM halves the cost of attention.",
+        "We propose **Gated Spectral Token Mixer (GSTM)**, a hybrid layer that mixes tokens in "
+        "the frequency domain.",
+        "To close this gap, we introduce a novel Gated Spectral Token Mixer (GSTM) for long "
+        "sequences.",
+        "We design a new mixing layer, Gated Spectral Token Mixer (GSTM), for long sequences.",
+    ],
+)
+def test_long_name_with_acronym_is_named_by_the_acronym(abstract: str) -> None:
+    assert method_name(abstract) == "GSTM"
+
+
+def test_acronym_letters_may_come_from_inside_words() -> None:
+    abstract = "We propose Sparse Hashed AttentiON (SHAON), which routes queries by buckets."
+    assert method_name(abstract) == "SHAON"
+
+
+def test_a_coined_word_keeps_its_name_over_its_abbreviation() -> None:
+    abstract = "We introduce Graph2Plan (G2P), a planner that reads scene graphs."
+    assert method_name(abstract) == "Graph2Plan"
+    repeated = "We propose Sketch2Mesh (S2M) as a tool. S2M is fast, and S2M is small."
+    assert method_name(repeated) == "Sketch2Mesh"
+
+
+def test_a_plural_acronym_is_named_in_the_singular_only_after_plural_words() -> None:
+    plural = "We introduce Sparse Routing Networks (SRNs), a family of mixture models."
+    assert method_name(plural) == "SRN"
+    named = "We propose Low-rank Adapters via Merged Blocks Transfer (LaMBTs), a recipe."
+    assert method_name(named) == "LaMBTs"
+
+
+# --- a name set off by a comma or a dash -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        ("To serve many adapters at once, we introduce Falcon, a scalable scheduler.", "Falcon"),
+        ("By introducing OrbiNet, a unified encoder for orbital data, we cut errors.", "OrbiNet"),
+        (
+            "We propose KernelFlow -- a kernel-based normalizing flow for tabular data.",
+            "KernelFlow",
+        ),
+        ("We present Tessellate\u2014a library for mesh learning on the GPU.", "Tessellate"),
+        ("To rank training points, we propose C-score, a novel metric of memorisation.", "C-score"),
+        ("In this paper, we present Medusa, an efficient way to decode several tokens.", "Medusa"),
+        ("We present Marmot: a toolkit for testing data loaders at scale.", "Marmot"),
+        (
+            "We propose Neural Tide Operators, a family of solvers for coastal flows.",
+            "Neural Tide Operators",
+        ),
+    ],
+)
+def test_name_set_off_by_an_apposition(abstract: str, name: str) -> None:
+    assert method_name(abstract) == name
+
+
+def test_a_field_acronym_may_begin_a_longer_name() -> None:
+    assert method_name("We introduce API Forge, a corpus of tool calls.") == "API Forge"
+    assert method_name("We introduce API, a corpus of tool calls.") is None
+
+
+def test_a_name_after_a_noun_and_a_comma() -> None:
+    abstract = "We propose a unified framework, HyperBrush, that paints with layered strokes."
+    assert method_name(abstract) == "HyperBrush"
+
+
+# --- a size or version token -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        ("We introduce Delta 3B, a 3-billion-parameter model trained on code.", "Delta 3B"),
+        ("We release CircuitNet 2.0, which adds timing labels to every design.", "CircuitNet 2.0"),
+        ("We present Ottertune v2, a tuner that reuses old sessions.", "Ottertune v2"),
+    ],
+)
+def test_name_with_a_size_or_version(abstract: str, name: str) -> None:
+    assert method_name(abstract) == name
+
+
+# --- a name stated in the text beats a slug or a system merely mentioned -----------------------
+
+
+def test_text_name_beats_the_repository_slug() -> None:
+    url = "https://github.com/lab/gstm-rl"
+    abstract = f"We introduce GSTM-RL, an agent that plans with spectral mixers. Code: {url}"
+    assert method_name(abstract, (url,)) == "GSTM-RL"
+    assert derive_name(abstract, code_urls=(url,)) == "GSTM-RL"
+
+
+def test_text_name_beats_a_system_it_is_built_on() -> None:
+    url = "https://github.com/ray-project/ray"
+    abstract = (
+        "Our scheduler is built on Ray and runs on thousands of GPUs. We introduce Falcon, a "
+        "scalable scheduler for adapter serving. Falcon keeps queues short."
+    )
+    assert method_name(abstract, (url,)) == "Falcon"
+
+
+def test_a_coined_repository_name_when_the_text_names_nothing() -> None:
+    url = "https://github.com/someone/QuillNet"
+    abstract = f"Our proposed method \\method{{}} improves recall. Code: {url}"
+    assert method_name(abstract, (url,)) == "QuillNet"
+    assert method_name(abstract, ("https://github.com/someone/denovo",)) is None
+
+
+# --- cue forms that once named nothing ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        ("Quokka is a new planner for household robots. It reads maps.", "Quokka"),
+        ("Lumen is a retrieval system for long videos. We show that Lumen is fast.", "Lumen"),
+        ("We present a sampler for discrete data named Pebble. It mixes fast.", "Pebble"),
+        ("We introduce gridkit, a search space built from grammar rules.", "gridkit"),
+        ("We propose nTrans, a transformer whose vectors live on the sphere.", "nTrans"),
+        ("We propose the FedWarp framework to align client updates.", "FedWarp"),
+        ("Our method, namely ArcLock, blocks transfer of searched cells.", "ArcLock"),
+        ("We propose a new detector, named as GraphGuard, which flags fraud.", "GraphGuard"),
+        ("Hence, our final method, SwiftMerge, needs no retraining at all.", "SwiftMerge"),
+    ],
+)
+def test_cue_forms(abstract: str, name: str) -> None:
+    assert method_name(abstract) == name
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        ("We propose ripple pruning, a method that removes heads in waves.", "Ripple pruning"),
+        ("Training stalls, a phenomenon we call gradient starvation.", "Gradient starvation"),
+        ("We call this phenomenon gradient starvation. We then fix it.", "Gradient starvation"),
+    ],
+)
+def test_lower_case_names(abstract: str, name: str) -> None:
+    assert method_name(abstract) == name
+
+
+def test_lists_and_established_terms_are_not_names() -> None:
+    assert method_name("We analyse two algorithms, namely SCX and SCY, in depth.") is None
+    assert method_name("These are often referred to as the codebook, a set of vectors.") is None
+    assert method_name("We call this superposition. It is common.") is None
+
+
+# --- names are display text --------------------------------------------------------------------
+
+
+def test_latex_in_a_name_is_converted() -> None:
+    assert method_name("We propose K$^2$Flow, a flow model for sparse counts.") == "K²Flow"
+    abstract = "We present $\\mathsf{DNA\\text{-}SE}$, a sampler. $\\mathsf{DNA\\text{-}SE}$ wins."
+    name = method_name(abstract)
+    assert name is None or "$" not in name
+
+
+def test_generic_acronyms_are_never_names() -> None:
+    assert method_name("We propose a new LLM, which answers questions about tables.") is None
+    assert method_name("We introduce RL, a new way to learn.") is None
+    assert method_name("We present **GNN**, a message passing model. **GNN** works.") is None
+
+
+def test_title_capitals_for_a_name_that_is_the_title() -> None:
+    abstract = "We propose ripple pruning, a method that removes heads in waves."
+    assert derive_name(abstract, title="Ripple Pruning") == "Ripple Pruning"
+
+
+# --- properties ----------------------------------------------------------------------------------
+
+_VOCABULARY = (
+    "data model training noise graph tokens layer loss we propose a the of for and on with is "
+    "In This paper method new novel called named Our RL LLM GNN GPU (RL) (GNN) , . : -- "
+    "Falcon KernelFlow GSTM $^2$ **bold** https://github.com/a/b v2 3B"
+)
+WORDS = st.sampled_from(_VOCABULARY.split())
+ABSTRACTS = st.one_of(
+    st.lists(WORDS, max_size=60).map(" ".join),
+    st.text(max_size=300),
+)
+CAPITAL = st.sampled_from("ABCDFHJKLMPQRTVWXZ")
+LOWER = st.text(alphabet="aeioubcdfgklmnprstvz", min_size=2, max_size=6)
+# Coined names like "KernelFlow", "OrbiNet", "TabZor": two capitals, lower-case between.
+COINED = st.builds(lambda a, b, c, d: a + b + c + d, CAPITAL, LOWER, CAPITAL, LOWER)
+SLUGS = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{1,20}", fullmatch=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ABSTRACTS)
+def test_a_name_is_short_printable_and_never_generic(abstract: str) -> None:
+    name = method_name(abstract, ("https://github.com/lab/Repo-X",))
+    if name is None:
+        return
+    assert name.strip() == name and name
+    assert len(name) <= MAX_NAME
+    assert not any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name)
+    assert not is_generic(name) and name not in GENERIC
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet="abcdefgh", min_size=30, max_size=60), st.sampled_from(["2.0", "3B"]))
+def test_a_long_name_with_a_version_is_still_short(middle: str, version: str) -> None:
+    abstract = f"We introduce X{middle}Net {version}, a model. X{middle}Net {version} is fast."
+    name = method_name(abstract)
+    assert name is None or len(name) <= MAX_NAME
+
+
+@settings(max_examples=200, deadline=None)
+@given(COINED, SLUGS, st.sampled_from(["we introduce", "we propose", "This paper presents"]))
+def test_a_text_stated_name_beats_any_repository_slug(name: str, slug: str, cue: str) -> None:
+    url = f"https://github.com/lab/{slug}"
+    abstract = f"{cue} {name}, a method for sorting graphs. The code is at {url}."
+    assert method_name(abstract, (url,)) == name
