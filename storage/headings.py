@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from storage.titles import display_title
 
-__all__ = ["heading"]
+__all__ = ["heading", "heading_fields"]
 
 _CUT = "\u2026"  # the ellipsis a headline cut short ends with
 _LONG = 24
@@ -66,3 +66,14 @@ def _begins_with(title: str, name: str) -> bool:
             after = title[index + 1 : index + 2]
             return cut or size >= _LONG or not after.isalnum()
     return False
+
+
+def heading_fields(name: str, title: str | None) -> tuple[str, str | None]:
+    """`heading` as the fields a screen draws (their matches are highlighted in place): the
+    heading's (`"name"` or `"title"`) and the one beside or below it (`"title"` or None)."""
+    head, below = heading(name, title)
+    if below is not None:
+        return "name", "title"
+    if title and head != name:
+        return "title", None
+    return "name", None

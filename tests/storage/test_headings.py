@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from storage.headings import heading
+from storage.headings import heading, heading_fields
 
 
 @pytest.mark.parametrize(
@@ -68,3 +68,19 @@ def test_nothing_is_lost_the_name_is_shown_unless_the_title_holds_its_letters(
     assert letters(name.removesuffix("…"))[:24] in letters(shown) or not name.strip()
     if "$" not in title and "\\" not in title:
         assert letters(title) in letters(shown)
+
+
+@pytest.mark.parametrize(
+    ("name", "title", "fields"),
+    [
+        ("PANDAS", "PANDAS: Improving Many-shot Jailbreaking", ("title", None)),
+        ("RelGNN", "Composite Message Passing for Relational Deep Learning", ("name", "title")),
+        ("RelGNN", None, ("name", None)),
+        ("Same Title", "same title", ("name", None)),
+        ("", "A Title", ("title", None)),
+    ],
+)
+def test_the_fields_a_screen_draws_follow_the_heading(
+    name: str, title: str | None, fields: tuple[str, str | None]
+) -> None:
+    assert heading_fields(name, title) == fields

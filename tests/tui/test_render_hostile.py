@@ -26,6 +26,7 @@ from textual.style import Style
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static, TextArea
 
+from storage.headings import heading_fields
 from storage.ingest import clean_name
 from storage.latex import display_text
 from storage.library import Library
@@ -235,7 +236,10 @@ def test_list_row_shows_the_text_exactly(
     entry = Entry(tags=tags)
     row, width = row_of(paper, entry)
     title = display_title(title)  # the title as shown: LaTeX as Unicode (issue 11)
-    described = shown(name, True) + ("  " + shown(title, True) if title and title != name else "")
+    # Each word once: which fields head the row is storage.headings' rule (tested there).
+    fields = dict(name=name, title=title)
+    head, below = heading_fields(name, title or None)
+    described = shown(fields[head], True) + ("  " + shown(fields[below], True) if below else "")
     text = row.plain
     assert row.cell_length == width
     assert text[7:].startswith(described)
@@ -288,10 +292,12 @@ def test_reader_shows_every_field_exactly(
     content = reader_content(paper, entry, None)
     text = content.plain
     lines = text.split("\n")
-    assert lines[0] == shown(name, True)
     title = display_title(title)  # the title as shown: LaTeX as Unicode (issue 11)
-    if title and title != name:
-        assert lines[1] == shown(title, True)
+    fields = dict(name=name, title=title)
+    head, below = heading_fields(name, title or None)
+    assert lines[0] == shown(fields[head], True)
+    if below:
+        assert lines[1] == shown(fields[below], True)
     assert f"\nvenue  {shown(venue or 'unknown venue', True)}\n" in text
     if sources:
         assert f"\nfrom   {shown(', '.join(sources), True)}\n" in text
@@ -325,7 +331,9 @@ def test_reader_with_any_match_stays_inert(
     per_field = {name: tuple(spans) for name in ("name", "title", "note", "abstract")}
     hit = Hit(paper.id, 1.0, hit_field, tuple(terms), per_field)
     content = reader_content(paper, entry, hit)
-    assert content.plain.startswith(shown(text, True))
+    title = display_title(text[::-1])
+    head, _ = heading_fields(text, title or None)
+    assert content.plain.startswith(shown(text if head == "name" else title, True))
     assert dangerous(content.plain) == []
     assert_inert(content_segments(content), "reader with a hit")
 

@@ -1,4 +1,4 @@
-"""A paper whose name is only its title's headline shows the title once, in the list and reader."""
+"""A paper whose name the title already says shows the title once, in the list and reader."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ CUT = Paper(
 NAMED = Paper(
     id="cafe00000002",
     name="RelGNN",
-    title="RelGNN: Composite Message Passing for Relational Deep Learning",
+    title="Composite Message Passing for Relational Deep Learning",
     abstract="We propose RelGNN for relational deep learning.",
     venue="ICML 2025",
     sources=("t.jsonl",),
@@ -59,5 +59,26 @@ async def test_a_method_name_keeps_its_title_beside_it(tmp_path: Path) -> None:
         await pilot.pause()
         papers = app.paper_list
         row = papers.row_content(papers.hits[0], 150, False).plain
-        assert "RelGNN  RelGNN: Composite" in row
+        assert "RelGNN  Composite Message Passing" in row
         assert app.query_one(Reader).text.splitlines()[:2] == [NAMED.name, NAMED.title]
+
+
+async def test_a_title_that_begins_with_the_name_says_it_once(tmp_path: Path) -> None:
+    said = Paper(
+        id="cafe00000003",
+        name="PANDAS",
+        title="PANDAS: Improving Many-shot Jailbreaking",
+        abstract="We propose PANDAS, a way to make many-shot attacks work better.",
+        venue="ICML 2025",
+        sources=("t.jsonl",),
+    )
+    library = Library.open(tmp_path / "lib", seed=False)
+    library.import_papers([said], "t.jsonl")
+    app = PapershelfApp(library)
+    async with app.run_test(size=(160, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        papers = app.paper_list
+        row = papers.row_content(papers.hits[0], 150, False).plain
+        assert row.count("PANDAS") == 1 and said.title in row
+        assert app.query_one(Reader).text.splitlines()[:2] == [said.title, ""]

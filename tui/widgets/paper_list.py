@@ -27,8 +27,8 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.style import Style
 
+from storage.headings import heading_fields
 from storage.model import Paper
-from storage.names import heading_fields
 from storage.query import Hit, Results, field_text
 from storage.titles import display_title
 from tui.text import safe

@@ -14,9 +14,9 @@ from textual.selection import Selection
 from textual.strip import Strip
 from textual.visual import Visual
 
+from storage.headings import heading_fields
 from storage.latex import display_text
 from storage.model import Entry, Paper
-from storage.names import heading_fields
 from storage.query import field_text, highlight_spans, snippet
 from tui.text import highlighted, plain, safe
 from tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
