@@ -193,6 +193,8 @@ def _bare_hosts(text: str) -> list[tuple[int, str]]:
             continue
         labels = host.group().count(".") + 1
         path = _BARE_PATH.match(text, end)
+        if path is not None and not path.group().strip("/.,;:!?)'\""):
+            path = None  # `results.in/ next`: a slash and punctuation are no path
         if path is None:
             # No path: only after a cue word, and never `word.in` (a missing space).
             if labels < 3 and tld.group()[1:] in _WORD_TLDS:

@@ -170,3 +170,8 @@ def test_an_imported_abstract_stores_bare_hosts_as_https_links() -> None:
     (paper,) = parse_bytes(text, "wombat.txt").papers
     assert paper.links == ("https://wombat-lab.github.io",)
     assert paper.code_urls == ("https://huggingface.co/datasets/wombat/burrows",)
+
+
+def test_a_word_tld_followed_by_a_bare_slash_is_prose() -> None:
+    # Found by the property above in CI: `results.in/` is a missing space, not a host.
+    assert find_urls("results.in/ Project page: a.github.io And more.") == ["https://a.github.io"]
