@@ -14,9 +14,11 @@ from urllib.parse import urlsplit
 
 from storage.latex import display_text
 from storage.names_cues import candidates
+from storage.names_weak import defined_acronym, repeated_word, url_name
 from storage.names_words import MAX_NAME, is_generic, namelike, plain_letters
 from storage.names_words import strip_token as _strip
 from storage.titles import display_title
+from storage.urls import split_urls
 
 MAX_HEADLINE = 64
 _REPEATS = 2
@@ -71,9 +73,21 @@ def method_name(abstract: str, code_urls: tuple[str, ...] = ()) -> str | None:
     the abstract says only "our proposed method \\method{}"), never a generic one ("denovo").
     """
     name = _stated_name(abstract, code_urls)
-    if name is None and (repo := repo_name(code_urls)) and namelike(repo):
-        return repo
+    if name is None:
+        return _unstated_name(abstract, code_urls)
     return name
+
+
+def _unstated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
+    """A name no cue states: the project's URL name as the text writes it, a coined repository
+    name, an acronym the text defines, a coined word it repeats; else None."""
+    text = plain_letters(display_text(abstract).text)
+    # The text's own form of the project's name beats its slug ("Junk DNA Hypothesis").
+    if name := url_name(text, code_urls + split_urls(abstract)[1]):
+        return name
+    if (repo := repo_name(code_urls)) and namelike(repo):
+        return repo
+    return defined_acronym(text) or repeated_word(text)
 
 
 def _stated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
