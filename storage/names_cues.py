@@ -224,6 +224,7 @@ def _window_candidates(
         and not head.group().islower()
         and (typed := _TYPED_NAME.match(text, direct_start))
         and namelike(strip_token(typed.group(1)))
+        and not _spelled_out(text, typed.start(1), typed.group(), acronyms)
     ):
         # "we propose the FedLMT framework", "our KW-Design method": a coined word and its kind.
         found.append((5, typed.start(1), strip_token(typed.group(1))))

@@ -42,8 +42,10 @@ def _keys(url: str) -> list[str]:
     except ValueError:
         return []
     host = (parts.hostname or "").lower()
-    words = [host.split(".")[0]] if host.endswith(".github.io") else []
-    words += [segment for segment in parts.path.split("/") if segment][1:]
+    segments = [segment for segment in parts.path.split("/") if segment]
+    # A project page: its user and every path segment; a code host: not the owner (a lab's).
+    page = host.endswith(".github.io")
+    words = [host.split(".")[0], *segments] if page else segments[1:]
     keys = []
     for word in words:
         word = re.sub(r"\.(?:html?|git)$", "", word)

@@ -115,6 +115,15 @@ def _capitalised_next(text: str, end: int) -> bool:
     return following is not None and capitalised(strip_token(following.group()))
 
 
+def _title_compound(token: str) -> bool:
+    """Capitalised words joined by hyphens ("Time-Aware", "Multi-Step-Ahead"): English, a
+    name only as a whole phrase ("Time-Aware Graph Sampler (TAGS)" is a long name's start)."""
+    parts = token.split("-")
+    return len(parts) >= 2 and all(
+        part[:1].isupper() and part[1:].isalpha() and part[1:].islower() for part in parts
+    )
+
+
 def _version_after(text: str, end: int) -> int:
     """The end of a size/version token right after a name ending at `end`, else `end`."""
     if end >= len(text) or text[end] != " ":
@@ -144,7 +153,7 @@ def name_at(text: str, start: int, naming: bool) -> tuple[str, bool] | None:
         return None
     begin = first.start() + first.group().find(token)
     end = begin + len(token)
-    if namelike(token):
+    if namelike(token) and not (_title_compound(token) and _capitalised_next(text, end)):
         end = _version_after(text, end)
         return text[begin:end], SET_OFF.match(text, end) is not None
     if not capitalised(token) and not (

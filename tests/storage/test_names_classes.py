@@ -289,3 +289,21 @@ def test_a_coined_word_that_the_abstract_keeps_as_its_subject_is_named() -> None
 def test_a_coined_word_said_once_or_twice_is_not_named() -> None:
     abstract = "Long videos overwhelm memory. ClipZip keeps the key frames, unlike ClipZip-lite."
     assert method_name(abstract) is None
+
+
+def test_a_project_page_path_names_the_project() -> None:
+    abstract = (
+        "Depth maps are read off a frozen image model, and FrostDepth needs no labels. "
+        "Project page: https://someone.github.io/projects/FrostDepth/"
+    )
+    assert method_name(abstract) == "FrostDepth"
+
+
+def test_hyphenated_capitalised_words_begin_a_long_name_not_a_coined_one() -> None:
+    abstract = (
+        "We propose Time-Aware Graph Sampler (TAGS), which draws neighbours by recency. "
+        "TAGS is fast."
+    )
+    assert method_name(abstract) == "TAGS"
+    alone = "We propose Time-Aware, a sampler that draws neighbours by recency."
+    assert method_name(alone) == "Time-Aware"
