@@ -79,7 +79,24 @@ def url_name(text: str, urls: tuple[str, ...]) -> str | None:
         for key in _keys(url):
             if form := text_form(text, key):
                 return form
+    # A project page whose path keeps the name's capitals ("lab.github.io/SlimNet/"), said by
+    # the text only inside the URL: the path's own form.
+    for url in urls:
+        for segment in _page_segments(url):
+            if namelike(segment):
+                return segment
     return None
+
+
+def _page_segments(url: str) -> list[str]:
+    """The path segments of a github.io project page."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return []
+    if not (parts.hostname or "").lower().endswith(".github.io"):
+        return []
+    return [segment for segment in parts.path.split("/") if segment]
 
 
 def defined_acronym(text: str) -> str | None:

@@ -307,3 +307,25 @@ def test_hyphenated_capitalised_words_begin_a_long_name_not_a_coined_one() -> No
     assert method_name(abstract) == "TAGS"
     alone = "We propose Time-Aware, a sampler that draws neighbours by recency."
     assert method_name(alone) == "Time-Aware"
+
+
+def test_a_project_page_path_keeps_its_capitals_when_the_text_says_the_name_only_there() -> None:
+    abstract = "Depth maps come from a frozen model. Videos: https://lab.github.io/FrostDepth/"
+    assert method_name(abstract) == "FrostDepth"
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Labels are scarce. We therefore release SlimNet, a compact vision model for drones.",
+        "Labels are scarce. Our tests rely on SlimNet, an open benchmark of drone images.",
+        "Labels are scarce, so we train SlimNet, a new and simple model, on synthetic views.",
+    ],
+)
+def test_a_coined_word_described_as_a_kind_of_thing_is_named(abstract: str) -> None:
+    assert method_name(abstract) == "SlimNet"
+
+
+def test_a_coined_word_described_as_no_kind_of_thing_is_not_named() -> None:
+    abstract = "Labels are scarce. We test on ImageNet, a large collection of photos."
+    assert method_name(abstract) is None
