@@ -440,6 +440,7 @@ def test_bitsets_round_trip_sparse_and_dense(ids, extra):
 def test_venue_and_code_flags_are_made_only_when_a_filter_needs_them(engine, monkeypatch):
     # `papershelf list` builds an engine per process: a plain query skips the pass over every
     # paper that venue:/has: need.
+    ids(engine, "venue:icml has:code")  # the shared engine's own flags, made before counting
     made: list[int] = []
     real = query_module._PaperFlags.of
     monkeypatch.setattr(
