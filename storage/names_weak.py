@@ -33,6 +33,8 @@ _REPEATED = 3  # a coined word said this often may be the abstract's subject
 # The paper speaking of its own work: "we ...", "our ...", "this paper ...".
 _FIRST_PERSON = re.compile(r"\b(?:we|our|this (?:paper|work|study|article))\b", re.IGNORECASE)
 _SENTENCE_BREAKS = (". ", "! ", "? ")
+# What the paper makes: "we propose a ... (ACR)", "we integrate ... into a novel ... (ACR)".
+_MAKING = re.compile(r"\b(?:a|an) (?:novel|new)\b", re.IGNORECASE)
 
 
 def _keys(url: str) -> list[str]:
@@ -107,8 +109,11 @@ def defined_acronym(text: str) -> str | None:
     best: tuple[int, int, str] | None = None
     for match in ACRONYM.finditer(text):
         acronym = strip_token(match.group(1))
-        if not namelike(acronym) or expansion_start(acronym, text, match.start()) is None:
-            continue
+        if not namelike(acronym) or (
+            expansion_start(acronym, text, match.start()) is None
+            and not _MAKING.search(text, max(0, match.start() - 160), match.start())
+        ):
+            continue  # "(ACR)" that abbreviates no words before it, nor names what is made
         if not _ours(text, match.start()):
             continue  # "Fitted Q-Evaluation (FQE) is ...": the field's, not the paper's
         uses = _count(text, acronym)

@@ -329,3 +329,11 @@ def test_a_coined_word_described_as_a_kind_of_thing_is_named(abstract: str) -> N
 def test_a_coined_word_described_as_no_kind_of_thing_is_not_named() -> None:
     abstract = "Labels are scarce. We test on ImageNet, a large collection of photos."
     assert method_name(abstract) is None
+
+
+def test_an_acronym_for_something_new_the_paper_makes_is_named() -> None:
+    abstract = (
+        "Sensors drift over months. We fold this prior into a novel drift-aware filter (DRIFTR) "
+        "for long deployments. DRIFTR runs on microcontrollers."
+    )
+    assert method_name(abstract) == "DRIFTR"
