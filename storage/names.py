@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from storage.latex import display_text
 from storage.names_cues import candidates
 from storage.names_weak import defined_acronym, repeated_word, url_name
-from storage.names_words import MAX_NAME, is_generic, namelike, plain_letters
+from storage.names_words import MAX_NAME, is_generic, namelike, plain_letters, two_capitals
 from storage.names_words import strip_token as _strip
 from storage.titles import display_title
 from storage.urls import split_urls
@@ -115,6 +115,8 @@ def _best(
             continue  # weak evidence (a topic's acronym, a stray bold word) names nothing
         if len(name) > MAX_NAME or not name.isprintable() or is_generic(name):
             continue  # a guard: a name is short, printable display text, never "LLM"
+        if two_capitals(name):
+            continue  # "CF", "KG", "SD": a field's term, however often the text repeats it
         # Repeated names are the paper's subject; the repository's name confirms it.
         ranked = (
             score + min(repeats - 1, _REPEATS) + _REPO * (name.casefold() == repo),

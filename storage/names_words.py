@@ -77,6 +77,11 @@ def is_generic(name: str) -> bool:
     return base in GENERIC or base.upper() in GENERIC
 
 
+def two_capitals(name: str) -> bool:
+    """ "CF", "KG", "SD": two capitals that abbreviate a field's term, not a coined name."""
+    return len(name) == 2 and name.isalpha() and name.isupper()
+
+
 @lru_cache(maxsize=8192)  # the same words come after cue after cue, abstract after abstract
 def namelike(token: str) -> bool:
     """A coined name: RelGNN, SUICA, k-DTW, Info-Coevolution, K²IE, GPT4o (not 'Safe')."""

@@ -337,3 +337,12 @@ def test_an_acronym_for_something_new_the_paper_makes_is_named() -> None:
         "for long deployments. DRIFTR runs on microcontrollers."
     )
     assert method_name(abstract) == "DRIFTR"
+
+
+def test_a_two_capital_field_term_never_beats_the_papers_name() -> None:
+    abstract = (
+        "Large label spaces, also known as extreme classification (XC), arise in tagging. XC "
+        "models are big, XC training is slow, and XC data is sparse. In this work, we propose "
+        "FloatLite, a low-precision training framework."
+    )
+    assert method_name(abstract) == "FloatLite"
