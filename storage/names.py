@@ -83,7 +83,9 @@ def _unstated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
     name, an acronym the text defines, a coined word it repeats; else None."""
     text = plain_letters(display_text(abstract).text)
     # The text's own form of the project's name beats its slug ("Junk DNA Hypothesis").
-    if name := url_name(text, code_urls + split_urls(abstract)[1]):
+    # Project pages are links, not code URLs; finding links costs a scan, so only with one.
+    pages = split_urls(abstract)[1] if "github.io" in abstract else ()
+    if name := url_name(text, code_urls + pages):
         return name
     if (repo := repo_name(code_urls)) and namelike(repo):
         return repo

@@ -379,9 +379,11 @@ def _described_candidates(text: str) -> list[Candidate]:
     found: list[Candidate] = []
     for index in literal_starts(text, _DESCRIPTIONS):
         head = text.rfind(" ", max(0, index - MAX_NAME), index) + 1
-        name = strip_token(text[head:index])
-        if not namelike(name) or " " in name:
+        if text[head:index].islower():
             continue  # most ", a": an ordinary word before it
+        name = strip_token(text[head:index])
+        if not namelike(name):
+            continue
         after = index + len(", a ") + (text[index + 3] == "n")
         after = _NOVEL.match(text, after).end()
         if _KIND_AHEAD.match(text, after):

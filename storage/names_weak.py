@@ -60,26 +60,48 @@ def _keys(url: str) -> list[str]:
 def text_form(text: str, key: str) -> str | None:
     """The name in the text that folds to `key` ignoring case, spaces, '_' and '-', if any:
     "deepsolver" finds "DeepSolver" or "Deep Solver" (never inside a URL, never lower-case)."""
-    # One optional separator between letters: linear in the text (the key is short).
-    pattern = re.compile(
-        r"(?<![\w/.\-])" + r"[ _\-]?".join(map(re.escape, key)) + r"(?![\w/\-]|\.\w)",
-        re.IGNORECASE,
-    )
-    for match in pattern.finditer(text):
-        form = match.group()
-        # A reader's name has a capital, and a spaced one reads as a capitalised phrase.
-        if form.islower() or not (form[0].isupper() or " " not in form):
+    return _text_form(_folded_words(text), key)
+
+
+def _folded_words(text: str) -> list[tuple[str, str]]:
+    """(word, folded word) for each word of the text, punctuation around it stripped."""
+    words = [strip_token(word.strip("()[]")) for word in text.split()]
+    return [(word, word.replace("_", "").replace("-", "").lower()) for word in words]
+
+
+def _text_form(words: list[tuple[str, str]], key: str) -> str | None:
+    # Up to four words at each position (a string compare each, not a regex per key: one
+    # compiled per project URL cost more than all the other rules).
+    for index, (_, folded) in enumerate(words):
+        if not folded or key[0] != folded[0]:
             continue
-        if len(form.split()) <= 4 and len(form) <= MAX_NAME and not is_generic(form):
-            return form
+        joined = ""
+        for stop in range(index, min(index + 4, len(words))):
+            joined += words[stop][1]
+            if joined == key:
+                form = " ".join(word for word, _ in words[index : stop + 1])
+                if _readable(form):
+                    return form
+                break
+            if not key.startswith(joined):
+                break
     return None
+
+
+def _readable(form: str) -> bool:
+    """A name as a reader writes it: a capital, a spaced one capitalised, short, not generic."""
+    if form.islower() or not (form[0].isupper() or " " not in form):
+        return False
+    return len(form) <= MAX_NAME and not is_generic(form)
 
 
 def url_name(text: str, urls: tuple[str, ...]) -> str | None:
     """The project's name from its URLs, as the text writes it."""
+    words: list[tuple[str, str]] | None = None
     for url in urls:
         for key in _keys(url):
-            if form := text_form(text, key):
+            words = _folded_words(text) if words is None else words
+            if form := _text_form(words, key):
                 return form
     # A project page whose path keeps the name's capitals ("lab.github.io/SlimNet/"), said by
     # the text only inside the URL: the path's own form.
@@ -126,8 +148,7 @@ def repeated_word(text: str) -> str | None:
     """A coined word (namelike: RelGNN, k-DTW) the text says at least three times, the most
     said, the first of equals."""
     counts: dict[str, int] = {}
-    for match in TOKEN.finditer(text):
-        token = match.group()
+    for token in TOKEN.findall(text):  # findall: the strings at once, in C
         if token.islower():
             continue  # most words: no capital, no coined name
         word = strip_token(token)

@@ -58,7 +58,12 @@ _WORD_PARTS = re.compile(r"[^\W_]+", re.UNICODE)
 
 def plain_letters(name: str) -> str:
     """The name with mathematical letters (from \\mathsf{DNA} in math) as plain ones (DNA)."""
-    if not any("\U0001d400" <= ch <= "\U0001d7ff" for ch in name):
+    # max() scans in C: most text has no character at or past the mathematical letters.
+    if (
+        not name
+        or max(name) < "\U0001d400"
+        or not any("\U0001d400" <= ch <= "\U0001d7ff" for ch in name)
+    ):
         return name
     return "".join(
         unicodedata.normalize("NFKC", ch) if "\U0001d400" <= ch <= "\U0001d7ff" else ch
