@@ -14,9 +14,11 @@ from urllib.parse import urlsplit
 
 from storage.latex import display_text
 from storage.names_cues import candidates
-from storage.names_words import MAX_NAME, is_generic, namelike, plain_letters
+from storage.names_weak import defined_acronym, repeated_word, url_name
+from storage.names_words import MAX_NAME, is_generic, namelike, plain_letters, two_capitals
 from storage.names_words import strip_token as _strip
 from storage.titles import display_title
+from storage.urls import split_urls
 
 MAX_HEADLINE = 64
 _REPEATS = 2
@@ -71,9 +73,23 @@ def method_name(abstract: str, code_urls: tuple[str, ...] = ()) -> str | None:
     the abstract says only "our proposed method \\method{}"), never a generic one ("denovo").
     """
     name = _stated_name(abstract, code_urls)
-    if name is None and (repo := repo_name(code_urls)) and namelike(repo):
-        return repo
+    if name is None:
+        return _unstated_name(abstract, code_urls)
     return name
+
+
+def _unstated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
+    """A name no cue states: the project's URL name as the text writes it, a coined repository
+    name, an acronym the text defines, a coined word it repeats; else None."""
+    text = plain_letters(display_text(abstract).text)
+    # The text's own form of the project's name beats its slug ("Junk DNA Hypothesis").
+    # Project pages are links, not code URLs; finding links costs a scan, so only with one.
+    pages = split_urls(abstract)[1] if "github.io" in abstract else ()
+    if name := url_name(text, code_urls + pages):
+        return name
+    if (repo := repo_name(code_urls)) and namelike(repo):
+        return repo
+    return defined_acronym(text) or repeated_word(text)
 
 
 def _stated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
@@ -101,6 +117,8 @@ def _best(
             continue  # weak evidence (a topic's acronym, a stray bold word) names nothing
         if len(name) > MAX_NAME or not name.isprintable() or is_generic(name):
             continue  # a guard: a name is short, printable display text, never "LLM"
+        if two_capitals(name):
+            continue  # "CF", "KG", "SD": a field's term, however often the text repeats it
         # Repeated names are the paper's subject; the repository's name confirms it.
         ranked = (
             score + min(repeats - 1, _REPEATS) + _REPO * (name.casefold() == repo),

@@ -117,6 +117,8 @@ _KIND_AHEAD = re.compile(r"(?:[\w-]+ ){0,3}?(?:" + _NOUNS + r")s?\b", re.I)
 _LEAD_PARTS = (" is a", ", a", ": a")
 _LEAD_WHOLE = (" is a ", " is an ", ", a ", ", an ", ": a ", ": an ")
 _SENTENCE_BREAKS = (". ", "! ", "? ")
+_DESCRIPTIONS = (", a ", ", an ")
+_NOVEL = re.compile(r"(?:(?:novel|new|newly|simple|first|unified|general|and)[\s,]+)*", re.I)
 _NEAR = 80  # the window after "our ..." and bare verbs: their name comes right after
 _LEAD_BONUS = 1  # "we propose X, a ...": the paper's own name, above other cues
 _PUNCTUATION = re.compile(r"[,;:.]")
@@ -224,6 +226,7 @@ def _window_candidates(
         and not head.group().islower()
         and (typed := _TYPED_NAME.match(text, direct_start))
         and namelike(strip_token(typed.group(1)))
+        and not _spelled_out(text, typed.start(1), typed.group(), acronyms)
     ):
         # "we propose the FedLMT framework", "our KW-Design method": a coined word and its kind.
         found.append((5, typed.start(1), strip_token(typed.group(1))))
@@ -285,6 +288,7 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
         # Only when no cue names the method: "Medusa is a ..." is weaker evidence, and
         # finding sentence starts costs a scan of the text.
         found.extend(_lead_candidates(text))
+        found.extend(_described_candidates(text))
     return found
 
 
@@ -366,6 +370,24 @@ def _lead_candidates(text: str) -> list[Candidate]:
             kind = " is a" in match.group(0) and _KIND_AHEAD.match(text, match.end())
             if match.group(2) or proper[name] or kind:
                 found.append((4, match.start(1), name))
+    return found
+
+
+def _described_candidates(text: str) -> list[Candidate]:
+    """Coined names described as a kind of thing mid-sentence, whatever the verb before them:
+    "we release SlimNet, a compact vision model", "built on TaskBank, a new benchmark"."""
+    found: list[Candidate] = []
+    for index in literal_starts(text, _DESCRIPTIONS):
+        head = text.rfind(" ", max(0, index - MAX_NAME), index) + 1
+        if text[head:index].islower():
+            continue  # most ", a": an ordinary word before it
+        name = strip_token(text[head:index])
+        if not namelike(name):
+            continue
+        after = index + len(", a ") + (text[index + 3] == "n")
+        after = _NOVEL.match(text, after).end()
+        if _KIND_AHEAD.match(text, after):
+            found.append((4, head, name))
     return found
 
 

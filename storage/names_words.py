@@ -58,7 +58,12 @@ _WORD_PARTS = re.compile(r"[^\W_]+", re.UNICODE)
 
 def plain_letters(name: str) -> str:
     """The name with mathematical letters (from \\mathsf{DNA} in math) as plain ones (DNA)."""
-    if not any("\U0001d400" <= ch <= "\U0001d7ff" for ch in name):
+    # max() scans in C: most text has no character at or past the mathematical letters.
+    if (
+        not name
+        or max(name) < "\U0001d400"
+        or not any("\U0001d400" <= ch <= "\U0001d7ff" for ch in name)
+    ):
         return name
     return "".join(
         unicodedata.normalize("NFKC", ch) if "\U0001d400" <= ch <= "\U0001d7ff" else ch
@@ -75,6 +80,11 @@ def strip_token(token: str) -> str:
 def is_generic(name: str) -> bool:
     base = name[:-1] if name.endswith("s") and name[:-1].isupper() else name
     return base in GENERIC or base.upper() in GENERIC
+
+
+def two_capitals(name: str) -> bool:
+    """ "CF", "KG", "SD": two capitals that abbreviate a field's term, not a coined name."""
+    return len(name) == 2 and name.isalpha() and name.isupper()
 
 
 @lru_cache(maxsize=8192)  # the same words come after cue after cue, abstract after abstract
@@ -115,6 +125,15 @@ def _capitalised_next(text: str, end: int) -> bool:
     return following is not None and capitalised(strip_token(following.group()))
 
 
+def _title_compound(token: str) -> bool:
+    """Capitalised words joined by hyphens ("Time-Aware", "Multi-Step-Ahead"): English, a
+    name only as a whole phrase ("Time-Aware Graph Sampler (TAGS)" is a long name's start)."""
+    parts = token.split("-")
+    return len(parts) >= 2 and all(
+        part[:1].isupper() and part[1:].isalpha() and part[1:].islower() for part in parts
+    )
+
+
 def _version_after(text: str, end: int) -> int:
     """The end of a size/version token right after a name ending at `end`, else `end`."""
     if end >= len(text) or text[end] != " ":
@@ -144,7 +163,7 @@ def name_at(text: str, start: int, naming: bool) -> tuple[str, bool] | None:
         return None
     begin = first.start() + first.group().find(token)
     end = begin + len(token)
-    if namelike(token):
+    if namelike(token) and not (_title_compound(token) and _capitalised_next(text, end)):
         end = _version_after(text, end)
         return text[begin:end], SET_OFF.match(text, end) is not None
     if not capitalised(token) and not (

@@ -235,3 +235,114 @@ def test_a_text_stated_name_beats_any_repository_slug(name: str, slug: str, cue:
     url = f"https://github.com/lab/{slug}"
     abstract = f"{cue} {name}, a method for sorting graphs. The code is at {url}."
     assert method_name(abstract, (url,)) == name
+
+
+# --- names no cue states (storage/names_weak.py) ------------------------------------------------
+
+
+def test_a_repository_slug_is_named_as_the_text_writes_it() -> None:
+    url = "https://github.com/lab/Quiet_Bee_Hypothesis"
+    abstract = (
+        "Pruned networks keep their accuracy. The Quiet Bee Hypothesis explains why small "
+        f"weights matter. Code: {url}."
+    )
+    assert method_name(abstract, (url,)) == "Quiet Bee Hypothesis"
+
+
+def test_a_project_page_names_the_word_the_text_capitalises() -> None:
+    abstract = (
+        "Sketches are turned into meshes in one pass, and PaintMesh beats every baseline. "
+        "See https://paintmesh.github.io/ for videos."
+    )
+    assert method_name(abstract) == "PaintMesh"
+
+
+def test_a_project_page_word_found_only_inside_its_url_names_nothing() -> None:
+    abstract = "Sketches are turned into meshes. See https://paintmesh.github.io/ for videos."
+    assert method_name(abstract) is None
+
+
+def test_an_acronym_the_paper_defines_for_its_own_work_is_named() -> None:
+    abstract = (
+        "Tables are hard to read for language models. We therefore build a reader that learns "
+        "row-aware table encoding (RoTE) from captions alone. RoTE doubles recall."
+    )
+    assert method_name(abstract) == "RoTE"
+
+
+def test_an_acronym_the_field_defines_is_not_the_papers_name() -> None:
+    abstract = (
+        "Fitted Value Iteration (FVI) is a classic planner. Its error grows with depth, "
+        "and FVI is hard to tune."
+    )
+    assert method_name(abstract) is None
+
+
+def test_a_coined_word_that_the_abstract_keeps_as_its_subject_is_named() -> None:
+    abstract = (
+        "Long videos overwhelm memory. The approach below compresses frames into tokens. "
+        "ClipZip keeps the key frames. ClipZip is trained once, and ClipZip runs on a phone."
+    )
+    assert method_name(abstract) == "ClipZip"
+
+
+def test_a_coined_word_said_once_or_twice_is_not_named() -> None:
+    abstract = "Long videos overwhelm memory. ClipZip keeps the key frames, unlike ClipZip-lite."
+    assert method_name(abstract) is None
+
+
+def test_a_project_page_path_names_the_project() -> None:
+    abstract = (
+        "Depth maps are read off a frozen image model, and FrostDepth needs no labels. "
+        "Project page: https://someone.github.io/projects/FrostDepth/"
+    )
+    assert method_name(abstract) == "FrostDepth"
+
+
+def test_hyphenated_capitalised_words_begin_a_long_name_not_a_coined_one() -> None:
+    abstract = (
+        "We propose Time-Aware Graph Sampler (TAGS), which draws neighbours by recency. "
+        "TAGS is fast."
+    )
+    assert method_name(abstract) == "TAGS"
+    alone = "We propose Time-Aware, a sampler that draws neighbours by recency."
+    assert method_name(alone) == "Time-Aware"
+
+
+def test_a_project_page_path_keeps_its_capitals_when_the_text_says_the_name_only_there() -> None:
+    abstract = "Depth maps come from a frozen model. Videos: https://lab.github.io/FrostDepth/"
+    assert method_name(abstract) == "FrostDepth"
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Labels are scarce. We therefore release SlimNet, a compact vision model for drones.",
+        "Labels are scarce. Our tests rely on SlimNet, an open benchmark of drone images.",
+        "Labels are scarce, so we train SlimNet, a new and simple model, on synthetic views.",
+    ],
+)
+def test_a_coined_word_described_as_a_kind_of_thing_is_named(abstract: str) -> None:
+    assert method_name(abstract) == "SlimNet"
+
+
+def test_a_coined_word_described_as_no_kind_of_thing_is_not_named() -> None:
+    abstract = "Labels are scarce. We test on ImageNet, a large collection of photos."
+    assert method_name(abstract) is None
+
+
+def test_an_acronym_for_something_new_the_paper_makes_is_named() -> None:
+    abstract = (
+        "Sensors drift over months. We fold this prior into a novel drift-aware filter (DRIFTR) "
+        "for long deployments. DRIFTR runs on microcontrollers."
+    )
+    assert method_name(abstract) == "DRIFTR"
+
+
+def test_a_two_capital_field_term_never_beats_the_papers_name() -> None:
+    abstract = (
+        "Large label spaces, also known as extreme classification (XC), arise in tagging. XC "
+        "models are big, XC training is slow, and XC data is sparse. In this work, we propose "
+        "FloatLite, a low-precision training framework."
+    )
+    assert method_name(abstract) == "FloatLite"

@@ -1,0 +1,195 @@
+"""Names an abstract states without a naming cue (for storage.names), weakest last.
+
+Tried only when no cue names the method: the name of the project's page or repository as the
+text writes it ("Junk_DNA_Hypothesis" is the text's "Junk DNA Hypothesis", "toolnet.github.io"
+its "ToolNet"), an acronym the text defines by its words ("Erasing Noisy Tokens (ENT)"), and a
+coined word the text keeps repeating ("... SlimNet halves the cost. SlimNet ...").
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from storage.names_words import (
+    ACRONYM,
+    MAX_NAME,
+    TOKEN,
+    expansion_start,
+    is_generic,
+    namelike,
+    strip_token,
+)
+
+# Path segments and hosts that name no project.
+_NOT_NAMES = frozenset(
+    """code src source project projects page pages repo repository main master paper papers
+    official implementation release github gitlab huggingface www index html home site io tree
+    blob abs pdf""".split()  # noqa: SIM905 (a word list reads best as words)
+)
+_KEY_PARTS = re.compile(r"[^\W_]+")
+_MIN_KEY = 4  # shorter keys ("ai", "lab") match words by chance
+_REPEATED = 3  # a coined word said this often may be the abstract's subject
+# The paper speaking of its own work: "we ...", "our ...", "this paper ...".
+_FIRST_PERSON = re.compile(r"\b(?:we|our|this (?:paper|work|study|article))\b", re.IGNORECASE)
+_SENTENCE_BREAKS = (". ", "! ", "? ")
+# What the paper makes: "we propose a ... (ACR)", "we integrate ... into a novel ... (ACR)".
+_MAKING = re.compile(r"\b(?:a|an) (?:novel|new)\b", re.IGNORECASE)
+
+
+def _keys(url: str) -> list[str]:
+    """What in a URL may be a project's name, folded: a github.io user, the path's segments."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return []
+    host = (parts.hostname or "").lower()
+    segments = [segment for segment in parts.path.split("/") if segment]
+    # A project page: its user and every path segment; a code host: not the owner (a lab's).
+    page = host.endswith(".github.io")
+    words = [host.split(".")[0], *segments] if page else segments[1:]
+    keys = []
+    for word in words:
+        word = re.sub(r"\.(?:html?|git)$", "", word)
+        key = "".join(_KEY_PARTS.findall(word)).lower()
+        if len(key) >= _MIN_KEY and key not in _NOT_NAMES and len(key) <= MAX_NAME:
+            keys.append(key)
+    return keys
+
+
+def text_form(text: str, key: str) -> str | None:
+    """The name in the text that folds to `key` ignoring case, spaces, '_' and '-', if any:
+    "deepsolver" finds "DeepSolver" or "Deep Solver" (never inside a URL, never lower-case)."""
+    return _text_form(_folded_words(text), key)
+
+
+def _folded_words(text: str) -> list[tuple[str, str]]:
+    """(word, folded word) for each word of the text, punctuation around it stripped."""
+    words = [strip_token(word.strip("()[]")) for word in text.split()]
+    return [(word, word.replace("_", "").replace("-", "").lower()) for word in words]
+
+
+def _text_form(words: list[tuple[str, str]], key: str) -> str | None:
+    # Up to four words at each position (a string compare each, not a regex per key: one
+    # compiled per project URL cost more than all the other rules).
+    for index, (_, folded) in enumerate(words):
+        if not folded or key[0] != folded[0]:
+            continue
+        joined = ""
+        for stop in range(index, min(index + 4, len(words))):
+            joined += words[stop][1]
+            if joined == key:
+                form = " ".join(word for word, _ in words[index : stop + 1])
+                if _readable(form):
+                    return form
+                break
+            if not key.startswith(joined):
+                break
+    return None
+
+
+def _readable(form: str) -> bool:
+    """A name as a reader writes it: a capital, a spaced one capitalised, short, not generic."""
+    if form.islower() or not (form[0].isupper() or " " not in form):
+        return False
+    return len(form) <= MAX_NAME and not is_generic(form)
+
+
+def url_name(text: str, urls: tuple[str, ...]) -> str | None:
+    """The project's name from its URLs, as the text writes it."""
+    words: list[tuple[str, str]] | None = None
+    for url in urls:
+        for key in _keys(url):
+            words = _folded_words(text) if words is None else words
+            if form := _text_form(words, key):
+                return form
+    # A project page whose path keeps the name's capitals ("lab.github.io/SlimNet/"), said by
+    # the text only inside the URL: the path's own form.
+    for url in urls:
+        for segment in _page_segments(url):
+            if namelike(segment):
+                return segment
+    return None
+
+
+def _page_segments(url: str) -> list[str]:
+    """The path segments of a github.io project page."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return []
+    if not (parts.hostname or "").lower().endswith(".github.io"):
+        return []
+    return [segment for segment in parts.path.split("/") if segment]
+
+
+def defined_acronym(text: str) -> str | None:
+    """The acronym the text defines by its words ("Sparse Token Routing (STR)") and then uses
+    most, the first of equals; generic ones (LLM) and plain words are not names."""
+    if "(" not in text:
+        return None
+    best: tuple[int, int, str] | None = None
+    for match in ACRONYM.finditer(text):
+        acronym = strip_token(match.group(1))
+        if not namelike(acronym) or (
+            expansion_start(acronym, text, match.start()) is None
+            and not _MAKING.search(text, max(0, match.start() - 160), match.start())
+        ):
+            continue  # "(ACR)" that abbreviates no words before it, nor names what is made
+        if not _ours(text, match.start()):
+            continue  # "Fitted Q-Evaluation (FQE) is ...": the field's, not the paper's
+        uses = _count(text, acronym)
+        if best is None or uses > best[0]:
+            best = (uses, match.start(), acronym)
+    return best[2] if best else None
+
+
+def repeated_word(text: str) -> str | None:
+    """A coined word (namelike: RelGNN, k-DTW) the text says at least three times, the most
+    said, the first of equals."""
+    counts: dict[str, int] = {}
+    for token in TOKEN.findall(text):  # findall: the strings at once, in C
+        if token.islower():
+            continue  # most words: no capital, no coined name
+        word = strip_token(token)
+        if namelike(word):
+            counts[word] = counts.get(word, 0) + 1
+    said = sorted(counts.items(), key=lambda item: -item[1])  # stable: the first of equals
+    for word, count in said:
+        if count < _REPEATED:
+            break
+        # The paper's subject begins a sentence ("SlimNet halves ..."); a tool it uses rarely.
+        if text.startswith(word) or any(
+            text.startswith(". " + word, index - 2) or _ours(text, index)
+            for index in _starts(text, word)
+        ):
+            return word
+    return None
+
+
+def _ours(text: str, index: int) -> bool:
+    """Whether the sentence holding `index` speaks of the paper's own work before it."""
+    head = max(text.rfind(brk, 0, index) for brk in _SENTENCE_BREAKS) + 1
+    return _FIRST_PERSON.search(text, head, index) is not None
+
+
+def _starts(text: str, word: str) -> list[int]:
+    """Where the word occurs in the text."""
+    found, index = [], text.find(word)
+    while index >= 0:
+        found.append(index)
+        index = text.find(word, index + 1)
+    return found
+
+
+def _count(text: str, name: str) -> int:
+    """Occurrences of the name as a whole word."""
+    count, index = 0, text.find(name)
+    while index >= 0:
+        end = index + len(name)
+        if (index == 0 or not text[index - 1].isalnum()) and (
+            end == len(text) or not text[end].isalnum()
+        ):
+            count += 1
+        index = text.find(name, index + 1)
+    return count
