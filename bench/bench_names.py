@@ -36,7 +36,7 @@ import storage.names
 from storage.ingest_text import clean_text, squash_spaces
 from storage.latex import latex_to_unicode
 from storage.library import fold_name
-from storage.names import method_name, repo_name
+from storage.names import derive_name, method_name, repo_name
 from storage.urls import split_urls
 
 CORPUS = Path("/work/shared/corpus/ml-abstracts.jsonl")
@@ -192,12 +192,22 @@ def main() -> None:
     parser.add_argument("--show", type=int, default=0, help="print N failures of the dev half")
     parser.add_argument("--kind", help="show failures of this class only")
     parser.add_argument("--repeat", type=int, default=0, help="time method_name, best of N")
+    parser.add_argument(
+        "--shown", action="store_true", help="score derive_name (what papershelf shows) instead"
+    )
     args = parser.parse_args()
 
     cases, every = load(args.file, args.seed)
     print(f"file: {args.file} ({len(every):,} abstracts); selected {len(cases):,}", end="")
     print(f", seed {args.seed}")
-    results = [(c, n, verdict(c, n)) for c in cases for n in [method_name(c.abstract, c.code_urls)]]
+    # --shown: the name the app and the CLI show for an abstract without a title (derive_name:
+    # the stated name, else the repository's, else a headline), not method_name's guesses.
+    name_of = (
+        (lambda c: derive_name(c.abstract, None, c.code_urls))
+        if args.shown
+        else (lambda c: method_name(c.abstract, c.code_urls))
+    )
+    results = [(c, n, verdict(c, n)) for c in cases for n in [name_of(c)]]
     report("all     ", results)
     report("dev     ", [r for r in results if r[0].dev])
     report("held-out", [r for r in results if not r[0].dev])

@@ -213,26 +213,3 @@ def _title_headline(shown_title: str) -> str:
     # A title's main clause (before its colon) is the headline a reader would use.
     head = shown_title.partition(": ")[0]
     return headline(head if len(head.split()) >= 2 else shown_title)
-
-
-def heading_fields(name: str, title: str | None) -> tuple[str, str | None]:
-    """Which fields a screen shows for a paper: the heading's ("name" or "title") and the
-    one below it ("title" or None).
-
-    The name heads, with the title beside or below it when it says something else; a name
-    that only restates the title gives way to the whole title.
-    """
-    if title and name_restates_title(name, title):
-        return "title", None
-    return "name", ("title" if title and title != name else None)
-
-
-def name_restates_title(name: str, title: str | None) -> bool:
-    """Whether `name` says nothing the title does not: it is the title's headline (maybe cut
-    with "…"), as `derive_name` makes for a titled paper with no method name.
-
-    Screens then show the title alone instead of the name followed by the same words again.
-    """
-    if not title:
-        return False
-    return name == title or name == _title_headline(display_title(title))

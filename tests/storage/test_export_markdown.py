@@ -26,7 +26,6 @@ from storage.export import ExportItem, first_sentence, parse_markdown_list, to_m
 from storage.export_read import tag_record
 from storage.mdescape import clean_inline, link_destination, markdown_escape
 from storage.model import STATUSES, Entry, Paper, normalise_tag
-from storage.names import name_restates_title
 
 
 def _parser() -> MarkdownIt:
@@ -297,7 +296,7 @@ def shown_heading(item: ExportItem) -> tuple[str, str]:
     if not title or title.casefold() == name.casefold():
         return name or item.paper.id, ""
     says_name = title_says(title, name)
-    if not name or says_name or name_restates_title(name, title):
+    if not name or says_name:
         return title, ""
     return name, title
 

@@ -6,12 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from storage.headings import heading, heading_fields
 from storage.names import (
     derive_name,
-    heading_fields,
     headline,
     method_name,
-    name_restates_title,
     title_name,
 )
 
@@ -113,33 +112,21 @@ RESTATING_TITLES = [
 
 
 @pytest.mark.parametrize("title", RESTATING_TITLES)
-def test_a_headline_of_the_title_restates_it(title: str) -> None:
+def test_a_headline_of_the_title_gives_way_to_the_whole_title(title: str) -> None:
     name = derive_name("An abstract that names no method at all.", title)
     assert name != title  # cut, or only the main clause
-    assert name_restates_title(name, title)
+    assert heading(name, title) == (" ".join(title.split()), None)
+    assert heading_fields(name, title) == ("title", None)
 
 
 @pytest.mark.parametrize(
     ("name", "title"),
     [
-        ("RelGNN", "RelGNN: Composite Message Passing for Relational Deep Learning"),
         ("SMASH", "Beyond Point Prediction: Score Matching-based Pseudolikelihood Estimation"),
-        ("Stronger Neyman…", None),
         ("Other words…", "Stronger Neyman Regret Guarantees for Adaptive Experimental Design"),
     ],
 )
-def test_a_method_name_or_other_words_do_not(name: str, title: str | None) -> None:
-    assert not name_restates_title(name, title)
-
-
-def test_a_name_equal_to_the_title_restates_it() -> None:
-    assert name_restates_title("Attention Is All You Need", "Attention Is All You Need")
-
-
-def test_heading_fields_choose_what_a_screen_shows() -> None:
-    title = RESTATING_TITLES[0]
-    cut = derive_name("An abstract that names no method at all.", title)
-    assert heading_fields(cut, title) == ("title", None)  # the whole title, once
-    assert heading_fields("RelGNN", "RelGNN: Composite Message Passing") == ("name", "title")
-    assert heading_fields("NoCode", None) == ("name", None)
-    assert heading_fields("Same Words", "Same Words") == ("title", None)
+def test_a_method_name_or_other_words_head_with_the_title_beside(name: str, title: str) -> None:
+    assert heading(name, title) == (name, title)
+    assert heading_fields(name, title) == ("name", "title")
+    assert heading_fields(name, None) == ("name", None)
