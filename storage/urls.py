@@ -192,15 +192,16 @@ def _bare_hosts(text: str) -> list[tuple[int, str]]:
         if host is None:
             continue
         labels = host.group().count(".") + 1
+        if labels < 3 and tld.group()[1:] in _WORD_TLDS:
+            # `results.in/out`, `model.it/` are words missing a space far more often than
+            # hosts: such a host is a link only with its scheme or `www.`.
+            continue
         path = _BARE_PATH.match(text, end)
         if path is not None and not path.group().strip("/.,;:!?)'\""):
             path = None  # `results.in/ next`: a slash and punctuation are no path
-        if path is None:
-            # No path: only after a cue word, and never `word.in` (a missing space).
-            if labels < 3 and tld.group()[1:] in _WORD_TLDS:
-                continue
-            if _CUE.search(text, max(0, start - _CUE_WINDOW), start) is None:
-                continue
+        # No path: only after a cue word.
+        if path is None and _CUE.search(text, max(0, start - _CUE_WINDOW), start) is None:
+            continue
         found.append((start, _trim(text[start : path.end() if path else end])))
     return found
 

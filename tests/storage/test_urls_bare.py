@@ -41,9 +41,9 @@ from storage.urls import find_urls, split_urls
         ),
         ("The proofs are in doi.org/10.1000/xyz123.", (), ("https://doi.org/10.1000/xyz123",)),
         ("See wallaby.ox.ac.uk/~roo for slides.", (), ("https://wallaby.ox.ac.uk/~roo",)),
-        # A word-like TLD needs a path or three labels, a cue word is not enough.
+        # A word-like TLD needs three labels (or its scheme): a cue word or a path is not enough.
         ("see results.in the appendix", (), ()),
-        ("see results.in/appendix", (), ("https://results.in/appendix",)),
+        ("see results.in/appendix", (), ()),
         ("See the page at cs.uni.it.", (), ("https://cs.uni.it",)),
         # Order of appearance among URLs with a scheme.
         (
@@ -175,3 +175,10 @@ def test_an_imported_abstract_stores_bare_hosts_as_https_links() -> None:
 def test_a_word_tld_followed_by_a_bare_slash_is_prose() -> None:
     # Found by the property above in CI: `results.in/` is a missing space, not a host.
     assert find_urls("results.in/ Project page: a.github.io And more.") == ["https://a.github.io"]
+
+
+@pytest.mark.parametrize("text", ["results.in/we found", "see model.it/x", "visit data.is/"])
+def test_a_two_label_host_on_an_english_word_tld_needs_its_scheme(text: str) -> None:
+    assert find_urls(text) == []
+    # With its scheme it is a link like any other.
+    assert find_urls("see https://model.it/x") == ["https://model.it/x"]
