@@ -78,15 +78,23 @@ def method_name(abstract: str, code_urls: tuple[str, ...] = ()) -> str | None:
     return name
 
 
+def _project_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
+    """The project's URL name (a repository or a github.io page) as the text writes it."""
+    if not code_urls and "github.io" not in abstract:
+        return None
+    text = plain_letters(display_text(abstract).text)
+    # Project pages are links, not code URLs; finding links costs a scan, so only with one.
+    pages = split_urls(abstract)[1] if "github.io" in abstract else ()
+    return url_name(text, code_urls + pages)
+
+
 def _unstated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
     """A name no cue states: the project's URL name as the text writes it, a coined repository
     name, an acronym the text defines, a coined word it repeats; else None."""
-    text = plain_letters(display_text(abstract).text)
     # The text's own form of the project's name beats its slug ("Junk DNA Hypothesis").
-    # Project pages are links, not code URLs; finding links costs a scan, so only with one.
-    pages = split_urls(abstract)[1] if "github.io" in abstract else ()
-    if name := url_name(text, code_urls + pages):
+    if name := _project_name(abstract, code_urls):
         return name
+    text = plain_letters(display_text(abstract).text)
     if (repo := repo_name(code_urls)) and namelike(repo):
         return repo
     return defined_acronym(text) or repeated_word(text)
@@ -201,7 +209,9 @@ def derive_name(abstract: str, title: str | None = None, code_urls: tuple[str, .
         return shown_title  # "Plug-in performative optimization" in the title's capitals
     if name:
         return name
-    repo = repo_name(code_urls)
+    # The project's name as the text writes it ("Junk DNA Hypothesis" for junk_dna_hypothesis):
+    # the URL and the text agree, unlike the weaker guesses `method_name` adds.
+    repo = _project_name(abstract, code_urls) or repo_name(code_urls)
     if repo:
         return repo
     if shown_title:

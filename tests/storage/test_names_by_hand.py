@@ -100,3 +100,13 @@ def test_the_name_a_reader_would_give(abstract: str, name: str) -> None:
 def test_a_title_in_latex_gives_its_name_in_unicode() -> None:
     title = "K$^2$IE: Kernel Method-based Kernel Intensity Estimators for Inhomogeneous Processes"
     assert derive_name("Point processes are everywhere. We study them.", title) == "K²IE"
+
+
+def test_the_name_shown_spells_the_repository_as_the_text_does() -> None:
+    abstract = (
+        "Pruning removes weights that look useless. The Junk DNA Hypothesis says some of them "
+        "still matter for hard tasks, and we test it on twelve benchmarks. "
+        "Code: https://github.com/someone/junk_dna_hypothesis"
+    )
+    code_urls, _ = split_urls(abstract)
+    assert derive_name(abstract, None, code_urls) == "Junk DNA Hypothesis"
