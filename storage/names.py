@@ -15,7 +15,14 @@ from urllib.parse import urlsplit
 from storage.latex import display_text
 from storage.names_cues import candidates
 from storage.names_weak import defined_acronym, repeated_word, url_name
-from storage.names_words import MAX_NAME, is_generic, namelike, plain_letters, two_capitals
+from storage.names_words import (
+    MAX_NAME,
+    is_generic,
+    namelike,
+    plain_letters,
+    two_capitals,
+    word_count,
+)
 from storage.names_words import strip_token as _strip
 from storage.titles import display_title
 from storage.urls import split_urls
@@ -51,19 +58,6 @@ _GENERIC_REPOS = _words(
 _SHORT_PARENS = re.compile(r"\s+\([^()]{1,20}\)")  # spaced: "E(3)-Equivariant" keeps its "(3)"
 _REPO_SUFFIX = re.compile(r"[-_.](?:main|master|official|code|pytorch|release)$", re.IGNORECASE)
 _TITLE_WORDS = _words("position survey review tutorial perspective benchmark overview")
-
-
-def _count(text: str, name: str) -> int:
-    """Occurrences of the name as a whole word."""
-    count, index = 0, text.find(name)
-    while index >= 0:
-        end = index + len(name)
-        if (index == 0 or not text[index - 1].isalnum()) and (
-            end == len(text) or not text[end].isalnum()
-        ):
-            count += 1
-        index = text.find(name, index + 1)
-    return count
 
 
 def method_name(abstract: str, code_urls: tuple[str, ...] = ()) -> str | None:
@@ -120,7 +114,7 @@ def _best(
             continue  # weak, or cannot win even repeated and the repository's name: not counted
         repeats = counts.get(name)
         if repeats is None:
-            repeats = counts[name] = _count(text, name)
+            repeats = counts[name] = word_count(text, name)
         if score < 3 or (score == 3 and repeats < 2):
             continue  # weak evidence (a topic's acronym, a stray bold word) names nothing
         if len(name) > MAX_NAME or not name.isprintable() or is_generic(name):
@@ -200,7 +194,10 @@ def derive_name(abstract: str, title: str | None = None, code_urls: tuple[str, .
     short = title_name(shown_title) if shown_title else None
     if short and (
         not name
-        or (name.casefold() in short.casefold() and _count(abstract.casefold(), short.casefold()))
+        or (
+            name.casefold() in short.casefold()
+            and word_count(abstract.casefold(), short.casefold())
+        )
     ):
         # The title's name, when the abstract uses it too ("NaturalSpeech 2" over "NaturalSpeech",
         # "Context-Parametric Inversion" over "context-parametric inversion").

@@ -19,6 +19,7 @@ from storage.names_words import (
     is_generic,
     namelike,
     strip_token,
+    word_count,
 )
 
 # Path segments and hosts that name no project.
@@ -138,7 +139,7 @@ def defined_acronym(text: str) -> str | None:
             continue  # "(ACR)" that abbreviates no words before it, nor names what is made
         if not _ours(text, match.start()):
             continue  # "Fitted Q-Evaluation (FQE) is ...": the field's, not the paper's
-        uses = _count(text, acronym)
+        uses = word_count(text, acronym)
         if best is None or uses > best[0]:
             best = (uses, match.start(), acronym)
     return best[2] if best else None
@@ -180,16 +181,3 @@ def _starts(text: str, word: str) -> list[int]:
         found.append(index)
         index = text.find(word, index + 1)
     return found
-
-
-def _count(text: str, name: str) -> int:
-    """Occurrences of the name as a whole word."""
-    count, index = 0, text.find(name)
-    while index >= 0:
-        end = index + len(name)
-        if (index == 0 or not text[index - 1].isalnum()) and (
-            end == len(text) or not text[end].isalnum()
-        ):
-            count += 1
-        index = text.find(name, index + 1)
-    return count

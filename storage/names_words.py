@@ -250,3 +250,16 @@ def singular(acronym: str, before: str) -> str:
     if len(acronym) > 3 and acronym[-1] == "s" and acronym[-2].isupper() and before.endswith("s"):
         return acronym[:-1]
     return acronym
+
+
+def word_count(text: str, name: str) -> int:
+    """Occurrences of the name as a whole word."""
+    count, index = 0, text.find(name)
+    while index >= 0:
+        end = index + len(name)
+        if (index == 0 or not text[index - 1].isalnum()) and (
+            end == len(text) or not text[end].isalnum()
+        ):
+            count += 1
+        index = text.find(name, index + 1)
+    return count

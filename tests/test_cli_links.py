@@ -10,10 +10,10 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from test_cli import run
 
 from storage.library import Library
 from tui import cli
-from tui.cli import main
 
 RECORDS = [
     {
@@ -39,12 +39,6 @@ RECORDS = [
         "url": "lab.example.org/noscheme",
     },
 ]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from tui.cli import main
+from test_cli import run
 
 RECORDS = [
     {
@@ -23,12 +22,6 @@ RECORDS = [
 ]
 E3_TITLE = "E(3)-Equivariant Critics for Cooperative Swarms"
 KIE_TITLE = "K²IE: Kernel Intensity Estimators for Schrödinger Processes"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

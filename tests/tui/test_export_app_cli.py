@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
+from test_app import settle
 
 from storage.library import Library
 from tui.app import PapershelfApp
@@ -13,12 +13,6 @@ from tui.cli import main
 from tui.screens.export_dialog import ExportDialog, ExportRequest
 
 SIZE = (120, 40)
-
-
-async def settle(app: PapershelfApp, pilot: Any) -> None:
-    for _ in range(3):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 @pytest.fixture

@@ -6,17 +6,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from test_app import settle
+
 from storage.library import Library
 from storage.settings import SETTINGS_FILE
 from tui.app import PapershelfApp
 
 SIZE = (120, 40)
-
-
-async def settle(app: PapershelfApp, pilot: Any) -> None:
-    for _ in range(3):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 async def pick_theme_in_the_palette(app: PapershelfApp, pilot: Any, name: str) -> None:
