@@ -38,7 +38,7 @@ STEPS = ("changed", "searched", "results")
 
 def build_library(root: Path, corpus: Path, papers: int = 0) -> int:
     """A library of the corpus in `root` (its first `papers` records; 0: all), made once."""
-    from storage.library import Library
+    from papershelf.storage.library.library import Library
 
     library = Library.open(root, seed=False)
     if not library.papers():
@@ -111,7 +111,9 @@ def run_once(
     trace.unlink(missing_ok=True)
     # Exactly what the `papershelf --db ROOT` console script runs (it also sets up the garbage
     # collector for a long-lived library, which matters to the frame times measured here).
-    code = f"import sys; from tui.cli import main; sys.exit(main(['--db', {str(root)!r}]))"
+    code = (
+        f"import sys; from papershelf.cli.main import main; sys.exit(main(['--db', {str(root)!r}]))"
+    )
     command = (
         f"cd {shlex.quote(str(REPO))} && PAPERSHELF_TRACE={shlex.quote(str(trace))} "
         f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}"

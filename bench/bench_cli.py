@@ -13,7 +13,7 @@ other's caches unusable and rebuild them on every run.
 
 1. `Library.open(root)` timed inside fresh processes (wall and CPU): with `papers.cache` as it is,
    and with it removed before each run (the papers.json path, which also rewrites the cache);
-   then `storage.listing.load(root)`, what `list` reads instead (trees that have it).
+   then `storage.search.listing.load(root)`, what `list` reads instead (trees that have it).
 2. `papershelf --db ROOT list QUERY` and `fzf --filter=QUERY --exact` over one line per paper
    (`id name | title | abstract`, the text `list` searches), side by side: every run goes through
    every query, and within a query the commands rotate which goes first, so the noise of the
@@ -55,7 +55,7 @@ QUERIES = (
 OPEN_CODE = """
 import json, sys, time
 t0, c0 = time.perf_counter(), time.process_time()
-from storage.library import Library
+from papershelf.storage.library.library import Library
 t1, c1 = time.perf_counter(), time.process_time()
 library = Library.open(sys.argv[1], seed=False)
 t2, c2 = time.perf_counter(), time.process_time()
@@ -67,7 +67,7 @@ LISTING_CODE = """
 import json, sys, time
 from pathlib import Path
 t0, c0 = time.perf_counter(), time.process_time()
-from storage import listing
+from papershelf.storage.search import listing
 t1, c1 = time.perf_counter(), time.process_time()
 shelf = listing.load(Path(sys.argv[1]))
 t2, c2 = time.perf_counter(), time.process_time()
@@ -109,7 +109,7 @@ class Runner:
 
     def papershelf(self, root: Path, *words: str) -> list[str]:
         # `-m` from the source tree: sys.path[0] is the tree, ahead of the editable install.
-        return [sys.executable, "-m", "tui.cli", "--db", str(root), *words]
+        return [sys.executable, "-m", "papershelf.cli.main", "--db", str(root), *words]
 
 
 def bench_open(root: Path, runners: list[Runner], runs: int) -> None:
@@ -129,7 +129,7 @@ def bench_open(root: Path, runners: list[Runner], runs: int) -> None:
             print(
                 f"{runner.label:9} {label:22} open {ms(statistics.median(r['open'] for r in got))}"
                 f" (cpu {ms(statistics.median(r['open_cpu'] for r in got))})"
-                f" · import storage.library {ms(statistics.median(r['import'] for r in got))}"
+                f" · import Library {ms(statistics.median(r['import'] for r in got))}"
                 f" · {got[0]['papers']} papers"
             )
     # Leave a cache in place for the `list` runs.
@@ -148,7 +148,7 @@ def bench_open(root: Path, runners: list[Runner], runs: int) -> None:
         print(
             f"{runner.label:9} {'listing.load':22} load {load}"
             f" (cpu {ms(statistics.median(r['open_cpu'] for r in got))})"
-            f" · import storage.listing {ms(statistics.median(r['import'] for r in got))}"
+            f" · import listing {ms(statistics.median(r['import'] for r in got))}"
             f" · {got[0]['papers']} papers"
         )
 
@@ -156,7 +156,7 @@ def bench_open(root: Path, runners: list[Runner], runs: int) -> None:
 def write_lines(root: Path, target: Path) -> int:
     """One line per paper for fzf: the same fields `list` searches."""
     sys.path.insert(0, str(REPO))
-    from storage.library import Library
+    from papershelf.storage.library.library import Library
 
     papers = Library.open(root, seed=False).papers()
     with open(target, "w", encoding="utf-8") as out:

@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from storage.library import Library
+from papershelf.storage.library.library import Library
 
 CORPUS = Path("/work/shared/corpus/ml-abstracts.jsonl")
 

@@ -1,4 +1,4 @@
-"""Benchmark: CPU time of `storage.ingest.read_file` on the corpus, in total and by stage.
+"""Benchmark: CPU time of `storage.ingest.parse.read_file` on the corpus, in total and by stage.
 
 Run by hand: `/work/venv/bin/python bench/bench_ingest.py [FILE] [--repeat N] [--profile]`
 (default file: /work/shared/corpus/ml-abstracts.jsonl). Times are CPU seconds
@@ -22,30 +22,33 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import storage.ingest
-import storage.ingest_text
-import storage.latex
-import storage.latex_math
-import storage.names
-import storage.names_cues
-import storage.names_words
-import storage.urls
-from storage.ingest import read_file
-from storage.ingest_decode import decode, read_bytes
-from storage.ingest_text import clean_text, paper_id, paragraphs, squash_spaces
-from storage.names import derive_name
-from storage.urls import canonical, is_code_url, split_urls
+import papershelf.storage.ingest.paragraphs
+import papershelf.storage.ingest.parse
+import papershelf.storage.names.cues
+import papershelf.storage.names.derive
+import papershelf.storage.names.words
+import papershelf.storage.text.clean
+import papershelf.storage.text.latex
+import papershelf.storage.text.latex_math
+import papershelf.storage.text.urls
+from papershelf.storage.ingest.decode import decode, read_bytes
+from papershelf.storage.ingest.paragraphs import paper_id, paragraphs
+from papershelf.storage.ingest.parse import read_file
+from papershelf.storage.names.derive import derive_name
+from papershelf.storage.text.clean import clean_text, squash_spaces
+from papershelf.storage.text.urls import canonical, is_code_url, split_urls
 
 CORPUS = Path("/work/shared/corpus/ml-abstracts.jsonl")
 _MODULES = (
-    storage.ingest,
-    storage.ingest_text,
-    storage.latex,
-    storage.latex_math,
-    storage.names,
-    storage.names_cues,
-    storage.names_words,
-    storage.urls,
+    papershelf.storage.ingest.parse,
+    papershelf.storage.ingest.paragraphs,
+    papershelf.storage.text.latex,
+    papershelf.storage.text.latex_math,
+    papershelf.storage.names.derive,
+    papershelf.storage.names.cues,
+    papershelf.storage.names.words,
+    papershelf.storage.text.urls,
+    papershelf.storage.text.clean,
 )
 
 
@@ -71,7 +74,7 @@ def best_cpu(action: Callable[[], Any], repeat: int) -> float:
 def _split(text: str, source: str) -> list[dict[str, Any]]:
     """Records as ingest sees them: JSON records, or paragraphs as {'abstract': text}."""
     if text.lstrip()[:1] in ("[", "{"):
-        return [record for _, record in storage.ingest._records(text, source)]
+        return [record for _, record in papershelf.storage.ingest.parse._records(text, source)]
     return [
         {"abstract": paragraph.text} for paragraph in paragraphs(text) if not paragraph.is_header
     ]

@@ -1,9 +1,9 @@
-"""Benchmark of `storage.related.RelatedIndex` on the shared corpus (run by hand, not by pytest).
+"""Benchmark of `related.index.RelatedIndex` on the shared corpus (run by hand, not by pytest).
 
     /work/venv/bin/python bench/bench_related.py [CORPUS] [--show 20]
 
 Prints the build time, the time to save the index to `related-index.bin` and the median and
-best of `LOADS` loads of it (storage.related_cache; target: under 150 ms), whether the loaded
+best of `LOADS` loads of it (storage.related.cache; target: under 150 ms), whether the loaded
 index answers like the built one, the median and 95th-percentile query time over 100 papers
 spread evenly through the corpus (target: <= 100 ms), and with `--show N` the titles of the top
 5 related papers of N papers spread evenly through the corpus, for judging by hand.
@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from storage.ingest import read_file
-from storage.related import RelatedIndex
-from storage.related_cache import RELATED_CACHE, load, save
+from papershelf.storage.ingest.parse import read_file
+from papershelf.storage.related.cache import RELATED_CACHE, load, save
+from papershelf.storage.related.index import RelatedIndex
 
 CORPUS = Path("/work/shared/corpus/ml-abstracts.jsonl")
 QUERIES = 100

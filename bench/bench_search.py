@@ -31,15 +31,15 @@ from queries import read_queries  # bench/queries.py (the script's folder)
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from storage.model import Entry, Paper  # noqa: E402
-from storage.query import SearchEngine  # noqa: E402
+from papershelf.storage.model import Entry, Paper  # noqa: E402
+from papershelf.storage.search.engine import SearchEngine  # noqa: E402
 
 CORPUS = Path("/work/shared/corpus/ml-abstracts.jsonl")
 
 
 def load_papers(path: Path) -> list[Paper]:
     """The corpus through the real importer."""
-    from storage.ingest import parse_bytes
+    from papershelf.storage.ingest.parse import parse_bytes
 
     return list(parse_bytes(path.read_bytes(), path.name).papers)
 
@@ -153,8 +153,8 @@ def bench_processes(papers: list[Paper], tmp: Path, reps: int) -> None:
     first, _ = run([*ours, "warm the cache"])
     print(f"\n== whole processes, {len(papers)} papers (median of {reps}) ==")
     print(f"ours, first run (builds and saves the index cache): {ms(first)}")
-    baseline, _ = run([sys.executable, "-c", "import storage.query"])
-    print(f"python -c 'import storage.query' alone: {ms(baseline)}")
+    baseline, _ = run([sys.executable, "-c", "import papershelf.storage.search.engine"])
+    print(f"python -c 'import papershelf.storage.search.engine' alone: {ms(baseline)}")
     for query in ("diffusion", "graph neural network", "trasnformer", "score matching", "d"):
         row = [f"{query!r:24}"]
         if fzf:
@@ -181,7 +181,7 @@ def main() -> None:
     args = parser.parse_args()
     start = time.perf_counter()
     papers = load_papers(args.corpus)
-    print(f"loaded {len(papers)} papers with storage.ingest in {time.perf_counter() - start:.1f} s")
+    print(f"loaded {len(papers)} papers with ingest.parse in {time.perf_counter() - start:.1f} s")
     queries = read_queries()
     print(f"{len(queries)} queries, {sum(len(q) for q in queries)} keystrokes")
     with tempfile.TemporaryDirectory() as name:

@@ -12,8 +12,8 @@ import json
 import sys
 from pathlib import Path
 
-from storage.model import Paper
-from storage.query import SearchEngine
+from papershelf.storage.model import Paper
+from papershelf.storage.search.engine import SearchEngine
 
 
 def main(argv: list[str]) -> int:

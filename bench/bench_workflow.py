@@ -21,9 +21,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from storage.library import Library  # noqa: E402
-from tui.app import PapershelfApp  # noqa: E402
-from tui.screens.related import RelatedScreen  # noqa: E402
+from papershelf.storage.library.library import Library  # noqa: E402
+from papershelf.tui.app import PapershelfApp  # noqa: E402
+from papershelf.tui.screens.related import RelatedScreen  # noqa: E402
 
 CORPUS = Path("/work/shared/corpus/ml-abstracts.jsonl")
 

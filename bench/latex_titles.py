@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import sys
 
-from storage.latex import display_text
-from storage.names import derive_name
-from storage.titles import display_title
+from papershelf.storage.names.derive import derive_name
+from papershelf.storage.text.latex import display_text
+from papershelf.storage.text.titles import display_title
 
 
 def main(path: str) -> None:

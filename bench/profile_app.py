@@ -36,8 +36,8 @@ def main() -> int:
     trace = Path(tempfile.mkdtemp()) / "trace.txt"
     os.environ["PAPERSHELF_TRACE"] = str(trace)
 
-    from storage.library import Library
-    from tui.app import PapershelfApp
+    from papershelf.storage.library.library import Library
+    from papershelf.tui.app import PapershelfApp
 
     library = Library.open(args.root, seed=False)
     app = PapershelfApp(library)

@@ -10,8 +10,8 @@ import asyncio
 import tempfile
 from pathlib import Path
 
-from storage.library import Library
-from tui.app import PapershelfApp
+from papershelf.storage.library.library import Library
+from papershelf.tui.app import PapershelfApp
 
 OUT = Path(__file__).resolve().parent / "screenshot.svg"
 

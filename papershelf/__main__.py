@@ -1,7 +1,7 @@
-"""`python -m tui` runs the papershelf command."""
+"""`python -m papershelf` runs the papershelf command."""
 
 import sys
 
-from tui.cli import main
+from papershelf.cli.main import main
 
 sys.exit(main())

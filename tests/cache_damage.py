@@ -1,5 +1,5 @@
 """Damage for the cache files of a library, changed in place (same file, size and mtime), at
-positions found from each file's `storage.cachefile` layout: what the cache-damage tests do
+positions found from each file's `storage.caches.frame` layout: what the cache-damage tests do
 (tests/test_cache_damage.py, tests/tui/test_app_cache_damage.py)."""
 
 from __future__ import annotations
@@ -12,9 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from storage import listing, papercache, related_cache
-from storage.library import Library
-from storage.search_index import INDEXED_FIELDS
+import papershelf.storage.library.papers_cache as papercache
+import papershelf.storage.related.cache as related_cache
+import papershelf.storage.search.listing as listing
+from papershelf.storage.library.library import Library
+from papershelf.storage.search.index import INDEXED_FIELDS
 
 PAPERS_CACHE = papercache.CACHE_FILE
 LISTING = listing.LISTING_FILE
@@ -23,7 +25,7 @@ RELATED = related_cache.RELATED_CACHE
 CACHES = (PAPERS_CACHE, LISTING, SEARCH, RELATED)
 
 KEY_SIZES = {PAPERS_CACHE: 24, LISTING: 24, SEARCH: 40, RELATED: 28}
-"""Each cache's key in its `storage.cachefile` header; the header is 8 + 4 + key + 12 per
+"""Each cache's key in its `storage.caches.frame` header; the header is 8 + 4 + key + 12 per
 section bytes long."""
 SECTIONS = {PAPERS_CACHE: 1, LISTING: 3, SEARCH: 1, RELATED: 1}
 
@@ -71,7 +73,7 @@ def other_letter(old: int) -> int:
 
 
 def sections_of(data: bytes, cache: str) -> list[tuple[int, int]]:
-    """Each section's (start, length), read from the cache's `storage.cachefile` header.
+    """Each section's (start, length), read from the cache's `storage.caches.frame` header.
 
     A file of another layout (a papershelf before the checksums: the test must fail there on
     its answers, not on its own arithmetic) is cut into as many equal parts after 40 bytes.

@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
-
-from storage.library import FileReport, Library
+from papershelf.storage.library.library import FileReport, Library
 
 T = TypeVar("T")
 

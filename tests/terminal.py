@@ -35,7 +35,7 @@ def require_tmux() -> str:
 def papershelf_command() -> list[str]:
     """The installed console script, or the module when only the source is importable."""
     script = Path(sys.executable).with_name("papershelf")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "tui"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "papershelf"]
 
 
 class Terminal:

@@ -15,9 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+from papershelf.storage.library.library import Library
 from terminal import Terminal, papershelf_command
-
-from storage.library import Library
 
 pytestmark = pytest.mark.terminal
 
@@ -27,11 +26,11 @@ UNSAVED = "1 change not saved"
 # the filter runs the search inside the filter bar's key handling, which cannot be abandoned.
 CRASHING = """\
 import sys
-from storage.query import SearchEngine
+from papershelf.storage.search.engine import SearchEngine
 def broken(*args, **kwargs):
     raise RuntimeError("injected search failure")
 SearchEngine.results = broken
-from tui.cli import main
+from papershelf.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 

@@ -6,8 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tui.app_trace import Trace
+from papershelf.tui.app_trace import Trace
 
 
 def test_events_are_written_with_a_timestamp(tmp_path: Path) -> None:

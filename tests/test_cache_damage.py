@@ -27,6 +27,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import papershelf.storage.library.papers_cache as papercache
+import papershelf.storage.related.cache as related_cache
+import papershelf.storage.search.listing as listing
 import pytest
 from cache_damage import (
     CACHES,
@@ -50,15 +53,14 @@ from cache_damage import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from papershelf.storage.files.layout import stat_key
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Paper
+from papershelf.storage.search.engine import SearchEngine
+from papershelf.storage.search.index import INDEXED_FIELDS, SearchIndex, tokenize
+from papershelf.storage.search.listing import ListingUnusable
 
-from storage import listing, papercache, related_cache
-from storage.library import Library
-from storage.listing import ListingUnusable
-from storage.listing_state import stat_key
-from storage.model import Paper
-from storage.query import SearchEngine
-from storage.search_index import INDEXED_FIELDS, SearchIndex, tokenize
-from tui.cli import main
+from papershelf.cli.main import main
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "tests" / "fixtures" / "search" / "abstracts.jsonl"
@@ -452,7 +454,7 @@ def test_an_import_through_the_cli_after_damage_matches_the_twin(tmp_path: Path)
 
 
 def paper_id_of(path: Path) -> str:
-    from storage.ingest import read_file
+    from papershelf.storage.ingest.parse import read_file
 
     (paper,) = read_file(path).papers
     return paper.id
@@ -480,7 +482,7 @@ def test_real_processes_answer_as_without_caches(tmp_path: Path) -> None:
 
     def papershelf(library: Path, *argv: str) -> tuple[int, str, str]:
         done = subprocess.run(
-            [sys.executable, "-m", "tui.cli", "--db", str(library), *argv],
+            [sys.executable, "-m", "papershelf.cli.main", "--db", str(library), *argv],
             capture_output=True,
             text=True,
             cwd=REPO,

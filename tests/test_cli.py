@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.cli import main
+from papershelf.cli.main import main
 
 CONTRACT_KEYS = {
     "id",
@@ -209,7 +209,7 @@ def test_a_tag_named_h_can_be_removed_and_help_is_still_there(seeded, capsys):
 def test_a_full_standard_output_is_not_called_a_failed_change(seeded):
     with open("/dev/full", "w") as full:
         result = subprocess.run(
-            [sys.executable, "-m", "tui", "--db", str(seeded), "tag", "RelGNN", "+kept"],
+            [sys.executable, "-m", "papershelf", "--db", str(seeded), "tag", "RelGNN", "+kept"],
             stdout=full,
             stderr=subprocess.PIPE,
             text=True,
@@ -224,7 +224,16 @@ def test_a_full_standard_output_is_not_called_a_failed_change(seeded):
         "kept"
         in json.loads(
             subprocess.run(
-                [sys.executable, "-m", "tui", "--db", str(seeded), "show", "RelGNN", "--json"],
+                [
+                    sys.executable,
+                    "-m",
+                    "papershelf",
+                    "--db",
+                    str(seeded),
+                    "show",
+                    "RelGNN",
+                    "--json",
+                ],
                 capture_output=True,
                 text=True,
                 check=True,
@@ -235,7 +244,7 @@ def test_a_full_standard_output_is_not_called_a_failed_change(seeded):
 
 def test_a_closed_standard_output_is_no_internal_error(seeded):
     result = subprocess.run(
-        [sys.executable, "-m", "tui", "--db", str(seeded), "list", "graph"],
+        [sys.executable, "-m", "papershelf", "--db", str(seeded), "list", "graph"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -255,7 +264,7 @@ def test_the_app_without_a_terminal_says_so_and_exits_2(tmp_path, piped):
     leader, follower = pty.openpty()  # the other stream is a real terminal
     try:
         result = subprocess.run(
-            [sys.executable, "-m", "tui", "--db", str(tmp_path / "lib")],
+            [sys.executable, "-m", "papershelf", "--db", str(tmp_path / "lib")],
             stdin=subprocess.DEVNULL if piped == "stdin" else follower,
             stdout=follower if piped == "stdin" else subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -444,7 +453,7 @@ def test_default_library_location_comes_from_papershelf_home(
 def test_console_script_list_runs_without_importing_textual(seeded):
     probe = (
         "import sys\n"
-        "from tui.cli import main\n"
+        "from papershelf.cli.main import main\n"
         f"code = main(['--db', {str(seeded)!r}, 'list', 'relational'])\n"
         "assert 'textual' not in sys.modules, 'the CLI imported textual'\n"
         "sys.exit(code)\n"
@@ -458,7 +467,7 @@ def test_console_script_list_runs_without_importing_textual(seeded):
 
 def test_installed_console_script_errors_without_traceback(tmp_path):
     script = Path(sys.executable).with_name("papershelf")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "tui"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "papershelf"]
     env = {**os.environ, "PAPERSHELF_HOME": str(tmp_path / "h")}
     result = subprocess.run(
         [*command, "show", "nothing-like-this"], capture_output=True, text=True, env=env, timeout=60
@@ -489,13 +498,13 @@ def test_undo_on_a_fresh_library(seeded, capsys):
 
 
 def _entries(db: Path) -> dict:
-    from storage.library import Library
+    from papershelf.storage.library.library import Library
 
     return dict(Library.open(db, seed=False).entries())
 
 
 def test_backup_and_restore_round_trip_exactly(seeded, tmp_path, capsys):
-    from storage.library import Library
+    from papershelf.storage.library.library import Library
 
     run(capsys, "--db", seeded, "tag", "RelGNN", "+to-read", "+gnn")
     run(capsys, "--db", seeded, "status", "SUICA", "reading")
@@ -604,7 +613,7 @@ def test_new_commands_bad_usage_exits_2(seeded, capsys, argv):
 def console(tmp_path: Path, *argv: str | Path) -> subprocess.CompletedProcess[str]:
     """The installed `papershelf` console script, run as a user runs it."""
     script = Path(sys.executable).with_name("papershelf")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "tui"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "papershelf"]
     env = {**os.environ, "PAPERSHELF_HOME": str(tmp_path / "home")}
     return subprocess.run(
         [*command, *map(str, argv)], capture_output=True, text=True, env=env, timeout=60
@@ -678,7 +687,7 @@ def limited(limit: int, *argv: str | Path) -> subprocess.CompletedProcess[str]:
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
     script = Path(sys.executable).with_name("papershelf")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "tui"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "papershelf"]
     return subprocess.run(
         [*command, *map(str, argv)],
         capture_output=True,
@@ -690,7 +699,7 @@ def limited(limit: int, *argv: str | Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("command", ["tag", "status", "restore", "reading-list", "undo", "redo"])
 def test_a_failed_save_of_the_undo_history_is_reported_at_once(seeded, tmp_path, capsys, command):
-    from storage.library import Library
+    from papershelf.storage.library.library import Library
 
     library = Library.open(seeded, seed=False)
     relgnn = library.find("RelGNN").id
@@ -771,7 +780,7 @@ def test_restore_of_a_backup_with_a_huge_integer_is_one_line(seeded, tmp_path, c
 def test_an_ascii_only_terminal_gets_question_marks_not_a_crash(tmp_path, seed_files):
     env = {**os.environ, "PYTHONIOENCODING": "ascii", "PAPERSHELF_HOME": str(tmp_path / "h")}
     script = Path(sys.executable).with_name("papershelf")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "tui"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "papershelf"]
     subprocess.run(
         [*command, "import", *seed_files], env=env, timeout=60, check=True, capture_output=True
     )
@@ -796,7 +805,7 @@ def test_running_out_of_memory_is_one_line_not_a_traceback(tmp_path):
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     script = Path(sys.executable).with_name("papershelf")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "tui"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "papershelf"]
     done = subprocess.run(
         [*command, "--db", tmp_path / "lib", "import", big],
         capture_output=True,
@@ -842,7 +851,7 @@ def titled(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
 def test_show_json_carries_everything_show_prints(titled: Path, capsys) -> None:
     assert run(capsys, "--db", titled, "tag", "PANDAS", "+jailbreak")[0] == 0
     assert run(capsys, "--db", titled, "status", "PANDAS", "reading")[0] == 0
-    from storage.library import Library
+    from papershelf.storage.library.library import Library
 
     library = Library.open(titled, seed=False)
     library.set_note(library.find("PANDAS").id, "try it on our own model")

@@ -12,14 +12,14 @@ import sys
 from pathlib import Path
 from unittest import mock
 
+import papershelf.storage.search.listing as listing
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from papershelf.storage.library.library import Library
 
-from storage import listing
-from storage.library import Library
-from tui import cli
-from tui.cli import _quick_list_args, build_parser, main
+import papershelf.cli.main as cli
+from papershelf.cli.main import _quick_list_args, build_parser, main
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "tests" / "fixtures" / "search" / "abstracts.jsonl"
@@ -129,10 +129,10 @@ def test_a_query_error_is_the_same_one_line_error(shelf: Path) -> None:
 
 PROBE = """
 import os, sys
-from tui.cli import main
+from papershelf.cli.main import main
 code = main(sys.argv[1:])
-print(sorted(m for m in ("filelock", "tinydb", "storage.library") if m in sys.modules),
-      file=sys.stderr)
+heavy = ("filelock", "tinydb", "papershelf.storage.library.library")
+print(sorted(m for m in heavy if m in sys.modules), file=sys.stderr)
 sys.exit(code)
 """
 
@@ -151,7 +151,7 @@ def run_process(*argv: str | Path) -> tuple[str, list[str]]:
 def test_a_read_only_list_takes_no_lock_and_imports_no_filelock(tmp_path: Path) -> None:
     root = build(tmp_path / "lib")
     first, modules = run_process("--db", root, "list", "diffusion")  # full path, writes listing
-    assert modules[-1] == "['storage.library', 'tinydb']"
+    assert modules[-1] == "['papershelf.storage.library.library', 'tinydb']"
     assert (root / listing.LISTING_FILE).exists()
     second, modules = run_process("--db", root, "list", "diffusion")  # from the listing
     assert modules[-1] == "[]"
@@ -237,7 +237,7 @@ def test_a_current_listing_is_not_written_again(root: Path, argv: list[str]) -> 
 
 @pytest.mark.parametrize("json_flag", [[], ["--json"]])
 def test_a_query_over_the_word_limit_is_cut_and_said_once(shelf: Path, json_flag) -> None:
-    from storage.query import MAX_QUERY_TERMS
+    from papershelf.storage.search.engine import MAX_QUERY_TERMS
 
     words = ["diffusion"] + [f"w{n}" for n in range(MAX_QUERY_TERMS + 5)]
     code, _, err = run("--db", shelf, "list", *json_flag, *words)

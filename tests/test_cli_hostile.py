@@ -1,8 +1,8 @@
 """Hostile files through `papershelf import` (issue "Nothing lost, nothing injected", 5 and 9).
 
 Each hostile file is imported in one command together with a good file, in-process through
-`tui.cli.main`: the exact lines on stdout and stderr, the exit status, the good file imported,
-the library files unchanged by a failing file, and no hang. The Library-level twin of this
+`papershelf.cli.main.main`: the exact lines on stdout and stderr, the exit status, the good file
+imported, the library files unchanged by a failing file, and no hang. The Library-level twin of this
 table, with the memory checks and the parser property, is tests/storage/test_hostile_imports.py.
 The tests after it check bugs found here, now fixed.
 
@@ -19,6 +19,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
+import papershelf.storage.ingest.parse as ingest
 import pytest
 from hostile_files import (
     CASES,
@@ -34,12 +35,11 @@ from hostile_files import (
     make_library,
     make_sparse,
 )
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Entry, Paper
 from terminal import papershelf_command
 
-from storage import ingest
-from storage.library import Library
-from storage.model import Entry, Paper
-from tui.cli import main
+from papershelf.cli.main import main
 
 GOOD_LINE = "good.txt: 2 added, 0 duplicates, 0 skipped\n"
 TERMINAL_CONTROL = CONTROL - {"\n"}

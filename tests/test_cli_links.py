@@ -10,10 +10,10 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from papershelf.storage.library.library import Library
 from test_cli import run
 
-from storage.library import Library
-from tui import cli
+import papershelf.cli.main as cli
 
 RECORDS = [
     {

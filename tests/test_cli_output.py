@@ -1,5 +1,5 @@
-"""The CLI's one way out to the terminal (`tui.cli_output`): nothing unsafe passes, safe text is
-passed on unchanged, and JSON still parses to the same values."""
+"""The CLI's one way out to the terminal (`papershelf.cli.output`): nothing unsafe passes, safe
+text is passed on unchanged, and JSON still parses to the same values."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tui import cli_output as output
+import papershelf.cli.output as output
 
 C0 = [chr(code) for code in range(0x20)]
 C1 = [chr(code) for code in range(0x80, 0xA0)]

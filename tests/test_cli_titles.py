@@ -37,7 +37,7 @@ def db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
 def test_show_prints_the_converted_title(db, capsys):
     code, out, err = run(capsys, "--db", db, "show", "K2IE")
     assert code == 0, err
-    # The title begins with the name: it heads alone, the name said once (storage.headings).
+    # The title begins with the name: it heads alone, the name said once (storage.text.headings).
     assert out.splitlines()[:2] == [KIE_TITLE, ""]
     assert "$" not in out.split("\n\n")[0]
     code, out, err = run(capsys, "--db", db, "show", "K2IE", "--json")

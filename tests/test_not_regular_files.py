@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from storage.library import Library
+from papershelf.storage.library.library import Library
 
 SEEDS = sorted((Path(__file__).resolve().parent.parent / "seeds").glob("*.txt"))
 # Far longer than any of these commands takes; a hang shows up as a TimeoutExpired failure.
@@ -19,7 +18,7 @@ LIMIT = int(os.environ.get("PAPERSHELF_HANG_LIMIT", "60"))
 
 def papershelf(root: Path, *argv: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui", "--db", str(root), *map(str, argv)],
+        [sys.executable, "-m", "papershelf", "--db", str(root), *map(str, argv)],
         capture_output=True,
         text=True,
         timeout=LIMIT,
@@ -68,8 +67,8 @@ def test_a_fifo_for_a_side_file_does_not_stop_a_change(root, name: str) -> None:
 def test_a_link_to_a_fifo_for_a_side_file_leaves_the_fifo_a_fifo(
     root, tmp_path: Path, name: str
 ) -> None:
-    from storage.errors import LibraryError
-    from storage.settings import Settings, save_settings
+    from papershelf.storage.errors import LibraryError
+    from papershelf.storage.library.settings import Settings, save_settings
 
     path, paper = root
     elsewhere = tmp_path / "elsewhere.fifo"

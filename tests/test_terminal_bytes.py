@@ -26,11 +26,10 @@ import time
 from pathlib import Path
 
 import pytest
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Entry, Paper
+from papershelf.storage.text.clean import clean_name
 from terminal import Terminal, papershelf_command
-
-from storage.ingest import clean_name
-from storage.library import Library
-from storage.model import Entry, Paper
 
 pytestmark = pytest.mark.terminal
 

@@ -7,35 +7,34 @@ import threading
 from time import perf_counter
 from typing import TYPE_CHECKING, ClassVar
 
+from papershelf.storage.errors import PapershelfError
+from papershelf.storage.model import Entry
+from papershelf.storage.search.engine import SearchEngine
+from papershelf.tui.app_search import SEARCH_CACHE
+from papershelf.tui.app_signals import SignalExit
+from papershelf.tui.app_theme import ThemeMemory
+from papershelf.tui.app_trace import TRACE
+from papershelf.tui.app_workflow import WORKFLOW_BINDINGS, WorkflowActions
+from papershelf.tui.app_workflow_sort import SortCommands
+from papershelf.tui.collector import IDLE_SECONDS, IdleCollector, freeze_long_lived
+from papershelf.tui.commands import BoundAction, PapershelfCommands, help_sections
+from papershelf.tui.messages import IndexReady
+from papershelf.tui.screens.help import HelpScreen
+from papershelf.tui.text import one_line_notice
+from papershelf.tui.widgets.filter_bar import FilterBar
+from papershelf.tui.widgets.footer import QuietFooter
+from papershelf.tui.widgets.paper_list import PaperList
+from papershelf.tui.widgets.reader import Reader
+from papershelf.tui.widgets.status_line import StatusLine
+from papershelf.tui.widgets.tag_pane import TagPane
 from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input
 
-from storage.errors import PapershelfError
-from storage.model import Entry
-from storage.query import SearchEngine
-from tui.app_search import SEARCH_CACHE
-from tui.app_signals import SignalExit
-from tui.app_theme import ThemeMemory
-from tui.app_trace import TRACE
-from tui.app_workflow import WORKFLOW_BINDINGS, WorkflowActions
-from tui.app_workflow_sort import SortCommands
-from tui.collector import IDLE_SECONDS, IdleCollector, freeze_long_lived
-from tui.commands import BoundAction, PapershelfCommands, help_sections
-from tui.messages import IndexReady
-from tui.screens.help import HelpScreen
-from tui.text import one_line_notice
-from tui.widgets.filter_bar import FilterBar
-from tui.widgets.footer import QuietFooter
-from tui.widgets.paper_list import PaperList
-from tui.widgets.reader import Reader
-from tui.widgets.status_line import StatusLine
-from tui.widgets.tag_pane import TagPane
-
 if TYPE_CHECKING:
-    from storage.library import Library
+    from papershelf.storage.library.library import Library
 
 NARROW_WIDTH = 100
 """Below this many columns the reader goes under the list instead of beside it."""
@@ -379,11 +378,11 @@ class PapershelfApp(SignalExit, WorkflowActions):
     # -- for the actions module ------------------------------------------------------------------
 
     def export_query(self) -> str:
-        """The filter's text: an export of the results is titled by it (`storage.export_select`)."""
+        """The filter's text: an export of the results is titled by it (`export.selection`)."""
         return self.query_text
 
     def current_tag(self) -> str | None:
-        """The first tag of the library the filter names, if any (`storage.export_select`)."""
-        from storage.export_select import first_tag
+        """The first tag of the library the filter names, if any (`storage.export.selection`)."""
+        from papershelf.storage.export.selection import first_tag
 
         return first_tag(self.query_text, self.library.tag_counts())

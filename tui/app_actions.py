@@ -4,7 +4,7 @@
 to the Library (which writes it to disk and records it in the undo journal, so that `u` and
 `ctrl+r` work across restarts and a bulk change is one step); a `PapershelfError` becomes an
 error notification. When the reader has focus, the actions apply to the paper it shows.
-Copying and opening links (`y`, `o`) are in `tui.app_links`.
+Copying and opening links (`y`, `o`) are in `papershelf.tui.app_links`.
 """
 
 from __future__ import annotations
@@ -14,22 +14,21 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from papershelf.storage.errors import PapershelfError, SaveError
+from papershelf.storage.model import STATUSES
+from papershelf.tui.text import one_line_notice
+from papershelf.tui.widgets.paper_list import PaperList
+from papershelf.tui.widgets.reader import Reader
 from textual import work
 from textual.app import App
-
-from storage.errors import PapershelfError, SaveError
-from storage.model import STATUSES
-from tui.text import one_line_notice
-from tui.widgets.paper_list import PaperList
-from tui.widgets.reader import Reader
 
 # The dialogs, the exporter and the clipboard are imported when first used: together they
 # cost ~0.1 s of imports that would otherwise delay the first frame.
 if TYPE_CHECKING:
-    from storage.export_select import Selection
-    from storage.library import Library
-    from tui.screens.export_dialog import ExportRequest
-    from tui.screens.tag_editor import TagChange
+    from papershelf.storage.export.selection import Selection
+    from papershelf.storage.library.library import Library
+    from papershelf.tui.screens.export_dialog import ExportRequest
+    from papershelf.tui.screens.tag_editor import TagChange
 
 TO_READ = "to-read"
 
@@ -146,7 +145,7 @@ class PaperActions(App[None]):
 
     def action_tag(self) -> None:
         """Open the tag editor for the marked papers or the one under the cursor."""
-        from tui.screens.tag_editor import TagEditor
+        from papershelf.tui.screens.tag_editor import TagEditor
 
         ids, bulk = self.targets()
         if not ids:
@@ -205,7 +204,7 @@ class PaperActions(App[None]):
 
     def action_note(self) -> None:
         """Edit the note of the paper in the reader (when focused) or under the cursor."""
-        from tui.screens.note_editor import NoteEditor
+        from papershelf.tui.screens.note_editor import NoteEditor
 
         paper_id = self.current_paper_id()
         if paper_id is None:
@@ -247,7 +246,7 @@ class PaperActions(App[None]):
 
     def action_export(self) -> None:
         """Ask what to export and where; then write the Markdown file in a thread."""
-        from tui.screens.export_dialog import ExportDialog
+        from papershelf.tui.screens.export_dialog import ExportDialog
 
         papers = self.paper_list
         tags = sorted(self.library.tag_counts())
@@ -259,21 +258,21 @@ class PaperActions(App[None]):
     def _export_chosen(self, request: ExportRequest | None) -> None:
         if request is None:
             return
-        from storage import export_select
-        from storage.export import ExportItem
+        from papershelf.storage.export import selection
+        from papershelf.storage.export.markdown import ExportItem
 
         library = self.library
         if request.scope == "marked":
             ids = self.targets()[0] if self.paper_list.marked else []
-            chosen = export_select.Selection(
+            chosen = selection.Selection(
                 "Reading list: marked papers",
                 tuple(ExportItem(library.get(pid), library.entry(pid)) for pid in ids),
             )
         elif request.scope == "tag" and request.tag:
-            chosen = export_select.of_tag(library.papers(), library.entry, request.tag)
+            chosen = selection.of_tag(library.papers(), library.entry, request.tag)
         else:
             ids = [hit.paper_id for hit in self.paper_list.hits]
-            chosen = export_select.of_query(
+            chosen = selection.of_query(
                 self.export_query(),
                 ids,
                 library.papers(),
@@ -285,7 +284,7 @@ class PaperActions(App[None]):
 
     @work(thread=True, group="export", description="export")
     def _write_export(self, chosen: Selection, path: Path) -> None:
-        from storage.export import write_export
+        from papershelf.storage.export.markdown import write_export
 
         try:
             written = write_export(path, chosen.markdown(self.today()), overwrite=True)

@@ -22,6 +22,9 @@ import contextlib
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from papershelf.tui.crashlog import append_crash, describe
+from papershelf.tui.notifications import LastingNotification
+from papershelf.tui.text import one_line_notice
 from rich.text import Text
 from textual import events
 from textual.app import App
@@ -29,16 +32,11 @@ from textual.message import Message
 from textual.notifications import Notify, SeverityLevel
 from textual.worker import WorkerFailed
 
-from tui.crashlog import append_crash, describe
-from tui.notifications import LastingNotification
-from tui.text import one_line_notice
-
 if TYPE_CHECKING:
+    from papershelf.storage.library.library import Library
     from textual.actions import ActionParseResult
     from textual.dom import DOMNode
     from textual.screen import Screen
-
-    from storage.library import Library
 
 EXIT_CRASH = 70
 """Exit status after an error the app could not survive (EX_SOFTWARE in sysexits.h)."""
@@ -62,7 +60,7 @@ class CrashGuard(App[None]):
         markup: bool = True,
     ) -> None:
         """As `App.notify`, with a notification whose toast cannot freeze the app (see
-        `tui.notifications`)."""
+        `papershelf.tui.notifications`)."""
         if timeout is None:
             timeout = self.NOTIFICATION_TIMEOUT
         notification = LastingNotification(message, title, severity, timeout, markup=markup)

@@ -16,14 +16,13 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from papershelf.tui.app_actions import PaperActions
 from textual import work
-
-from tui.app_actions import PaperActions
 
 # The chooser and the clipboard are imported when first used (see app_actions).
 if TYPE_CHECKING:
-    from storage.library import Library
-    from tui.clipboard import Clipboard
+    from papershelf.storage.library.library import Library
+    from papershelf.tui.clipboard import Clipboard
 
 
 def is_web_url(url: str) -> bool:
@@ -50,7 +49,7 @@ class LinkActions(PaperActions):
         self._copy_draining = False
 
     def _choose_url(self, urls: Sequence[str], title: str, then: Callable[[str], None]) -> None:
-        from tui.screens.link_chooser import LinkChooser
+        from papershelf.tui.screens.link_chooser import LinkChooser
 
         if len(urls) == 1:
             then(urls[0])
@@ -97,7 +96,7 @@ class LinkActions(PaperActions):
                     return
                 url = self._copy_queue.popleft()
             if self._copy_chain is None:
-                from tui.clipboard import Clipboard
+                from papershelf.tui.clipboard import Clipboard
 
                 self._copy_chain = Clipboard()
             outcome = self._copy_chain.copy(url, self)

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from papershelf.storage.errors import PapershelfError, SaveError
+from papershelf.tui.app_guard import CrashGuard
+from papershelf.tui.text import one_line_notice
 from rich.text import Text
 
-from storage.errors import PapershelfError, SaveError
-from tui.app_guard import CrashGuard
-from tui.text import one_line_notice
-
 if TYPE_CHECKING:
-    from storage.library import Library
+    from papershelf.storage.library.library import Library
 
 RETRY_SECONDS = 3.0
 """How often a change that could not be saved is tried again."""
@@ -101,7 +100,7 @@ class UnsavedChanges(CrashGuard):
         if self.retry_save():
             self.exit()
             return
-        from tui.screens.confirm import Confirm
+        from papershelf.tui.screens.confirm import Confirm
 
         count = self.unsaved_count
         question = (

@@ -11,17 +11,16 @@ from collections import Counter
 from collections.abc import Sequence
 from time import perf_counter
 
+from papershelf.storage.errors import PapershelfError
+from papershelf.storage.search.engine import Hit, Results, SearchEngine, parse_query
+from papershelf.tui.app_links import LinkActions
+from papershelf.tui.app_trace import TRACE
+from papershelf.tui.collector import IdleCollector
+from papershelf.tui.messages import SearchFailed, SearchFinished
+from papershelf.tui.widgets.paper_list import AllPapers
+from papershelf.tui.widgets.tag_pane import TagPane
 from textual import on, work
 from textual.worker import get_current_worker
-
-from storage.errors import PapershelfError
-from storage.query import Hit, Results, SearchEngine, parse_query
-from tui.app_links import LinkActions
-from tui.app_trace import TRACE
-from tui.collector import IdleCollector
-from tui.messages import SearchFailed, SearchFinished
-from tui.widgets.paper_list import AllPapers
-from tui.widgets.tag_pane import TagPane
 
 SEARCH_CACHE = "search-index.bin"
 """The search index's cache file in the library directory (shared with `papershelf list`)."""

@@ -18,11 +18,10 @@ import os
 import signal
 import threading
 
+from papershelf.tui.app_saving import UnsavedChanges
+from papershelf.tui.crashlog import append_crash
+from papershelf.tui.text import one_line_notice
 from rich.text import Text
-
-from tui.app_saving import UnsavedChanges
-from tui.crashlog import append_crash
-from tui.text import one_line_notice
 
 HANDLED_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
 EXIT_GRACE_SECONDS = 1.5

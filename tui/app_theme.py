@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from storage.errors import PapershelfError
-from storage.settings import save_settings
+from papershelf.storage.errors import PapershelfError
+from papershelf.storage.library.settings import save_settings
 
 if TYPE_CHECKING:
+    from papershelf.tui.app_workflow import WorkflowActions
     from textual.theme import Theme
-
-    from tui.app_workflow import WorkflowActions
 
 
 class ThemeMemory:

@@ -13,19 +13,14 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import TYPE_CHECKING
 
-from textual import on, work
-from textual.binding import Binding, BindingType
-from textual.message import Message
-from textual.worker import get_current_worker
-
-from storage.errors import PapershelfError
-from storage.model import Paper
-from storage.related import RelatedIndex
-from storage.related_cache import load_or_build
-from storage.settings import SORT_ORDERS, load_settings, save_settings, sort_ids
-from tui.app_search import SearchWiring
-from tui.app_trace import TRACE
-from tui.app_workflow_sort import (
+from papershelf.storage.errors import PapershelfError
+from papershelf.storage.library.settings import SORT_ORDERS, load_settings, save_settings, sort_ids
+from papershelf.storage.model import Paper
+from papershelf.storage.related.cache import load_or_build
+from papershelf.storage.related.index import RelatedIndex
+from papershelf.tui.app_search import SearchWiring
+from papershelf.tui.app_trace import TRACE
+from papershelf.tui.app_workflow_sort import (
     ORDER_LABELS,
     RELEVANCE,
     SortedHits,
@@ -33,19 +28,23 @@ from tui.app_workflow_sort import (
     next_order,
     sort_hits,
 )
-from tui.collector import freeze_long_lived
-from tui.messages import IndexReady
-from tui.screens.dialogs_base import DialogKeys
-from tui.widgets.filter_bar import FilterBar
-from tui.widgets.paper_list import AllPapers
-from tui.widgets.reader import Reader
+from papershelf.tui.collector import freeze_long_lived
+from papershelf.tui.messages import IndexReady
+from papershelf.tui.screens.dialogs_base import DialogKeys
+from papershelf.tui.widgets.filter_bar import FilterBar
+from papershelf.tui.widgets.paper_list import AllPapers
+from papershelf.tui.widgets.reader import Reader
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.worker import get_current_worker
 
 if TYPE_CHECKING:
     from collections import Counter
 
-    from storage.library import Library
-    from storage.listing_state import StatKey
-    from storage.query import Hit
+    from papershelf.storage.files.layout import StatKey
+    from papershelf.storage.library.library import Library
+    from papershelf.storage.search.engine import Hit
 
 RELATED_COUNT = 10
 
@@ -213,7 +212,7 @@ class WorkflowActions(SearchWiring, DialogKeys):
     def action_related(self) -> None:
         """Open "more like this" for the paper in the reader."""
         TRACE.mark("related-key")
-        from tui.screens.related import RelatedItem, RelatedScreen
+        from papershelf.tui.screens.related import RelatedItem, RelatedScreen
 
         reader = self.screen_stack[0].query_one(Reader)
         paper_id = reader.paper_id or self.paper_list.current_id

@@ -1,7 +1,7 @@
 """Sort orders of the results: their names, the `S` cycle, and hits put in another order.
 
-The empty query lists every paper in the remembered order (`storage.settings.SORT_ORDERS`); a
-query ranks by relevance unless the user picks one of those orders with `S` (or the palette).
+The empty query lists every paper in the remembered order (`storage.library.settings.SORT_ORDERS`);
+a query ranks by relevance unless the user picks one of those orders with `S` (or the palette).
 """
 
 from __future__ import annotations
@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import overload
 
+from papershelf.storage.library.settings import SORT_ORDERS, sort_ids
+from papershelf.storage.model import Entry, Paper
+from papershelf.storage.search.engine import Hit as SearchHit
+from papershelf.storage.search.engine import Results
 from textual.command import DiscoveryHit, Hit, Hits, Provider
-
-from storage.model import Entry, Paper
-from storage.query import Hit as SearchHit
-from storage.query import Results
-from storage.settings import SORT_ORDERS, sort_ids
 
 RELEVANCE = "relevance"
 """Not a stored order: the ranking of a query's results."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from storage.query import Hit, SearchEngine
+    from papershelf.storage.search.engine import Hit, SearchEngine
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """The visible stand-ins that replace characters unsafe for a terminal, shared by the app
-(`tui.text`) and the command line (`tui.cli_output`) so that both show the same thing.
+(`tui.text`) and the command line (`papershelf.cli.output`) so that both show the same thing.
 
 Pure Python with no Textual import: the CLI uses it without loading the app. Each unsafe
 character becomes exactly one character, so offsets into the text (match spans) stay valid.

@@ -1,11 +1,12 @@
 """The `papershelf` command: the app with no sub-command, a scriptable library with one.
 
 Only starting the app imports Textual, so `papershelf list` stays a quick process: it answers
-from `listing.cache` and state.json alone when it can (`storage.listing`), without opening the
-Library, and commands that only read open it without the lock (`Library.open(read_only=True)`).
+from `listing.cache` and state.json alone when it can (`storage.search.listing`), without
+opening the Library, and commands that only read open it without the lock
+(`Library.open(read_only=True)`).
 
-Every message goes out through `tui.cli_output`, which keeps control characters in paper text,
-file names and errors from reaching the terminal; after the command, what each opened library
+Every message goes out through `papershelf.cli.output`, which keeps control characters in paper
+text, file names and errors from reaching the terminal; after the command, what each opened library
 has to tell (`Library.take_notices`, a failed save of the undo history) is printed as warnings.
 """
 
@@ -19,16 +20,16 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from storage.errors import PapershelfError
-from storage.model import STATUSES, Entry, Paper, normalise_tag
-from storage.titles import display_title
-from tui import cli_output as output
-from tui.cli_output import PROG
+from papershelf.cli import output
+from papershelf.cli.output import PROG
+from papershelf.storage.errors import PapershelfError
+from papershelf.storage.model import STATUSES, Entry, Paper, normalise_tag
+from papershelf.storage.text.titles import display_title
 
 if TYPE_CHECKING:
-    from storage.library import Library
-    from storage.listing import ListedPaper
-    from storage.query import Hit
+    from papershelf.storage.library.library import Library
+    from papershelf.storage.search.engine import Hit
+    from papershelf.storage.search.listing import ListedPaper
 
 EXIT_OK = 0
 EXIT_USER_ERROR = 1
@@ -268,7 +269,7 @@ def _open(
     Only `import` and the app (`create`) may start a library: any other command on a directory
     that holds none (a mistyped `--db`) says so and exits 1 instead of seeding a new one.
     """
-    from storage.library import Library
+    from papershelf.storage.library.library import Library
 
     library = Library.open(args.db, seed=seed, read_only=read_only, create=create)
     args.opened.append(library)
@@ -279,9 +280,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     """Import files; one line per file, errors on stderr; exit 1 when any file failed.
 
     A Markdown list papershelf exported (it holds `<!-- papershelf:ID -->` comments) is applied
-    as an edited reading list (ticks and tag changes; see `storage.roundtrip`) instead.
+    as an edited reading list (ticks and tag changes; see `storage.export.roundtrip`) instead.
     """
-    from storage.roundtrip import is_reading_list
+    from papershelf.storage.export.roundtrip import is_reading_list
 
     library = _open(args, create=True)
     lists = {i for i, path in enumerate(args.files) if is_reading_list(path)}
@@ -313,7 +314,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def _apply_reading_list(library: Library, path: Path) -> bool:
     """Apply one edited reading list and report it; False (message on stderr) when it failed."""
-    from storage.roundtrip import import_reading_list
+    from papershelf.storage.export.roundtrip import import_reading_list
 
     try:
         report = import_reading_list(library, path)
@@ -346,9 +347,9 @@ def _progress_printer(total: int) -> Callable[[int, int], None]:
 def _search(library: Library, words: Sequence[str], *, listing_failed: bool = False) -> list[Hit]:
     """Run a query; the index comes from the library's cache file (rebuilt when stale), and
     the listing cache is written for the next `list` when it is missing, stale or was found
-    unusable (see `storage.listing.open_engine`)."""
-    from storage.listing import open_engine
-    from storage.query import parse_query
+    unusable (see `papershelf.storage.search.listing.open_engine`)."""
+    from papershelf.storage.search.engine import parse_query
+    from papershelf.storage.search.listing import open_engine
 
     query = parse_query(" ".join(words))
     query.check()  # an unknown `is:` value is the user's error, not an empty result
@@ -391,7 +392,7 @@ def paper_json(paper: Paper, entry: Entry, score: float | None) -> dict[str, obj
 
 
 def _summary_line(paper: Paper | ListedPaper, entry: Entry) -> str:
-    from storage.headings import heading
+    from papershelf.storage.text.headings import heading
 
     head, title = heading(paper.name, paper.title)
     # Two spaces between the id, the heading (with its title) and the rest, whichever form.
@@ -449,9 +450,9 @@ def _list_from_listing(args: argparse.Namespace) -> int | None:
     the full path seeds, a state.json the Library must report on): the full path then prints
     exactly what this would have printed.
     """
-    from storage import listing
-    from storage.listing_state import STATE_FILE, read_entries, resolve_root
-    from storage.query import parse_query
+    from papershelf.storage.files.layout import STATE_FILE, read_entries, resolve_root
+    from papershelf.storage.search import listing
+    from papershelf.storage.search.engine import parse_query
 
     root = resolve_root(args.db)
     shelf = listing.load(root)
@@ -498,8 +499,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(paper_json(paper, entry, None))
         return EXIT_OK
-    from storage.headings import heading
-    from storage.latex import display_text
+    from papershelf.storage.text.headings import heading
+    from papershelf.storage.text.latex import display_text
 
     head, title = heading(paper.name, paper.title)
     lines = [head, title, ""] if title else [head, ""]
@@ -564,15 +565,15 @@ def cmd_export(args: argparse.Namespace) -> int:
     """Markdown reading list of the matching papers, to stdout or a file."""
     from datetime import date
 
-    from storage import export_select
-    from storage.export import ExportExists, write_export
+    from papershelf.storage.export import selection
+    from papershelf.storage.export.markdown import ExportExists, write_export
 
     library = _open(args, read_only=True)
     query = " ".join(args.query)
     tags = library.tag_counts()
-    tag = export_select.lone_tag(query, tags)
+    tag = selection.lone_tag(query, tags)
     ids = [] if tag else [hit.paper_id for hit in _search(library, args.query)]
-    chosen = export_select.of_query(query, ids, library.papers(), library.get, library.entry, tags)
+    chosen = selection.of_query(query, ids, library.papers(), library.get, library.entry, tags)
     items = chosen.items
     text = chosen.markdown(date.today())
     if args.output is None or str(args.output) == "-":
@@ -607,7 +608,7 @@ def _history_step(args: argparse.Namespace, step: str, done: str) -> int:
 
 def cmd_backup(args: argparse.Namespace) -> int:
     """Write the whole user state to FILE."""
-    from storage.userstate import write_backup
+    from papershelf.storage.export.backup import write_backup
 
     library = _open(args)
     count = write_backup(library, args.file, force=args.force)
@@ -617,7 +618,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 def cmd_restore(args: argparse.Namespace) -> int:
     """Replace the whole user state with FILE's (one undoable step)."""
-    from storage.userstate import restore_backup
+    from papershelf.storage.export.backup import restore_backup
 
     library = _open(args)
     report = restore_backup(library, args.file)
@@ -637,7 +638,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 def cmd_related(args: argparse.Namespace) -> int:
     """The papers most like one paper, best first."""
-    from storage.related_cache import load_or_build
+    from papershelf.storage.related.cache import load_or_build
 
     library = _open(args, read_only=True)
     paper = library.find(args.ref)
@@ -672,7 +673,7 @@ def run_app(args: argparse.Namespace) -> int:
             )
             return EXIT_USAGE
     library = _open(args, create=True, seed=True)
-    from tui.app import PapershelfApp
+    from papershelf.tui.app import PapershelfApp
 
     # The library's papers live as long as the app: keep them out of the cyclic garbage
     # collector's full passes, which otherwise pause the interface for tens of milliseconds.

@@ -33,7 +33,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TextIO
 
-from tui.stand_ins import stand_ins
+from papershelf.tui.stand_ins import stand_ins
 
 __all__ = [
     "PROG",

@@ -1,7 +1,7 @@
 """Helpers shared by the two column caches (`papercache`, `listing`).
 
 Both store papers as a marshal tuple of columns (one tuple per field) in a checksummed
-`storage.cachefile` section; neither may trust what it reads until every column checks out
+`storage.caches.frame` section; neither may trust what it reads until every column checks out
 too, so that damage a checksum missed by chance is still never read as a paper.
 """
 

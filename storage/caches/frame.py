@@ -1,9 +1,9 @@
 """The frame every cache file of the library shares: a header saying what the file is a copy of,
 and sections that are used only once their CRC-32 checks out.
 
-papershelf keeps four caches beside papers.json: `papers.cache` (`storage.papercache`),
-`listing.cache` (`storage.listing`), `search-index.bin` (`storage.search_index`) and
-`related-index.bin` (`storage.related_cache`). Each is only a copy of what papers.json and the
+papershelf keeps four caches beside papers.json: `papers.cache` (`storage.library.papers_cache`),
+`listing.cache` (`storage.search.listing`), `search-index.bin` (`storage.search.index`) and
+`related-index.bin` (`storage.related.cache`). Each is only a copy of what papers.json and the
 code make, so a cache is used only when it is provably the copy it says it is; anything else
 means "not usable", and the caller builds the thing and writes the cache anew
 (`load_or_build`). A cache file is
@@ -16,7 +16,7 @@ means "not usable", and the caller builds the thing and writes the cache anew
 A header is trusted only when it is byte for byte the one this code writes for that key, and
 the file is exactly as long as it says: damage to the tag, format, key or a length makes the
 file unused at once, damage to a checksum fails its section's check. A section is trusted only
-once its CRC-32 matches (`load`, `Opened.section`); `storage.listing` checks its postings in
+once its CRC-32 matches (`load`, `Opened.section`); `storage.search.listing` checks its postings in
 blocks instead, so that `papershelf list` reads only the blocks a query touches.
 
 Why CRC-32 (`zlib.crc32`): it is in the standard library and the fastest checksum there, ~2
@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TypeVar
 
-from storage.listing_state import StatKey
+from papershelf.storage.files.layout import StatKey
 
 __all__ = [
     "CacheFile",
@@ -63,7 +63,7 @@ checksum: Callable[[bytes | bytearray | memoryview], int] = zlib.crc32
 
 _STAT_KEY = struct.Struct("<qQQ")
 TEMP_SUFFIX = ".tmp"
-"""Temp files are `.<name>.<pid>.<random>.tmp`, as `storage.jsonstore.stale_temp_files` expects."""
+"""Temp files are `.<name>.<pid>.<random>.tmp`, as `files.jsonstore.stale_temp_files` expects."""
 
 
 def stat_key_bytes(key: StatKey) -> bytes:

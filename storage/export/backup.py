@@ -24,13 +24,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from storage.errors import PapershelfError
-from storage.ingest import clean_text
-from storage.model import STATUSES, Entry, normalise_tag
-from storage.readfile import NotRegularFile, read_regular
+from papershelf.storage.errors import PapershelfError
+from papershelf.storage.files.readfile import NotRegularFile, read_regular
+from papershelf.storage.model import STATUSES, Entry, normalise_tag
+from papershelf.storage.text.clean import clean_text
 
 if TYPE_CHECKING:
-    from storage.library import Library
+    from papershelf.storage.library.library import Library
 
 __all__ = [
     "FORMAT",
@@ -145,7 +145,7 @@ def write_backup(library: Library, path: Path, *, force: bool = False) -> int:
 
     Refuses (BackupError) to replace an existing file unless `force`.
     """
-    from storage.export import ExportError, ExportExists, write_export
+    from papershelf.storage.export.markdown import ExportError, ExportExists, write_export
 
     document = dump_state(library)
     text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"

@@ -18,7 +18,7 @@ Each paper appears once, so a list has one box to tick per paper. With `group_by
 under its alphabetically first tag (not counting the `only_tags` the export was limited to, when
 it has others) and every one of its tags is written on its line as `#tag`; papers without tags
 come last under `## untagged`. The item line (checkbox, name, links, tags, id comment) is what
-`parse_markdown_list` (`storage.export_read`, re-exported here) reads back; the indented
+`parse_markdown_list` (`storage.export.markdown_read`, re-exported here) reads back; the indented
 paragraph under it is for the reader and is ignored on the way back. The id comment also
 records the tags written on the line (`tags=...`, as reading the line gives them back), so that
 importing the edited list can tell a tag the person deleted from one added in papershelf since.
@@ -40,8 +40,8 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from storage.errors import PapershelfError
-from storage.export_read import (
+from papershelf.storage.errors import PapershelfError
+from papershelf.storage.export.markdown_read import (
     ListedItem,
     ListScan,
     line_tags,
@@ -49,9 +49,9 @@ from storage.export_read import (
     scan_markdown_list,
     tag_record,
 )
-from storage.jsonstore import fsync_directory
-from storage.mdescape import clean_inline, link_destination, markdown_escape
-from storage.model import Entry, Paper, normalise_tag
+from papershelf.storage.files.jsonstore import fsync_directory
+from papershelf.storage.model import Entry, Paper, normalise_tag
+from papershelf.storage.text.mdescape import clean_inline, link_destination, markdown_escape
 
 __all__ = [
     "ExportError",
@@ -125,11 +125,11 @@ class ExportItem:
 
 @functools.cache
 def _display_function() -> Callable[[str], str]:
-    """`storage.latex.display_text(...).text`, or the identity while latex.py does not exist."""
+    """`text.latex.display_text(...).text`, or the identity while latex.py does not exist."""
     try:
-        from storage.latex import display_text  # optional: another part writes it
+        from papershelf.storage.text.latex import display_text  # optional: another part writes it
     except ModuleNotFoundError as error:
-        if error.name != "storage.latex":
+        if error.name != "papershelf.storage.text.latex":
             raise
         return lambda text: text
     return lambda text: display_text(text).text
@@ -364,8 +364,8 @@ def _pointer_line(item: ExportItem, first: str) -> str:
 
 
 def _heading_text(paper: Paper) -> tuple[str, str]:
-    """(heading, title shown below it or ""), one clean line each, as `storage.headings` says."""
-    from storage.headings import heading
+    """(heading, title shown below it or ""), one clean line each, as `text.headings` says."""
+    from papershelf.storage.text.headings import heading
 
     title = clean_inline(display(paper.title or ""))
     head, below = heading(clean_inline(display(paper.name)), title or None)

@@ -15,7 +15,7 @@ import string
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from storage.model import TAG_MAX_LENGTH, normalise_tag
+from papershelf.storage.model import TAG_MAX_LENGTH, normalise_tag
 
 __all__ = [
     "ListScan",

@@ -29,13 +29,13 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from storage.errors import PapershelfError
-from storage.export import ListedItem, listed_tag, scan_markdown_list
-from storage.ingest_decode import decode, read_bytes
-from storage.model import Entry
+from papershelf.storage.errors import PapershelfError
+from papershelf.storage.export.markdown import ListedItem, listed_tag, scan_markdown_list
+from papershelf.storage.ingest.decode import decode, read_bytes
+from papershelf.storage.model import Entry
 
 if TYPE_CHECKING:
-    from storage.library import Library
+    from papershelf.storage.library.library import Library
 
 __all__ = [
     "MARKER",

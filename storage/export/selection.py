@@ -12,8 +12,8 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from storage.export import DEFAULT_TITLE, ExportItem, to_markdown
-from storage.model import Entry, Paper, normalise_tag
+from papershelf.storage.export.markdown import DEFAULT_TITLE, ExportItem, to_markdown
+from papershelf.storage.model import Entry, Paper, normalise_tag
 
 __all__ = ["Selection", "first_tag", "lone_tag", "of_query", "of_tag"]
 
@@ -27,7 +27,7 @@ class Selection:
     tag: str | None = None
 
     def markdown(self, today: date) -> str:
-        """The reading list as Markdown (`storage.export.to_markdown`)."""
+        """The reading list as Markdown (`papershelf.storage.export.markdown.to_markdown`)."""
         only = {self.tag} if self.tag is not None else None
         return to_markdown(self.items, title=self.title, today=today, only_tags=only)
 

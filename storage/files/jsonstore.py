@@ -21,11 +21,10 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from papershelf.storage.errors import LibraryError, SaveError
+from papershelf.storage.files.layout import StatKey, stat_key
+from papershelf.storage.files.readfile import read_regular
 from tinydb.storages import Storage
-
-from storage.errors import LibraryError, SaveError
-from storage.listing_state import StatKey, stat_key
-from storage.readfile import read_regular
 
 __all__ = [
     "TEMP_SUFFIX",

@@ -1,11 +1,11 @@
-"""What a reader of the library's files needs without the `Library`: where the library is, the
-file names, their identity (`StatKey`), the schema version, the files' `meta` check, and the
-user's entries from state.json.
+"""What a reader of the library's files needs without the `Library`: where the library is, the file
+names, their identity (`StatKey`), the schema version, the files' `meta` check, and the user's
+entries from state.json.
 
-`storage.library` uses these for its locked reads and `storage.listing` for the lock-free fast
-path of `papershelf list`, so both accept exactly the same files. This module imports nothing
-beyond `storage.model` (json only when a state.json is there): the fast path must not pay for
-TinyDB or filelock.
+`storage.library.library` uses these for its locked reads and `storage.search.listing` for the
+lock-free fast path of `papershelf list`, so both accept exactly the same files. This module imports
+nothing beyond `storage.model` (json only when a state.json is there): the fast path must not pay
+for TinyDB or filelock.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from storage.model import Entry
+from papershelf.storage.model import Entry
 
 __all__ = [
     "HOME_ENV",
@@ -38,9 +38,9 @@ __all__ = [
 PAPERS_FILE = "papers.json"
 STATE_FILE = "state.json"
 LISTING_FILE = "listing.cache"
-"""What `papershelf list` reads instead of the Library (see `storage.listing`)."""
+"""What `papershelf list` reads instead of the Library (see `papershelf.storage.search.listing`)."""
 RELATED_CACHE = "related-index.bin"
-"""The saved "more like this" index (see `storage.related_cache`)."""
+"""The saved "more like this" index (see `papershelf.storage.related.cache`)."""
 SEARCH_CACHE = "search-index.bin"
 """The saved search index of the app and the CLI's full path (keyed by a hash of the papers)."""
 HOME_ENV = "PAPERSHELF_HOME"
@@ -82,7 +82,7 @@ def resolve_root(raw: str | os.PathLike[str] | None) -> Path:
         return default_root()
     text = os.fspath(raw)
     if not text.strip():
-        from storage.errors import LibraryError
+        from papershelf.storage.errors import LibraryError
 
         raise LibraryError("--db needs a directory name; an empty one is not used")
     return _expand(text, "--db")
@@ -93,7 +93,7 @@ def _expand(text: str, origin: str) -> Path:
         return Path(text).expanduser()
     except RuntimeError:
         # Path.expanduser raises RuntimeError for `~nouser`: no home directory to expand to.
-        from storage.errors import LibraryError
+        from papershelf.storage.errors import LibraryError
 
         user = text[1:].split("/", 1)[0]
         raise LibraryError(
@@ -132,7 +132,7 @@ def read_entries(path: Path) -> dict[str, Entry] | None:
     Every write replaces the whole file, so this sees one whole version or another.
     """
     try:
-        from storage.readfile import read_regular  # here: it imports this module
+        from papershelf.storage.files.readfile import read_regular  # here: it imports this module
 
         _, raw = read_regular(path)
     except FileNotFoundError:

@@ -14,7 +14,7 @@ import os
 import stat
 from pathlib import Path
 
-from storage.listing_state import StatKey, stat_key
+from papershelf.storage.files.layout import StatKey, stat_key
 
 
 class NotRegularFile(OSError):

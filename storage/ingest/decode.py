@@ -8,8 +8,8 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
-from storage.errors import IngestError
-from storage.ingest_text import clean_name
+from papershelf.storage.errors import IngestError
+from papershelf.storage.text.clean import clean_name
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """Files larger than this are refused from their size alone, without reading them."""

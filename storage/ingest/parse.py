@@ -15,20 +15,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from storage.errors import IngestError
-from storage.ingest_decode import MAX_FILE_BYTES, decode, read_bytes, source_name
-from storage.ingest_text import (
-    clean_line,
-    clean_name,
-    clean_text,
-    dedupe_key,
-    paper_id,
-    paragraphs,
-    venue_from_header,
-)
-from storage.model import Paper
-from storage.names import derive_name
-from storage.urls import canonical, is_code_url, split_urls
+from papershelf.storage.errors import IngestError
+from papershelf.storage.ingest.decode import MAX_FILE_BYTES, decode, read_bytes, source_name
+from papershelf.storage.ingest.paragraphs import dedupe_key, paper_id, paragraphs, venue_from_header
+from papershelf.storage.model import Paper
+from papershelf.storage.names.derive import derive_name
+from papershelf.storage.text.clean import clean_line, clean_name, clean_text
+from papershelf.storage.text.urls import canonical, is_code_url, split_urls
 
 __all__ = [
     "MAX_ABSTRACT_CHARS",

@@ -34,8 +34,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from storage.errors import LibraryError
-from storage.jsonstore import (
+from papershelf.storage.errors import LibraryError
+from papershelf.storage.files.jsonstore import (
     CorruptFileError,
     StatKey,
     atomic_write,
@@ -46,7 +46,7 @@ from storage.jsonstore import (
     stale_temp_files,
     stat_key,
 )
-from storage.model import Entry
+from papershelf.storage.model import Entry
 
 __all__ = [
     "JOURNAL_FILE",

@@ -10,12 +10,12 @@ Layout of the data directory (`default_root()` unless given):
   `Library.open(read_only=True)`, takes no lock and creates no lock file).
 - `backups/state-<n>.json` — copies of the last versions of state.json, `state-1` being the
   one saved last; a damaged state.json is recovered from the newest readable one
-  (`storage.backups`, `_recover_state`), and the user is told (`take_notices`).
-- `journal.json` — the undo / redo history of the user's state (see `storage.journal`).
+  (`storage.library.state_backups`, `_recover_state`), and the user is told (`take_notices`).
+- `journal.json` — the undo / redo history of the user's state (see `storage.library.journal`).
 - `papers.cache` — a fast copy of papers.json, trusted only while papers.json is unchanged (see
-  `storage.papercache`).
+  `papershelf.storage.library.papers_cache`).
 - `listing.cache` — what `papershelf list` prints and searches, trusted on the same terms (see
-  `storage.listing`; written by the CLI, never by the Library).
+  `papershelf.storage.search.listing`; written by the CLI, never by the Library).
 
 Every change re-reads state.json under the lock, applies itself, writes the whole file atomically
 and releases the lock, so two processes never lose each other's updates. A change returns only
@@ -44,17 +44,15 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from storage import backups, journal, papercache
-from storage.columnfile import is_optional_str, is_str, is_str_tuples, valid_columns
-from storage.errors import (
+from papershelf.storage.caches.columns import is_optional_str, is_str, is_str_tuples, valid_columns
+from papershelf.storage.errors import (
     Ambiguous,
     LibraryError,
     NotFound,
     PapershelfError,
     SaveError,
 )
-from storage.journal import JournalStore, Step, UndoOutcome
-from storage.jsonstore import (
+from papershelf.storage.files.jsonstore import (
     AtomicJSONStorage,
     CorruptFileError,
     StatKey,
@@ -62,7 +60,7 @@ from storage.jsonstore import (
     parse_object,
     stale_temp_files,
 )
-from storage.listing_state import (
+from papershelf.storage.files.layout import (
     LISTING_FILE,
     META_ID,
     PAPERS_FILE,
@@ -75,13 +73,16 @@ from storage.listing_state import (
     meta_problem,
     resolve_root,
 )
-from storage.model import STATUSES, Entry, Paper, Status, normalise_tag
+from papershelf.storage.library import journal, papers_cache, state_backups
+from papershelf.storage.library.journal import JournalStore, Step, UndoOutcome
+from papershelf.storage.model import STATUSES, Entry, Paper, Status, normalise_tag
+from papershelf.storage.text.clean import clean_name, clean_text
 
 if TYPE_CHECKING:
     import filelock
 
     # Imported where used: `papershelf list` and the app's start never parse a file.
-    from storage import ingest
+    from papershelf.storage.ingest import parse
 
 __all__ = [
     "LOCK_TIMEOUT",
@@ -151,19 +152,19 @@ class FileReport:
 
 
 def bundled_seed_files() -> list[Path]:
-    """The abstract lists a first start imports: the installed `storage.seeds` data package, or
+    """The abstract lists a first start imports: the installed `papershelf.seeds` data package, or
     the checkout's `seeds/` directory when running from source or an editable install."""
     found: list[Path] = []
     try:
         from importlib.resources import files
 
-        package = files("storage.seeds")
+        package = files("papershelf.seeds")
         found = sorted(Path(str(item)) for item in package.iterdir() if item.name.endswith(".txt"))
     except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError, TypeError):
         found = []
     if found and all(path.is_file() for path in found):
         return found
-    checkout = Path(__file__).resolve().parent.parent / "seeds"
+    checkout = Path(__file__).resolve().parents[2] / "seeds"  # storage/library/ -> the checkout
     return sorted(checkout.glob("*.txt"))
 
 
@@ -266,7 +267,7 @@ class Library:
         self._papers_raw: dict[str, Any] | None = None
         self._papers_key: StatKey | None = None
         """StatKey of the papers.json `_papers` holds (read from it, its cache, or written)."""
-        self._papers_cache = root / papercache.CACHE_FILE
+        self._papers_cache = root / papers_cache.CACHE_FILE
         self._entries: dict[str, Entry] = {}
         self._state_raw: dict[str, Any] | None = None
         self._pending_entries: set[str] = set()
@@ -375,7 +376,7 @@ class Library:
         for temp in self._journal.temp_files():
             with suppress(OSError):
                 temp.unlink()
-        for temp in papercache.temp_files(self._papers_cache):
+        for temp in papers_cache.temp_files(self._papers_cache):
             with suppress(OSError):
                 temp.unlink()
         # The CLI's caches, written without the lock: a temp file lost to a concurrent `list`
@@ -384,7 +385,7 @@ class Library:
             for temp in stale_temp_files(self.root / name):
                 with suppress(OSError):
                     temp.unlink()
-        for temp in (self.root / backups.BACKUP_DIR).glob(".*.tmp"):
+        for temp in (self.root / state_backups.BACKUP_DIR).glob(".*.tmp"):
             with suppress(OSError):
                 temp.unlink()
 
@@ -485,7 +486,7 @@ class Library:
     def _reload_papers(self, *, for_write: bool = False) -> bool:
         """Re-read papers.json if it changed on disk (under the lock); True when it did.
 
-        papers.cache (`storage.papercache`, checksummed) stands in for parsing a papers.json it
+        papers.cache (`library.papers_cache`, checksummed) stands in for parsing a papers.json it
         was made from, except `for_write`: what is written to papers.json is only ever taken
         from papers.json itself (and the files being imported), never from a cache.
         """
@@ -495,7 +496,7 @@ class Library:
             return False
         cached = None
         if key is not None and not for_write:
-            cached = papercache.load(self._papers_cache, key)
+            cached = papers_cache.load(self._papers_cache, key)
         if cached is not None:
             data = None  # raw records unread: a write re-reads papers.json first
             loaded = {paper.id: paper for paper in cached}
@@ -510,15 +511,15 @@ class Library:
                 data, loaded = None, {}
             key = self._papers_store.loaded_key
             if data is not None and key is not None:
-                papercache.save(self._papers_cache, key, loaded.values())
+                papers_cache.save(self._papers_cache, key, loaded.values())
         if self._pending_papers:
-            from storage import ingest
+            from papershelf.storage.ingest import parse
 
             # An import that failed to save is still wanted: lay it over what is on disk now.
             for paper_id in self._pending_papers:
                 mine = self._papers[paper_id]
                 old = loaded.get(paper_id)
-                loaded[paper_id] = mine if old is None else ingest.merge_papers(old, mine)
+                loaded[paper_id] = mine if old is None else parse.merge_papers(old, mine)
         self._papers = loaded
         self._papers_raw = data
         self._papers_key = key
@@ -572,7 +573,7 @@ class Library:
             self._handled_damage = None
             raw = self._state_store.raw
             if self._lock_depth and raw is not None:
-                self._backup_failed(backups.keep_if_behind(self.root, raw))
+                self._backup_failed(state_backups.keep_if_behind(self.root, raw))
         for paper_id in self._pending_entries:
             # Changes that failed to save win over the disk version of the same paper.
             mine = self._entries.get(paper_id)
@@ -608,7 +609,7 @@ class Library:
         command recovers again, never a missing one it would take for an empty library.
         """
         store = self._state_store
-        found = backups.newest_readable(self.root, self._parse_backup)
+        found = state_backups.newest_readable(self.root, self._parse_backup)
         held = self._entries
         kept = self._move_aside(store, error, keep_in_place=found is not None or bool(held))
         if kept is None:
@@ -622,7 +623,7 @@ class Library:
             when = datetime.fromtimestamp(path.stat().st_mtime, UTC).strftime("%Y-%m-%d %H:%M")
             told = f"{damaged}; your tags, statuses, stars and notes were recovered from {path} "
             told += f"(saved {when} UTC)"
-            if path != backups.backup_path(self.root, 1):
+            if path != state_backups.backup_path(self.root, 1):
                 told += " (newer backups were damaged or missing: changes after that are lost)"
             try:
                 atomic_write(store.path, raw)
@@ -896,7 +897,7 @@ class Library:
         self._pending_entries.clear()
         self._state_rewrite = False
         self._handled_damage = None
-        self._backup_failed(backups.keep(self.root, payload))
+        self._backup_failed(state_backups.keep(self.root, payload))
         steps, self._pending_steps = self._pending_steps, []
         for step in steps:
             self._journal.push(step)
@@ -956,9 +957,8 @@ class Library:
 
     def set_note(self, paper_id: str, note: str) -> int:
         """Replace a paper's note (control characters removed); returns 1 if it changed."""
-        from storage import ingest
 
-        text = ingest.clean_text(note).strip()
+        text = clean_text(note).strip()
         if len(text) > NOTE_MAX_CHARS:
             raise InvalidInput(f"note longer than {NOTE_MAX_CHARS} characters")
         verb = "edit note on" if text else "clear note on"
@@ -1113,20 +1113,20 @@ class Library:
         A file that fails to parse imports nothing and gets `FileReport.error`; the others still
         import. `progress(done_files, total_files)` is called after each file is parsed.
         """
-        from storage import ingest
+        from papershelf.storage.ingest import parse
 
         files = [Path(path) for path in paths]
-        parsed: list[ingest.ParseResult | FileReport] = []
+        parsed: list[parse.ParseResult | FileReport] = []
         for done, path in enumerate(files, start=1):
             try:
-                parsed.append(ingest.read_file(path, venue))
+                parsed.append(parse.read_file(path, venue))
             except PapershelfError as error:
-                parsed.append(FileReport(ingest.source_name(path), error=str(error)))
+                parsed.append(FileReport(parse.source_name(path), error=str(error)))
             except OSError as error:
                 # Names are cleaned: a newline or ESC in one must not reach the terminal.
-                where = ingest.clean_name(str(path))
+                where = clean_name(str(path))
                 error_line = f"{where}: {error.strerror}"
-                parsed.append(FileReport(ingest.source_name(path), error=error_line))
+                parsed.append(FileReport(parse.source_name(path), error=error_line))
             if progress is not None:
                 progress(done, len(files))
         batches = [result.papers for result in parsed if not isinstance(result, FileReport)]
@@ -1171,7 +1171,7 @@ class Library:
     def _merge(
         batch: Sequence[Paper], papers: dict[str, Paper], changed: set[str]
     ) -> tuple[int, int]:
-        from storage import ingest
+        from papershelf.storage.ingest import parse
 
         added = seen = 0
         for paper in batch:
@@ -1181,7 +1181,7 @@ class Library:
                 merged = paper
             else:
                 seen += 1
-                merged = ingest.merge_papers(old, paper)
+                merged = parse.merge_papers(old, paper)
                 if merged == old:
                     continue
             papers[paper.id] = merged
@@ -1202,4 +1202,4 @@ class Library:
         self._pending_papers = set()
         self._papers_key = self._papers_store.loaded_key
         if self._papers_key is not None:
-            papercache.save(self._papers_cache, self._papers_key, self._papers.values())
+            papers_cache.save(self._papers_cache, self._papers_key, self._papers.values())

@@ -4,7 +4,7 @@ Reading papers.json means parsing ~18 MB of JSON and building a `Paper` from eac
 at 10,815 papers); unmarshalling plain tuples and filling the papers column by column is several
 times faster. `papers.cache` sits next to papers.json and is only ever a copy of it:
 
-- it is a `storage.cachefile` file: a header with a tag, `FORMAT`, the `StatKey`
+- it is a `papershelf.storage.caches.frame` file: a header with a tag, `FORMAT`, the `StatKey`
   `(st_mtime_ns, st_size, st_ino)` of the papers.json it was made from as its key, and the
   payload's length and CRC-32; `load` reads the header first, so a stale cache costs one small
   read, and uses the payload only once its checksum matches;
@@ -32,17 +32,17 @@ from itertools import repeat
 from operator import attrgetter
 from pathlib import Path
 
-from storage.cachefile import CacheFile, stat_key_bytes
-from storage.columnfile import is_optional_str, is_str, is_str_tuples, valid_columns
-from storage.jsonstore import StatKey, stale_temp_files
-from storage.model import Paper
+from papershelf.storage.caches.columns import is_optional_str, is_str, is_str_tuples, valid_columns
+from papershelf.storage.caches.frame import CacheFile, stat_key_bytes
+from papershelf.storage.files.jsonstore import StatKey, stale_temp_files
+from papershelf.storage.model import Paper
 
 __all__ = ["CACHE_FILE", "FORMAT", "load", "save", "temp_files"]
 
 CACHE_FILE = "papers.cache"
 FORMAT = 2
 """Bump when the payload's layout changes (a change of `Paper`'s fields is noticed anyway).
-2: the `storage.cachefile` frame, with a checksum."""
+2: the `papershelf.storage.caches.frame` frame, with a checksum."""
 MAGIC = b"PSPAPERS"
 _FILE = CacheFile(MAGIC, FORMAT, key_size=24)
 _MARSHAL_VERSION = 4

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from storage.errors import LibraryError
-from storage.jsonstore import atomic_write, dumps
-from storage.model import Entry, Paper
-from storage.readfile import read_regular
+from papershelf.storage.errors import LibraryError
+from papershelf.storage.files.jsonstore import atomic_write, dumps
+from papershelf.storage.files.readfile import read_regular
+from papershelf.storage.model import Entry, Paper
 
 __all__ = [
     "SETTINGS_FILE",

@@ -21,8 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from storage.errors import PapershelfError
-from storage.readfile import read_regular
+from papershelf.storage.errors import PapershelfError
+from papershelf.storage.files.readfile import read_regular
 
 BACKUPS_KEPT = 5
 BACKUP_DIR = "backups"
@@ -48,7 +48,7 @@ def keep(root: Path, payload: bytes, *, kept: int = BACKUPS_KEPT) -> str | None:
     backup must never fail the save it follows, but the user must hear that the safety net is
     gone (see `Library._save_state`).
     """
-    from storage.jsonstore import atomic_write
+    from papershelf.storage.files.jsonstore import atomic_write
 
     try:
         (root / BACKUP_DIR).mkdir(exist_ok=True)

@@ -1,4 +1,4 @@
-"""Where an abstract states a method's name: cues, acronyms, appositions (for storage.names).
+"""Where an abstract states a method's name: cues, acronyms, appositions (for storage.names.derive).
 
 `candidates` lists (score, position, name) for every place an abstract may name its method:
 what follows "we propose/introduce/present" or "called/named", a parenthesised acronym whose
@@ -13,8 +13,7 @@ import re
 from bisect import bisect_left
 from functools import lru_cache
 
-from storage.ingest_scan import ascii_fold, finditer_at, literal_starts
-from storage.names_words import (
+from papershelf.storage.names.words import (
     ACRONYM,
     DESCRIBED,
     LOWER_PHRASE,
@@ -31,6 +30,7 @@ from storage.names_words import (
     strip_token,
     styled_name,
 )
+from papershelf.storage.text.scan import ascii_fold, finditer_at, literal_starts
 
 _NOUNS = (
     r"method|framework|model|approach|algorithm|tool|system|architecture|technique|pipeline|"

@@ -1,7 +1,7 @@
 """A paper's display name: the method it introduces, its repository, or a short headline.
 
 Names are display text (`K$^2$IE` is `K²IE`). The method name is the best of the candidates
-`storage.names_cues` finds (what follows "we propose X, a ...", "called X", a long name's
+`papershelf.storage.names.cues` finds (what follows "we propose X, a ...", "called X", a long name's
 acronym, bold spans, "X is a ..."): by the evidence, then how often the abstract repeats it and
 whether the repository has its name, then the earliest. Generic field acronyms (RL, LLM...) are
 never names.
@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from storage.latex import display_text
-from storage.names_cues import candidates
-from storage.names_weak import defined_acronym, repeated_word, url_name
-from storage.names_words import (
+from papershelf.storage.names.cues import candidates
+from papershelf.storage.names.weak import defined_acronym, repeated_word, url_name
+from papershelf.storage.names.words import (
     MAX_NAME,
     is_generic,
     namelike,
@@ -23,9 +22,10 @@ from storage.names_words import (
     two_capitals,
     word_count,
 )
-from storage.names_words import strip_token as _strip
-from storage.titles import display_title
-from storage.urls import split_urls
+from papershelf.storage.names.words import strip_token as _strip
+from papershelf.storage.text.latex import display_text
+from papershelf.storage.text.titles import display_title
+from papershelf.storage.text.urls import split_urls
 
 MAX_HEADLINE = 64
 _REPEATS = 2

@@ -1,4 +1,4 @@
-"""Names an abstract states without a naming cue (for storage.names), weakest last.
+"""Names an abstract states without a naming cue (for storage.names.derive), weakest last.
 
 Tried only when no cue names the method: the name of the project's page or repository as the
 text writes it ("Junk_DNA_Hypothesis" is the text's "Junk DNA Hypothesis", "toolnet.github.io"
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from storage.names_words import (
+from papershelf.storage.names.words import (
     ACRONYM,
     MAX_NAME,
     TOKEN,

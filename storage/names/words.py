@@ -1,4 +1,4 @@
-"""What a method name looks like (for storage.names_cues): coined words, capitalised phrases,
+"""What a method name looks like (for storage.names.cues): coined words, capitalised phrases,
 versions, acronyms and the words they abbreviate, styled spans.
 
 `namelike` is a coined word (RelGNN, k-DTW, K²IE); `name_at` reads the name beginning at a

@@ -4,9 +4,9 @@ of papers instead of on every `papershelf related` and every start of the app.
 Building `RelatedIndex` takes seconds of pure-Python CPU at 10,000 papers; loading this file
 takes tens of milliseconds. The file is
 
-- a `storage.cachefile` header: a tag, `FORMAT`, a key made of the `StatKey` `(st_mtime_ns,
+- a `storage.caches.frame` header: a tag, `FORMAT`, a key made of the `StatKey` `(st_mtime_ns,
   st_size, st_ino)` of the papers.json the papers were read from (`Library.papers_key`, the key
-  `storage.listing` uses too) and `related.BUILD_FINGERPRINT`, the payload's length and CRC-32;
+  `search.listing` uses too) and `related.BUILD_FINGERPRINT`, the payload's length and CRC-32;
 - a marshal payload: the paper ids in order (a cheap check that the key's papers are the papers
   given), the idf table, the terms of the inverted index, and the postings as three buffers
   (`array.tobytes()`): every term's start in the other two, the paper positions, the weights.
@@ -28,17 +28,17 @@ from collections.abc import Callable, Sequence
 from itertools import pairwise
 from pathlib import Path
 
-from storage import cachefile
-from storage.cachefile import CacheFile, stat_key_bytes
-from storage.listing_state import RELATED_CACHE, StatKey
-from storage.model import Paper
-from storage.related import BUILD_FINGERPRINT, QUERY_TERMS, Posting, RelatedIndex
+from papershelf.storage.caches import frame
+from papershelf.storage.caches.frame import CacheFile, stat_key_bytes
+from papershelf.storage.files.layout import RELATED_CACHE, StatKey
+from papershelf.storage.model import Paper
+from papershelf.storage.related.index import BUILD_FINGERPRINT, QUERY_TERMS, Posting, RelatedIndex
 
 __all__ = ["FORMAT", "RELATED_CACHE", "load", "load_or_build", "save"]
 
 FORMAT = 2
 """Bump when the layout or the build's code changes (its settings are in the fingerprint).
-2: the `storage.cachefile` frame."""
+2: the `papershelf.storage.caches.frame` frame."""
 MAGIC = b"PSRELATD"
 _FILE = CacheFile(MAGIC, FORMAT, key_size=28)
 """Keyed by papers.json's `StatKey` and the build fingerprint; one marshal section."""
@@ -163,6 +163,6 @@ def load_or_build(
 ) -> tuple[RelatedIndex, bool]:
     """The related index of `papers`: loaded when saved for them, else built with `build` and
     saved for the next time. The flag says whether it was loaded."""
-    return cachefile.load_or_build(
+    return frame.load_or_build(
         lambda: load(root, key, papers), lambda: build(papers), lambda made: save(root, key, made)
     )

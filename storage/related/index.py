@@ -14,7 +14,7 @@ builds it in a worker) and answers `related(paper_id)` in a few milliseconds. Pu
   accumulates dot products over their postings only: the score is the cosine restricted to those
   terms, which ranks like the full cosine for the top results at a fraction of the work.
 
-Building costs seconds, so `storage.related_cache` saves the built parts (`idf`, `postings`) to
+Building costs seconds, so `storage.related.cache` saves the built parts (`idf`, `postings`) to
 the library directory and `RelatedIndex.from_parts` puts a saved index back in milliseconds.
 `BUILD_FINGERPRINT` changes with the settings a build depends on, so a saved index made by other
 settings is never taken for this one.
@@ -31,7 +31,7 @@ from array import array
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from storage.model import Paper
+from papershelf.storage.model import Paper
 
 __all__ = ["BUILD_FINGERPRINT", "QUERY_TERMS", "Posting", "RelatedIndex", "tokens"]
 
@@ -89,7 +89,7 @@ BUILD_FINGERPRINT = zlib.crc32(
 """A checksum of what a build depends on besides the code (stop words, the word pattern, the
 weights) and of the machine's array layout: a saved index records it and is used only when it
 matches. A change to the code of the build (`_term`, `_fold`, the weights' formula) must bump
-`storage.related_cache.FORMAT` instead."""
+`papershelf.storage.related.cache.FORMAT` instead."""
 
 
 def _fold(word: str) -> str:
@@ -188,7 +188,7 @@ class RelatedIndex:
     ) -> RelatedIndex:
         """The index of `papers` whose build gave `idf` and `postings` (see `idf`, `postings`).
 
-        Takes the two dicts as they are, unchecked: `storage.related_cache` checks what it
+        Takes the two dicts as they are, unchecked: `storage.related.cache` checks what it
         read before it calls this. Answers exactly like the index they came from.
         """
         index = cls.__new__(cls)
@@ -252,7 +252,7 @@ class RelatedIndex:
         best = heapq.nsmallest(k, scores.items(), key=lambda item: (-item[1], item[0]))
         papers = self._papers
         # A position outside the papers only comes from a damaged related-index.bin whose
-        # checksum matched by chance (storage.related_cache checks the postings' ends only).
+        # checksum matched by chance (storage.related.cache checks the postings' ends only).
         return [(papers[doc].id, round(score, 6)) for doc, score in best if 0 <= doc < len(papers)]
 
     def shared_terms(self, paper_id: str, other_id: str, n: int = 5) -> list[str]:

@@ -1,7 +1,7 @@
 """One search engine for the TUI's filter and `papershelf list`: query -> ranked `Hit`s.
 
-The query language is parsed by `storage.query_parse`; name, title and abstract are searched
-through the inverted index of `storage.search_index`; tags, notes and statuses come from the
+The query language is parsed by `storage.search.parse`; name, title and abstract are searched
+through the inverted index of `storage.search.index`; tags, notes and statuses come from the
 entries passed to each search (they change all the time and are few). Ranking, best first:
 the sum over query words of each word's best field weight x match quality (name > title > tags >
 note > abstract; exact > prefix > infix > typo), then library order. A hit's `terms` and
@@ -18,18 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from storage.model import Entry, Paper
-from storage.query_hit import NO_DETAILS, Explainer, Hit, Results
-from storage.query_parse import (
-    MAX_QUERY_TERMS,
-    TOKEN_RE,
-    Query,
-    Term,
-    fold_text,
-    parse_query,
-    words_of,
-)
-from storage.query_text import (
+from papershelf.storage.model import Entry, Paper
+from papershelf.storage.search.highlight import (
     FIELDS,
     Spans,
     field_text,
@@ -39,7 +29,8 @@ from storage.query_text import (
     merge_spans,
     snippet,
 )
-from storage.search_index import (
+from papershelf.storage.search.hits import NO_DETAILS, Explainer, Hit, Results
+from papershelf.storage.search.index import (
     EXACT,
     FIELD_WEIGHTS,
     INFIX_FIELDS,
@@ -50,7 +41,16 @@ from storage.search_index import (
     ids_to_bits,
     match_quality,
 )
-from storage.titles import display_title, marked_up, shown_text
+from papershelf.storage.search.parse import (
+    MAX_QUERY_TERMS,
+    TOKEN_RE,
+    Query,
+    Term,
+    fold_text,
+    parse_query,
+    words_of,
+)
+from papershelf.storage.text.titles import display_title, marked_up, shown_text
 
 __all__ = [
     "FIELDS",
@@ -179,7 +179,7 @@ class SearchEngine:
         also as written. An abstract only as shown: a second copy of 15 MB of abstracts would
         slow every `'` keystroke by a third, for LaTeX source nobody reads."""
         if field == "abstract":
-            # A listing (`storage.listing`) holds its abstracts converted and folded already.
+            # A listing (`storage.search.listing`) holds its abstracts converted and folded already.
             folded = getattr(paper, "folded_abstract", None)
             return [folded if folded is not None else fold_text(shown_text(paper.abstract))]
         text = getattr(paper, field) or ""

@@ -6,9 +6,9 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from storage.model import Entry, Paper
-from storage.query_parse import fold_text
-from storage.titles import display_title, shown_text
+from papershelf.storage.model import Entry, Paper
+from papershelf.storage.search.parse import fold_text
+from papershelf.storage.text.titles import display_title, shown_text
 
 FIELDS = ("name", "title", "tags", "note", "abstract")
 """Searchable fields, in ranking order; `Hit.field` is one of these or ""."""

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import overload
 
-from storage.query_text import Spans
+from papershelf.storage.search.highlight import Spans
 
 
 class Explainer:
@@ -243,7 +243,9 @@ class Results(Sequence[Hit]):
     def bits(self) -> int:
         """The results as a bitset of library indices."""
         if self._bits is None:
-            from storage.search_index import ids_to_bits  # here: no import cycle at load time
+            from papershelf.storage.search.index import (
+                ids_to_bits,  # here: no import cycle at load time
+            )
 
             self._bits = ids_to_bits(self._order, len(self._ids))
         return self._bits

@@ -1,4 +1,4 @@
-"""The inverted index behind `storage.query`: vocabulary, postings as bitsets, word matching.
+"""The inverted index behind `search.engine`: vocabulary, postings as bitsets, word matching.
 
 A paper set is a Python int used as a bitset (bit i = the i-th paper in library order): AND, OR
 and NOT over 10k papers cost about a microsecond. Each indexed field (name, title, abstract) maps
@@ -26,10 +26,10 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Protocol
 
-from storage.cachefile import CacheFile, load_or_build
-from storage.model import Paper
-from storage.query_parse import TOKEN_RE, fold_text, words_of
-from storage.titles import display_title, shown_text
+from papershelf.storage.caches.frame import CacheFile, load_or_build
+from papershelf.storage.model import Paper
+from papershelf.storage.search.parse import TOKEN_RE, fold_text, words_of
+from papershelf.storage.text.titles import display_title, shown_text
 
 INDEXED_FIELDS = ("name", "title", "abstract")
 INFIX_FIELDS = frozenset({"name", "title", "tags", "note"})
@@ -41,7 +41,7 @@ FIELD_WEIGHTS = {"name": 10, "title": 9, "tags": 8, "note": 5, "abstract": 3}
 """A word's score in a paper: best field weight x quality (a title typo beats an abstract hit)."""
 
 _FILE_FORMAT = 7
-"""search-index.bin's format number; 6: the `storage.cachefile` frame, with a checksum; 7: words
+"""search-index.bin's format number; 6: the `storage.caches.frame` frame, with a checksum; 7: words
 split at `_`, folded (`k2ie` for `K²IE`), and the words of the text as shown indexed too."""
 FORMAT = f"papershelf-search-index {_FILE_FORMAT} {sys.byteorder}"
 """Changes with the saved layout (and the byte order of packed ids): other caches are ignored."""

@@ -4,9 +4,9 @@ A full open reads every paper (papers.cache, ~17 MB with the abstracts), imports
 filelock, and then the search index is loaded and checked against a hash of every paper. `list`
 prints only ids, names, titles and venues, so the listing cache holds just those columns (plus
 the code and link URLs the `has:` filters need) and the search index, and is trusted under the
-same terms as `storage.papercache`:
+same terms as `papershelf.storage.library.papers_cache`:
 
-- a `storage.cachefile` header first: a tag, `FORMAT`, the `StatKey` `(st_mtime_ns, st_size,
+- a `storage.caches.frame` header first: a tag, `FORMAT`, the `StatKey` `(st_mtime_ns, st_size,
   st_ino)` of the papers.json it was made from, and the length and CRC-32 of each of its three
   sections; a header that does not match papers.json as it is now, or the file's length, makes
   the whole file unused (one small read);
@@ -20,7 +20,7 @@ same terms as `storage.papercache`:
   blocks of `BLOCK` bytes, each checked against its CRC-32 in the main section's table (and
   kept, so a block is read and checked once); offsets and ids are still checked to lie inside
   the data and the papers, so that damage a checksum missed by chance cannot crash a search;
-- the abstracts as an exact `'word` compares them (as shown, `storage.titles.shown_text`, and
+- the abstracts as an exact `'word` compares them (as shown, `storage.text.titles.shown_text`, and
   folded, `query_parse.fold_text`), read (whole, checked against their CRC-32) only if a search
   asks for one: kept so, `list` never converts 3,000 abstracts with math.
 
@@ -45,17 +45,16 @@ from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from storage.cachefile import CacheFile, Opened, Section, checksum, stat_key_bytes
-from storage.columnfile import is_optional_str, is_str, is_str_tuples, valid_columns
-from storage.listing_state import (
+from papershelf.storage.caches.columns import is_optional_str, is_str, is_str_tuples, valid_columns
+from papershelf.storage.caches.frame import CacheFile, Opened, Section, checksum, stat_key_bytes
+from papershelf.storage.files.layout import (
     LISTING_FILE,
     PAPERS_FILE,
     SEARCH_CACHE,
     StatKey,
     stat_key,
 )
-from storage.query_parse import fold_text
-from storage.search_index import (
+from papershelf.storage.search.index import (
     INDEXED_FIELDS,
     PARTS,
     FieldPostings,
@@ -65,13 +64,14 @@ from storage.search_index import (
     bitset_words,
     decode_posting,
 )
-from storage.titles import shown_text
+from papershelf.storage.search.parse import fold_text
+from papershelf.storage.text.titles import shown_text
 
 if TYPE_CHECKING:
     from types import TracebackType
 
-    from storage.model import Paper
-    from storage.query import SearchEngine
+    from papershelf.storage.model import Paper
+    from papershelf.storage.search.engine import SearchEngine
 
 __all__ = [
     "BLOCK",
@@ -90,7 +90,7 @@ __all__ = [
 
 FORMAT = 3
 """Bump when the layout changes (the index's own FORMAT is checked by `SearchIndex.from_parts`).
-2: the `storage.cachefile` frame, with checksums of the sections and of the postings' blocks.
+2: the `storage.caches.frame` frame, with checksums of the sections and of the postings' blocks.
 3: `links_with_page` (the paper's own page counts for `has:links`) instead of `links`, and the
    abstracts as shown and folded (a format-2 file holds them as written)."""
 MAGIC = b"PSLISTNG"
@@ -310,7 +310,7 @@ class Listing:
         """A search engine over the listed papers, using the listing's index."""
         from typing import cast
 
-        from storage.query import SearchEngine
+        from papershelf.storage.search.engine import SearchEngine
 
         # The engine reads only FIELDS and `abstract` of its papers, which ListedPaper has.
         return SearchEngine(cast("Sequence[Paper]", self.papers), self.index)
@@ -493,7 +493,7 @@ def open_engine(
     `list --json` ~60 ms. A `list` that could not use the listing passes `listing_failed` (it
     may be damaged past its header), and the listing is rewritten.
     """
-    from storage.query import SearchEngine
+    from papershelf.storage.search.engine import SearchEngine
 
     index, _ = SearchIndex.load_or_build(root / SEARCH_CACHE, papers)
     if key is not None and (listing_failed or not _is_current(root, key)):

@@ -28,8 +28,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
-from storage.errors import QueryError
-from storage.model import normalise_tag
+from papershelf.storage.errors import QueryError
+from papershelf.storage.model import normalise_tag
 
 TermKind = Literal["word", "exact", "prefix", "tag", "is", "has", "venue"]
 
@@ -44,7 +44,7 @@ _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\u
 def fold_text(text: str) -> str:
     """Text as searches compare it: `K²IE` as `k2ie`, `Déjà` as `deja`, script NP as `np`, any case.
 
-    The same folding as the name lookup (`storage.library.fold_name`): compatibility forms
+    The same folding as the name lookup (`storage.library.library.fold_name`): compatibility forms
     unfolded, accents dropped, case folded. ASCII text is only lower-cased (same length).
     """
     if text.isascii():

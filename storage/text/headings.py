@@ -13,7 +13,7 @@ for a title that has LaTeX in it) and compares prefixes instead of deriving head
 
 from __future__ import annotations
 
-from storage.titles import display_title
+from papershelf.storage.text.titles import display_title
 
 __all__ = ["heading", "heading_fields"]
 
@@ -41,7 +41,7 @@ def heading(name: str, title: str | None) -> tuple[str, str | None]:
 
 
 def _display(title: str) -> str:
-    """The title as one line of display text (`storage.titles`)."""
+    """The title as one line of display text (`papershelf.storage.text.titles`)."""
     return " ".join(display_title(title).split())
 
 

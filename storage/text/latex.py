@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from storage.ingest_scan import finditer_at, literal_starts, paired_matches
+from papershelf.storage.text.scan import finditer_at, literal_starts, paired_matches
 
 Style = Literal["bold", "italic", "code"]
 
@@ -93,7 +93,7 @@ def _is_math(content: str, after: str) -> bool:
 def _math_to_unicode(content: str) -> str:
     # Imported on first use: its tables cost ~25 ms, and `papershelf list` prints titles with
     # `_` or `*` (no math) through `display_text` too.
-    from storage.latex_math import math_to_unicode
+    from papershelf.storage.text.latex_math import math_to_unicode
 
     return math_to_unicode(content)
 
@@ -237,7 +237,7 @@ def display_text(abstract: str) -> Display:
 
 def _shown(source: str) -> Display:
     # Imported here: a title (`title_text`, which `papershelf list` may print) is not cleaned.
-    from storage.ingest_text import clean_text
+    from papershelf.storage.text.clean import clean_text
 
     text = clean_text(source).replace("\t", " ")
     try:
@@ -249,7 +249,7 @@ def _shown(source: str) -> Display:
 @lru_cache(maxsize=16384)
 def title_text(title: str) -> str:
     """A title with its math as Unicode and its emphasis markers dropped: use
-    `storage.titles.display_title`, which spares plain titles this module's import.
+    `papershelf.storage.text.titles.display_title`, which spares plain titles this module's import.
 
     Unlike `display_text`, nothing else changes (no cleaning): a control character stays for
     the screen to show as a visible stand-in. Cached apart from `display_text`: the list draws

@@ -1,6 +1,6 @@
 """Markdown escaping for exports: inline text that can never become markup, and safe links.
 
-The contract, relied on by `storage.export` and its tests:
+The contract, relied on by `papershelf.storage.export.markdown` and its tests:
 
 * `clean_inline(text)` is the text a reader sees: every whitespace character (including newlines
   and tabs) becomes a space, other control characters (Unicode category Cc), lone surrogates and

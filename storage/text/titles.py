@@ -1,7 +1,7 @@
 """A paper's title as every screen, command and export shows it (LaTeX as Unicode).
 
 The stored title stays what the file said (`Paper.title`); this is a view of it, like
-`storage.latex.display_text` is of an abstract. Kept apart from `storage.latex` so that
+`storage.text.latex.display_text` is of an abstract. Kept apart from `storage.text.latex` so that
 `papershelf list`, which prints titles, imports the LaTeX tables (~25 ms) only when a title
 needs them.
 """
@@ -20,7 +20,7 @@ def shown_text(text: str) -> str:
     """`display_text(text).text`: what a person reads of an abstract (or any paper text)."""
     if not marked_up(text):
         return text
-    from storage.latex import display_text
+    from papershelf.storage.text.latex import display_text
 
     return display_text(text).text
 
@@ -32,6 +32,6 @@ def display_title(title: str | None) -> str:
         return ""
     if not marked_up(title):
         return title
-    from storage.latex import title_text  # only for a title that may need it
+    from papershelf.storage.text.latex import title_text  # only for a title that may need it
 
     return title_text(title)

@@ -6,7 +6,7 @@ import re
 from bisect import bisect_right
 from urllib.parse import SplitResult, urlsplit
 
-from storage.ingest_scan import ascii_fold, finditer_at, literal_starts
+from papershelf.storage.text.scan import ascii_fold, finditer_at, literal_starts
 
 CODE_HOSTS = (
     "github.com",

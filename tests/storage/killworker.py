@@ -25,8 +25,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from storage.library import Library
-from storage.model import Entry, Paper
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Entry, Paper
 
 KILL_POINTS = (
     "mid_temp_write",  # half of the temp file written

@@ -1,4 +1,4 @@
-"""`storage.cachefile`: the frame of every cache. Whole sections come back; anything else,
+"""`storage.caches.frame`: the frame of every cache. Whole sections come back; anything else,
 a changed byte anywhere, a file cut short or grown, another tag, format or key, a FIFO or a
 device, is "not usable" (None), and saving never raises."""
 
@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from storage.cachefile import CacheFile, load_or_build, stat_key_bytes
+from papershelf.storage.caches.frame import CacheFile, load_or_build, stat_key_bytes
 
 REPO = Path(__file__).resolve().parents[2]
 FRAME = CacheFile(b"PSTESTCF", 3, key_size=24, sections=3)
@@ -96,7 +95,7 @@ def test_only_a_regular_file_is_read(tmp_path: Path, kind: str) -> None:
     code = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from storage.cachefile import CacheFile, stat_key_bytes\n"
+        "from papershelf.storage.caches.frame import CacheFile, stat_key_bytes\n"
         "frame = CacheFile(b'PSTESTCF', 3, key_size=24, sections=3)\n"
         "key = stat_key_bytes((1, 2, 3))\n"
         "print(frame.load(Path(sys.argv[1]), key), frame.open(Path(sys.argv[1]), key))\n"

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 from killworker import make_papers
-
-from storage.library import Library
+from papershelf.storage.library.library import Library
 
 pytestmark = pytest.mark.slow
 
@@ -20,7 +19,7 @@ WRITER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from storage.library import Library
+    from papershelf.storage.library.library import Library
 
     root, who, count = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
     library = Library.open(root, seed=False)

@@ -10,14 +10,14 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
+import papershelf.storage.library.papers_cache as papercache
+import papershelf.storage.library.state_backups as backups
 import pytest
 from killworker import make_papers
-
-from storage import backups, papercache
-from storage.errors import LibraryError
-from storage.library import Library
-from storage.listing_state import stat_key
-from storage.model import Entry
+from papershelf.storage.errors import LibraryError
+from papershelf.storage.files.layout import stat_key
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Entry
 
 DAMAGE = {
     "empty": b"",

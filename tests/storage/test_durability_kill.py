@@ -29,8 +29,7 @@ from killworker import (
     simulate,
     worker_ids,
 )
-
-from storage.library import Library
+from papershelf.storage.library.library import Library
 
 pytestmark = pytest.mark.slow
 

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 from killworker import make_papers
-
-from storage.errors import SaveError
-from storage.library import Library
+from papershelf.storage.errors import SaveError
+from papershelf.storage.library.library import Library
 
 
 @pytest.fixture
@@ -131,8 +130,8 @@ DISK_FULL_SCRIPT = textwrap.dedent(
     """
     import json, resource, signal, sys
     from pathlib import Path
-    from storage.errors import SaveError
-    from storage.library import Library
+    from papershelf.storage.errors import SaveError
+    from papershelf.storage.library.library import Library
 
     root = Path(sys.argv[1])
     library = Library.open(root, seed=False)

@@ -9,13 +9,12 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
+import papershelf.storage.export.markdown as export
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from storage import export
-from storage.errors import PapershelfError
-from storage.export import (
+from papershelf.storage.errors import PapershelfError
+from papershelf.storage.export.markdown import (
     ExportError,
     ExportExists,
     ExportItem,
@@ -27,9 +26,9 @@ from storage.export import (
     to_markdown,
     write_export,
 )
-from storage.export_read import read_tag_record, tag_record
-from storage.model import Entry, Paper
-from storage.names import derive_name
+from papershelf.storage.export.markdown_read import read_tag_record, tag_record
+from papershelf.storage.model import Entry, Paper
+from papershelf.storage.names.derive import derive_name
 
 TODAY = date(2025, 6, 1)
 
@@ -252,7 +251,7 @@ def test_every_tag_section_lists_each_of_its_papers_and_each_paper_has_one_box()
 def test_an_item_shows_the_whole_name_or_title_once(
     name: str, title: str, head: str | None, below: bool | None
 ) -> None:
-    from storage.latex import latex_to_unicode
+    from papershelf.storage.text.latex import latex_to_unicode
 
     text = to_markdown([item(paper("aaaaaaaaaaaa", name, title=title))], title="t", today=TODAY)
     shown = latex_to_unicode(title)
@@ -305,7 +304,7 @@ def test_display_text_is_used_for_paper_text_only(monkeypatch: pytest.MonkeyPatc
 
 
 def test_latex_in_paper_text_is_shown_as_unicode() -> None:
-    pytest.importorskip("storage.latex")
+    pytest.importorskip("papershelf.storage.text.latex")
     p = paper("aaaaaaaaaaaa", "$K^2$IE", title="On $\\ell^{1}$", abstract="We use $\\mathcal{C}$.")
     text = to_markdown([item(p)], title="t", today=TODAY)
     assert "**K²IE**" in text

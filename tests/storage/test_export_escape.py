@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import pytest
-
-from storage.mdescape import clean_inline, is_web_url, link_destination, markdown_escape
+from papershelf.storage.text.mdescape import (
+    clean_inline,
+    is_web_url,
+    link_destination,
+    markdown_escape,
+)
 
 
 @pytest.mark.parametrize(

@@ -11,11 +11,10 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 from killworker import make_papers
-
-from storage.export import ExportItem, parse_markdown_list, to_markdown
-from storage.library import Library
-from storage.model import Entry, Paper
-from storage.roundtrip import import_reading_list
+from papershelf.storage.export.markdown import ExportItem, parse_markdown_list, to_markdown
+from papershelf.storage.export.roundtrip import import_reading_list
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Entry, Paper
 
 TODAY = date(2025, 6, 1)
 LINK = re.compile(r"\[([^\]]*)\]\(([^)]*)\)")

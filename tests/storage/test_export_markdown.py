@@ -15,17 +15,21 @@ from dataclasses import dataclass
 from datetime import date
 from urllib.parse import unquote
 
+import papershelf.storage.export.markdown as export
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-
-from storage import export
-from storage.export import ExportItem, first_sentence, parse_markdown_list, to_markdown
-from storage.export_read import tag_record
-from storage.mdescape import clean_inline, link_destination, markdown_escape
-from storage.model import STATUSES, Entry, Paper, normalise_tag
+from papershelf.storage.export.markdown import (
+    ExportItem,
+    first_sentence,
+    parse_markdown_list,
+    to_markdown,
+)
+from papershelf.storage.export.markdown_read import tag_record
+from papershelf.storage.model import STATUSES, Entry, Paper, normalise_tag
+from papershelf.storage.text.mdescape import clean_inline, link_destination, markdown_escape
 
 
 def _parser() -> MarkdownIt:

@@ -1,12 +1,11 @@
-"""storage.headings: each word of a paper's name and title said once."""
+"""papershelf.storage.text.headings: each word of a paper's name and title said once."""
 
 from __future__ import annotations
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from storage.headings import heading, heading_fields
+from papershelf.storage.text.headings import heading, heading_fields
 
 
 @pytest.mark.parametrize(

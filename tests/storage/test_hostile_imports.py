@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import papershelf.storage.ingest.parse as ingest
 import pytest
 from hostile_files import (
     BASE_ABSTRACT,
@@ -39,9 +40,7 @@ from hostile_files import (
 )
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-
-from storage import ingest
-from storage.library import FileReport, Library
+from papershelf.storage.library.library import FileReport, Library
 
 
 def control_characters(text: str) -> set[str]:
@@ -340,8 +339,8 @@ def test_file_name_that_is_not_utf8_imports(tmp_path: Path) -> None:
 def test_importing_again_after_a_failed_save_writes_the_papers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from storage.errors import SaveError
-    from storage.jsonstore import AtomicJSONStorage
+    from papershelf.storage.errors import SaveError
+    from papershelf.storage.files.jsonstore import AtomicJSONStorage
 
     library = make_library(tmp_path / "lib")
     good = tmp_path / "good.txt"
@@ -439,9 +438,9 @@ def parse_seconds(text: str, path: Path) -> float:
 
 
 SLOW_PARAGRAPHS = {
-    # storage.urls._trim once counted brackets in the whole URL for every trailing ')'.
+    # storage.text.urls._trim once counted brackets in the whole URL for every trailing ')'.
     "closing-parens": "See https://example.org/" + ")" * 10_000 + " for the code.",
-    # storage.names.derive_name once did work proportional to the text for every method cue.
+    # storage.names.derive.derive_name once did work proportional to the text for every method cue.
     "method-cues": "We propose ParenNet. " * 476,
 }
 

@@ -1,4 +1,4 @@
-"""Ingest: the seeds, the text format, JSON records, merging (storage/ingest.py)."""
+"""Ingest: the seeds, the text format, JSON records, merging (storage/ingest/parse.py)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
-from storage.errors import IngestError
-from storage.ingest import (
+from papershelf.storage.errors import IngestError
+from papershelf.storage.ingest.parse import (
     MAX_ABSTRACT_CHARS,
     ParseResult,
     dedupe_key,
@@ -17,7 +16,7 @@ from storage.ingest import (
     parse_bytes,
     read_file,
 )
-from storage.model import Paper
+from papershelf.storage.model import Paper
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = sorted((ROOT / "seeds").glob("*.txt"))

@@ -1,4 +1,4 @@
-"""Ingest's fast paths give what the plain definitions give (storage/ingest_scan.py and the
+"""Ingest's fast paths give what the plain definitions give (storage/text/scan.py and the
 shortcuts in ingest_text, urls, names, latex and latex_math).
 
 Each shortcut is checked against the slow, obvious computation it replaces; the golden test
@@ -15,22 +15,16 @@ import unicodedata
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import papershelf.storage.names.cues as names_cues
+import papershelf.storage.text.latex as latex
+import papershelf.storage.text.urls as urls
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from storage import latex, names_cues, urls
-from storage.ingest import parse_bytes
-from storage.ingest_scan import ascii_fold, finditer_at, literal_starts, paired_matches
-from storage.ingest_text import (
-    _QUOTES,
-    _STRIP_TABLE,
-    _TRAILING,
-    clean_line,
-    clean_text,
-    dedupe_key,
-    squash_spaces,
-)
-from storage.latex_math import MathError, _Parser, math_to_unicode
+from papershelf.storage.ingest.paragraphs import _QUOTES, _TRAILING, dedupe_key
+from papershelf.storage.ingest.parse import parse_bytes
+from papershelf.storage.text.clean import _STRIP_TABLE, clean_line, clean_text, squash_spaces
+from papershelf.storage.text.latex_math import MathError, _Parser, math_to_unicode
+from papershelf.storage.text.scan import ascii_fold, finditer_at, literal_starts, paired_matches
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
 

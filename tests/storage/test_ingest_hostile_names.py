@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from storage.errors import IngestError
-from storage.ingest import parse_bytes
-from storage.ingest_decode import _read_capped, source_name
-from storage.ingest_text import clean_name, clean_text
+from papershelf.storage.errors import IngestError
+from papershelf.storage.ingest.decode import _read_capped, source_name
+from papershelf.storage.ingest.parse import parse_bytes
+from papershelf.storage.text.clean import clean_name, clean_text
 
 CONTROLS = {chr(code) for code in (*range(0x20), *range(0x7F, 0xA0))}
 SURROGATES = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
@@ -102,7 +101,7 @@ def test_read_capped_reads_the_whole_file_whatever_its_stat_said(size: int) -> N
 
 
 def test_read_capped_stops_one_byte_past_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("storage.ingest_decode.MAX_FILE_BYTES", 1000)
-    monkeypatch.setattr("storage.ingest_decode._GROWN_CHUNK", 64)
+    monkeypatch.setattr("papershelf.storage.ingest.decode.MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr("papershelf.storage.ingest.decode._GROWN_CHUNK", 64)
     assert len(_read_capped(io.BytesIO(b"x" * 5000), 10)) == 1001
     assert len(_read_capped(io.BytesIO(b"x" * 5000), 5000)) == 1001

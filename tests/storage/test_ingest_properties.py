@@ -6,9 +6,10 @@ import unicodedata
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from storage.errors import IngestError
-from storage.ingest import clean_text, dedupe_key, parse_bytes
+from papershelf.storage.errors import IngestError
+from papershelf.storage.ingest.paragraphs import dedupe_key
+from papershelf.storage.ingest.parse import parse_bytes
+from papershelf.storage.text.clean import clean_text
 
 FRAGMENTS = st.sampled_from(
     [

@@ -6,16 +6,15 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import papershelf.storage.library.journal as journal
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from killworker import make_papers
-
-from storage import journal
-from storage.errors import SaveError
-from storage.journal import Journal, Step, UndoOutcome, plan_travel, same_entry
-from storage.library import Library
-from storage.model import Entry
+from papershelf.storage.errors import SaveError
+from papershelf.storage.library.journal import Journal, Step, UndoOutcome, plan_travel, same_entry
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Entry
 
 
 @pytest.fixture

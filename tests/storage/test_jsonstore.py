@@ -11,15 +11,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tinydb import Query, TinyDB
-
-from storage.errors import SaveError
-from storage.jsonstore import (
+from papershelf.storage.errors import SaveError
+from papershelf.storage.files.jsonstore import (
     AtomicJSONStorage,
     CorruptFileError,
     atomic_write,
     stale_temp_files,
 )
+from tinydb import Query, TinyDB
 
 
 @pytest.fixture

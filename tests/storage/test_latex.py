@@ -1,4 +1,4 @@
-"""Display text: LaTeX math to Unicode, Markdown emphasis to styles (storage/latex.py)."""
+"""Display text: LaTeX math to Unicode, Markdown emphasis to styles (storage/text/latex.py)."""
 
 # The expected values are Unicode math symbols on purpose (script C, tilde operator, alpha).
 # ruff: noqa: RUF001
@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from storage.latex import display_text, latex_to_unicode
+from papershelf.storage.text.latex import display_text, latex_to_unicode
 
 SEEDS = sorted((Path(__file__).resolve().parents[2] / "seeds").glob("*.txt"))
 

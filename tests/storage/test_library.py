@@ -11,16 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from killworker import make_papers
-
-from storage.errors import Ambiguous, LibraryError, NotFound, PapershelfError
-from storage.library import (
+from papershelf.storage.errors import Ambiguous, LibraryError, NotFound, PapershelfError
+from papershelf.storage.library.library import (
     SCHEMA_VERSION,
     InvalidInput,
     Library,
     bundled_seed_files,
     default_root,
 )
-from storage.model import Entry, Paper
+from papershelf.storage.model import Entry, Paper
 
 
 @pytest.fixture

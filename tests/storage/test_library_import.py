@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 from killworker import make_papers
-
-from storage.library import FileReport, Library
+from papershelf.storage.library.library import FileReport, Library
 
 ABSTRACT_A = (
     "We propose AlphaNet, a network for alpha tasks. Code: https://github.com/example/alphanet."

@@ -24,6 +24,7 @@ from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
+import papershelf.storage.library.state_backups as backups
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -36,16 +37,14 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 from killworker import install_kill
-
-from storage import backups
-from storage.errors import LibraryError, SaveError
-from storage.export import ExportItem, to_markdown
-from storage.jsonstore import parse_object
-from storage.library import Library
-from storage.listing_state import entries_from_records
-from storage.model import Entry
-from storage.roundtrip import import_reading_list
-from storage.userstate import restore_backup, write_backup
+from papershelf.storage.errors import LibraryError, SaveError
+from papershelf.storage.export.backup import restore_backup, write_backup
+from papershelf.storage.export.markdown import ExportItem, to_markdown
+from papershelf.storage.export.roundtrip import import_reading_list
+from papershelf.storage.files.jsonstore import parse_object
+from papershelf.storage.files.layout import entries_from_records
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Entry
 
 EXAMPLES = int(os.environ.get("PAPERSHELF_STATEFUL_EXAMPLES", "40"))
 STEPS = int(os.environ.get("PAPERSHELF_STATEFUL_STEPS", "40"))

@@ -1,4 +1,4 @@
-"""listing.cache (`storage.listing`): the same search results as the full path, or nothing.
+"""listing.cache (`storage.search.listing`): the same search results as the full path, or nothing.
 
 The listing is trusted only while papers.json is the file it was made from, and a damaged part
 is never read as data: `load` returns None, or a late read raises `ListingUnusable`.
@@ -15,18 +15,17 @@ from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
+import papershelf.storage.search.listing as listing
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from storage import listing
-from storage.library import Library
-from storage.listing import ListedPaper, ListingUnusable
-from storage.listing_state import read_entries
-from storage.query import SearchEngine
-from storage.query_parse import fold_text
-from storage.search_index import INDEXED_FIELDS, FieldPostings, SearchIndex
-from storage.titles import shown_text
+from papershelf.storage.files.layout import read_entries
+from papershelf.storage.library.library import Library
+from papershelf.storage.search.engine import SearchEngine
+from papershelf.storage.search.index import INDEXED_FIELDS, FieldPostings, SearchIndex
+from papershelf.storage.search.listing import ListedPaper, ListingUnusable
+from papershelf.storage.search.parse import fold_text
+from papershelf.storage.text.titles import shown_text
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "search" / "abstracts.jsonl"

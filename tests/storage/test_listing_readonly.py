@@ -1,5 +1,5 @@
 """Reading a library without the lock: `Library.open(read_only=True)` and
-`storage.listing_state.read_entries`, which `papershelf list` uses."""
+`papershelf.storage.files.layout.read_entries`, which `papershelf list` uses."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from storage.errors import LibraryError, SaveError
-from storage.library import Library
-from storage.listing_state import SCHEMA_VERSION, read_entries, stat_key
+from papershelf.storage.errors import LibraryError, SaveError
+from papershelf.storage.files.layout import SCHEMA_VERSION, read_entries, stat_key
+from papershelf.storage.library.library import Library
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "search" / "abstracts.jsonl"
@@ -46,7 +45,7 @@ def test_read_only_open_reads_the_same_library_without_a_lock(root: Path) -> Non
 def test_read_only_open_imports_no_filelock(root: Path) -> None:
     code = (
         "import sys\n"
-        "from storage.library import Library\n"
+        "from papershelf.storage.library.library import Library\n"
         f"library = Library.open({str(root)!r}, read_only=True)\n"
         "assert library.papers()\n"
         "print('filelock' in sys.modules)\n"

@@ -1,18 +1,17 @@
-"""Paper names: method names, repository names, headlines (storage/names.py)."""
+"""Paper names: method names, repository names, headlines (storage/names/derive.py)."""
 
 from __future__ import annotations
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from storage.headings import heading, heading_fields
-from storage.names import (
+from papershelf.storage.names.derive import (
     derive_name,
     headline,
     method_name,
     title_name,
 )
+from papershelf.storage.text.headings import heading, heading_fields
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,8 @@ derives them: the name a reader would put on the paper's row.
 from __future__ import annotations
 
 import pytest
-
-from storage.names import derive_name, method_name
-from storage.urls import split_urls
+from papershelf.storage.names.derive import derive_name, method_name
+from papershelf.storage.text.urls import split_urls
 
 CASES = [
     # A long name with its acronym in parentheses: the acronym is the name.

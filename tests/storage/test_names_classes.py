@@ -11,9 +11,8 @@ import unicodedata
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from storage.names import derive_name, method_name
-from storage.names_words import GENERIC, MAX_NAME, is_generic
+from papershelf.storage.names.derive import derive_name, method_name
+from papershelf.storage.names.words import GENERIC, MAX_NAME, is_generic
 
 # --- a long name with its acronym: the acronym is the name ------------------------------------
 
@@ -237,7 +236,7 @@ def test_a_text_stated_name_beats_any_repository_slug(name: str, slug: str, cue:
     assert method_name(abstract, (url,)) == name
 
 
-# --- names no cue states (storage/names_weak.py) ------------------------------------------------
+# --- names no cue states (storage/names/weak.py) ------------------------------------------------
 
 
 def test_a_repository_slug_is_named_as_the_text_writes_it() -> None:

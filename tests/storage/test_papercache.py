@@ -9,16 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import papershelf.storage.library.papers_cache as papercache
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from killworker import make_papers
-
-from storage import papercache
-from storage.cachefile import CacheFile, stat_key_bytes
-from storage.jsonstore import StatKey, stat_key
-from storage.library import Library
-from storage.model import Paper
+from papershelf.storage.caches.frame import CacheFile, stat_key_bytes
+from papershelf.storage.files.jsonstore import StatKey, stat_key
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Paper
 
 REPO = Path(__file__).resolve().parents[2]
 KEY: StatKey = (1_700_000_000_123_456_789, 4096, 123456)
@@ -346,13 +345,14 @@ def test_open_and_list_import_no_parser(root: Path) -> None:
     """`papershelf list` needs neither the importers, nor platformdirs, nor package metadata."""
     script = (
         "import sys\n"
-        "from tui.cli import build_parser\n"
-        "from storage.library import Library\n"
+        "from papershelf.cli.main import build_parser\n"
+        "from papershelf.storage.library.library import Library\n"
         "build_parser()\n"
         f"library = Library.open({str(root)!r}, seed=False)\n"
         "assert len(library.papers()) == 12\n"
-        "heavy = ('storage.ingest', 'storage.latex', 'storage.names', 'rapidfuzz',\n"
-        "         'platformdirs', 'importlib.metadata', 'textual')\n"
+        "heavy = ('papershelf.storage.ingest.parse', 'papershelf.storage.text.latex',\n"
+        "         'papershelf.storage.names.derive', 'rapidfuzz', 'platformdirs',\n"
+        "         'importlib.metadata', 'textual')\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
     )
     env = {**os.environ, "PAPERSHELF_HOME": str(root)}

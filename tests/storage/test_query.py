@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import papershelf.storage.search.engine as query_module
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-import storage.query as query_module
-from storage.errors import QueryError
-from storage.model import Entry, Paper
-from storage.query import (
+from papershelf.storage.errors import QueryError
+from papershelf.storage.model import Entry, Paper
+from papershelf.storage.search.engine import (
     Hit,
     SearchEngine,
     field_text,
@@ -17,7 +16,7 @@ from storage.query import (
     parse_query,
     snippet,
 )
-from storage.search_index import bits_to_ids, ids_to_bits
+from papershelf.storage.search.index import bits_to_ids, ids_to_bits
 
 
 def paper(pid: str, name: str, title: str | None, abstract: str, **kw) -> Paper:
@@ -456,7 +455,7 @@ def test_venue_and_code_flags_are_made_only_when_a_filter_needs_them(engine, mon
 
 
 def test_a_query_keeps_its_first_max_query_terms_terms() -> None:
-    from storage.query_parse import MAX_QUERY_TERMS
+    from papershelf.storage.search.parse import MAX_QUERY_TERMS
 
     words = [f"w{i}" for i in range(MAX_QUERY_TERMS + 10)]
     query = parse_query(" ".join(words))

@@ -12,17 +12,22 @@ from pathlib import Path
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
-
-from storage.model import Entry, Paper
-from storage.query import SearchEngine, field_text, highlight_spans, parse_query, snippet
-from storage.query_parse import fold_text
-from storage.search_index import (
+from papershelf.storage.model import Entry, Paper
+from papershelf.storage.search.engine import (
+    SearchEngine,
+    field_text,
+    highlight_spans,
+    parse_query,
+    snippet,
+)
+from papershelf.storage.search.index import (
     FIELD_WEIGHTS,
     INFIX_FIELDS,
     field_tokens,
     match_quality,
     tokenize,
 )
+from papershelf.storage.search.parse import fold_text
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "search" / "abstracts.jsonl"
 

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from storage.ingest import paper_id, read_file
-from storage.model import Paper
-from storage.related import RelatedIndex, tokens
+from papershelf.storage.ingest.parse import paper_id, read_file
+from papershelf.storage.model import Paper
+from papershelf.storage.related.index import RelatedIndex, tokens
 
 EXCERPT = Path(__file__).resolve().parent.parent / "fixtures" / "related" / "excerpt.jsonl"
 

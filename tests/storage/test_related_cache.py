@@ -13,17 +13,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import papershelf.storage.related.cache as related_cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from storage import related_cache
-from storage.cachefile import CacheFile
-from storage.ingest import paper_id, read_file
-from storage.library import Library
-from storage.model import Paper
-from storage.related import BUILD_FINGERPRINT, RelatedIndex
-from storage.related_cache import RELATED_CACHE, load, load_or_build, save
+from papershelf.storage.caches.frame import CacheFile
+from papershelf.storage.ingest.parse import paper_id, read_file
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Paper
+from papershelf.storage.related.cache import RELATED_CACHE, load, load_or_build, save
+from papershelf.storage.related.index import BUILD_FINGERPRINT, RelatedIndex
 
 EXCERPT = Path(__file__).resolve().parent.parent / "fixtures" / "related" / "excerpt.jsonl"
 KEY = (1_700_000_000_123_456_789, 123_456, 42)
@@ -169,7 +168,7 @@ def test_another_format_or_build_is_not_trusted(saved, papers, monkeypatch):
 def test_the_build_fingerprint_is_the_same_in_every_process():
     # The stop words are a frozenset: a fingerprint of its iteration order would change with
     # the hash seed, and every new process would rebuild.
-    code = "import storage.related as r; print(r.BUILD_FINGERPRINT)"
+    code = "import papershelf.storage.related.index as r; print(r.BUILD_FINGERPRINT)"
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
         out = subprocess.run(

@@ -12,11 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from killworker import make_papers
-
-from storage.export import ExportItem, ListedItem, to_markdown
-from storage.library import Library
-from storage.model import STATUSES, Entry
-from storage.roundtrip import (
+from papershelf.storage.export.markdown import ExportItem, ListedItem, to_markdown
+from papershelf.storage.export.roundtrip import (
     Plan,
     PlannedChange,
     apply_plan,
@@ -25,6 +22,8 @@ from storage.roundtrip import (
     is_reading_list,
     plan_markdown_import,
 )
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import STATUSES, Entry
 
 
 @pytest.fixture

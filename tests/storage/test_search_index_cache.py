@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from storage.ingest import read_file
-from storage.model import Paper
-from storage.query import SearchEngine
-from storage.search_index import (
+from papershelf.storage.ingest.parse import read_file
+from papershelf.storage.model import Paper
+from papershelf.storage.search.engine import SearchEngine
+from papershelf.storage.search.index import (
     INDEXED_FIELDS,
     FieldPostings,
     SearchIndex,

@@ -13,9 +13,8 @@ import json
 from pathlib import Path
 
 import pytest
-
-from storage.model import Paper
-from storage.query import SearchEngine
+from papershelf.storage.model import Paper
+from papershelf.storage.search.engine import SearchEngine
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "search" / "abstracts.jsonl"
 

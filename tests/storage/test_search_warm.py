@@ -10,8 +10,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import sys
-from storage.model import Paper
-from storage.query import SearchEngine
+from papershelf.storage.model import Paper
+from papershelf.storage.search.engine import SearchEngine
 papers = [Paper(f"{i:012x}", f"Method{i}", None, f"diffusion planning {i}", "V", ("s",))
           for i in range(50)]
 engine = SearchEngine(papers)

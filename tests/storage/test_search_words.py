@@ -8,10 +8,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from storage.latex import display_text
-from storage.model import Entry, Paper
-from storage.query import SearchEngine, field_text, highlight_spans
+from papershelf.storage.model import Entry, Paper
+from papershelf.storage.search.engine import SearchEngine, field_text, highlight_spans
+from papershelf.storage.text.latex import display_text
 
 ABSTRACT = (
     "We propose a novel _lifting_ method for snake_case_words, with *emphasis*, **bold** and "

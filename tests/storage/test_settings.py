@@ -8,9 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from storage.model import STATUSES, Entry, Paper
-from storage.settings import (
+from papershelf.storage.library.settings import (
     SETTINGS_FILE,
     SORT_ORDERS,
     Settings,
@@ -18,6 +16,7 @@ from storage.settings import (
     save_settings,
     sort_ids,
 )
+from papershelf.storage.model import STATUSES, Entry, Paper
 
 
 def test_missing_file_gives_defaults(tmp_path: Path):

@@ -1,4 +1,4 @@
-"""URL finding and canonical forms (storage/urls.py)."""
+"""URL finding and canonical forms (storage/text/urls.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from storage.ingest import read_file
-from storage.urls import canonical, find_urls, split_urls
+from papershelf.storage.ingest.parse import read_file
+from papershelf.storage.text.urls import canonical, find_urls, split_urls
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "ingest"
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from storage.ingest import parse_bytes
-from storage.urls import find_urls, split_urls
+from papershelf.storage.ingest.parse import parse_bytes
+from papershelf.storage.text.urls import find_urls, split_urls
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from killworker import make_papers
-
-from storage.library import Library
-from storage.model import STATUSES, Entry
-from storage.userstate import (
+from papershelf.storage.export.backup import (
     BackupError,
     dump_state,
     load_state,
@@ -21,6 +18,8 @@ from storage.userstate import (
     restore_backup,
     write_backup,
 )
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import STATUSES, Entry
 
 
 @pytest.fixture

@@ -10,11 +10,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Paper
+from papershelf.tui.app import PapershelfApp
 from textual.widgets import Input, TextArea
-
-from storage.library import Library
-from storage.model import Paper
-from tui.app import PapershelfApp
 
 # What ML abstracts (and mischief) put in brackets, plus raw terminal escapes: a clear-screen
 # and an OSC 52 clipboard write. None of it may act as markup or reach the terminal.

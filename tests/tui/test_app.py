@@ -12,22 +12,21 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import papershelf.tui.app as app_module
 import pytest
+from papershelf.storage.errors import SaveError
+from papershelf.storage.library.library import Library
+from papershelf.tui.app import PapershelfApp
+from papershelf.tui.screens.export_dialog import ExportDialog, ExportRequest
+from papershelf.tui.screens.help import HelpScreen
+from papershelf.tui.screens.link_chooser import LinkChooser
+from papershelf.tui.screens.note_editor import NoteEditor
+from papershelf.tui.screens.tag_editor import TagChange, TagEditor
+from papershelf.tui.widgets.filter_bar import FilterBar
+from papershelf.tui.widgets.paper_list import PaperList
+from papershelf.tui.widgets.reader import Reader
+from papershelf.tui.widgets.tag_pane import TagPane
 from textual.widgets import Input
-
-import tui.app as app_module
-from storage.errors import SaveError
-from storage.library import Library
-from tui.app import PapershelfApp
-from tui.screens.export_dialog import ExportDialog, ExportRequest
-from tui.screens.help import HelpScreen
-from tui.screens.link_chooser import LinkChooser
-from tui.screens.note_editor import NoteEditor
-from tui.screens.tag_editor import TagChange, TagEditor
-from tui.widgets.filter_bar import FilterBar
-from tui.widgets.paper_list import PaperList
-from tui.widgets.reader import Reader
-from tui.widgets.tag_pane import TagPane
 
 SIZE = (120, 40)
 
@@ -487,8 +486,9 @@ async def test_help_scrolls_like_every_other_view(make_app) -> None:
 async def test_an_unknown_operator_is_said_as_the_cli_says_it(
     make_app, library_root: Path, query: str
 ) -> None:
-    from tui.cli import main
-    from tui.widgets.status_line import StatusLine
+    from papershelf.tui.widgets.status_line import StatusLine
+
+    from papershelf.cli.main import main
 
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
@@ -503,7 +503,7 @@ async def test_an_unknown_operator_is_said_as_the_cli_says_it(
 
 
 async def test_every_binding_is_a_palette_command(make_app, library_root: Path, reopen) -> None:
-    from tui.commands import PapershelfCommands
+    from papershelf.tui.commands import PapershelfCommands
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import papershelf.storage.library.papers_cache as papercache
+import papershelf.storage.related.cache as related_cache
 import pytest
 from cache_damage import (
     PAPERS_CACHE,
@@ -20,16 +22,15 @@ from cache_damage import (
     in_text,
 )
 from keys import burst
+from papershelf.storage.files.layout import SEARCH_CACHE, stat_key
+from papershelf.storage.library.library import Library
+from papershelf.storage.related.index import RelatedIndex
+from papershelf.storage.search.engine import SearchEngine
+from papershelf.storage.search.index import SearchIndex
+from papershelf.tui.app import PapershelfApp
 from test_app import SIZE, first_ids, settle
 
-from storage import papercache, related_cache
-from storage.library import Library
-from storage.listing_state import SEARCH_CACHE, stat_key
-from storage.query import SearchEngine
-from storage.related import RelatedIndex
-from storage.search_index import SearchIndex
-from tui.app import PapershelfApp
-from tui.cli import main
+from papershelf.cli.main import main
 
 QUERIES = ("quokka", "wombat", "diffus", "'burrows", "has:code", "learning")
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from papershelf.storage.library.library import Library
+from papershelf.storage.search.engine import SearchEngine
+from papershelf.tui.screens.tag_editor import TagEditor
 from test_app import SIZE, Notes, settle
 from textual.app import App
 from textual.message_pump import MessagePump
-
-from storage.library import Library
-from storage.query import SearchEngine
-from tui.screens.tag_editor import TagEditor
 
 CRASH_LOG = "crash.log"
 EXIT_CRASH = 70
@@ -32,7 +31,7 @@ def test_the_private_textual_names_the_guard_overrides_exist() -> None:
     assert callable(vars(MessagePump)["_on_message"])
     assert "_exception" in App.__init__.__code__.co_names
     assert "_exception_event" in vars(App)
-    from tui.app_guard import CrashGuard
+    from papershelf.tui.app_guard import CrashGuard
 
     for name in ("_handle_exception", "_on_message"):
         assert name in vars(CrashGuard)

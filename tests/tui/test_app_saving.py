@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from papershelf.storage.library.library import Library
+from papershelf.tui.app import PapershelfApp
+from papershelf.tui.screens.confirm import Confirm
+from papershelf.tui.widgets.status_line import StatusLine
 from test_app import SIZE, Notes, settle
-
-from storage.library import Library
-from tui.app import PapershelfApp
-from tui.screens.confirm import Confirm
-from tui.widgets.status_line import StatusLine
 
 UNSAVED = "● 1 change not saved — retrying"
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from papershelf.storage.library.library import Library
+from papershelf.tui.app import PapershelfApp
+from papershelf.tui.screens.export_dialog import ExportDialog, ExportRequest
 from test_app import settle
 
-from storage.library import Library
-from tui.app import PapershelfApp
-from tui.cli import main
-from tui.screens.export_dialog import ExportDialog, ExportRequest
+from papershelf.cli.main import main
 
 SIZE = (120, 40)
 

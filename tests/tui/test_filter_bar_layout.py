@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from papershelf.tui.widgets.filter_bar import FilterBar
 from textual.app import App, ComposeResult
 from textual.screen import Screen
 from textual.widgets import Input, Static
-
-from tui.widgets.filter_bar import FilterBar
 
 
 class _Harness(App[None]):

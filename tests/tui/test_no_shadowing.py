@@ -18,19 +18,18 @@ import re
 import textwrap
 from collections.abc import Iterator
 
+import papershelf.tui
 from textual.app import App
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
-
-import tui
 
 TEXTUAL_BASES = (App, Screen, Widget)
 
 
 def our_classes() -> list[type]:
     """Every App/Screen/Widget subclass defined in the `tui` package."""
-    for module in pkgutil.walk_packages(tui.__path__, "tui."):
+    for module in pkgutil.walk_packages(papershelf.tui.__path__, "papershelf.tui."):
         if not module.name.endswith("__main__"):  # importing it would start the app
             importlib.import_module(module.name)
     found: dict[str, type] = {}
@@ -39,7 +38,7 @@ def our_classes() -> list[type]:
         cls = pending.pop()
         for sub in cls.__subclasses__():
             pending.append(sub)
-            if sub.__module__.startswith("tui."):
+            if sub.__module__.startswith("papershelf.tui."):
                 found[f"{sub.__module__}.{sub.__qualname__}"] = sub
     return [found[name] for name in sorted(found)]
 

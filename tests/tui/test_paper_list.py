@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from storage.library import Library
-from storage.model import Paper
-from tui.app import PapershelfApp
-from tui.widgets.paper_list import PaperList
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Paper
+from papershelf.tui.app import PapershelfApp
+from papershelf.tui.widgets.paper_list import PaperList
 
 
 def synthetic(count: int) -> list[Paper]:

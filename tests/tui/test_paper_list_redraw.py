@@ -10,15 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Paper
+from papershelf.tui.app import PapershelfApp
+from papershelf.tui.widgets.footer import QuietFooter
+from papershelf.tui.widgets.paper_list import PaperList
+from papershelf.tui.widgets.position_bar import THUMB
 from textual import messages
 from textual.screen import Screen
-
-from storage.library import Library
-from storage.model import Paper
-from tui.app import PapershelfApp
-from tui.widgets.footer import QuietFooter
-from tui.widgets.paper_list import PaperList
-from tui.widgets.position_bar import THUMB
 
 SIZE = (120, 30)
 

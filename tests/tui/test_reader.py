@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from storage.model import Entry
-from storage.query import Hit, SearchEngine
-from tui.widgets.reader import reader_content
+from papershelf.storage.model import Entry
+from papershelf.storage.search.engine import Hit, SearchEngine
+from papershelf.tui.widgets.reader import reader_content
 
 
 def styled(content, style: str) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui.widgets.reader import Reader
+from papershelf.tui.widgets.reader import Reader
 
 
 def highlighted_words(app) -> set[str]:

@@ -4,13 +4,12 @@ resize, and draws its own position bar."""
 from __future__ import annotations
 
 import pytest
+from papershelf.storage.model import Entry, Paper
+from papershelf.storage.search.engine import Hit
+from papershelf.tui.widgets.position_bar import THUMB
+from papershelf.tui.widgets.reader import Reader
 from textual.app import App, ComposeResult
 from textual.screen import Screen
-
-from storage.model import Entry, Paper
-from storage.query import Hit
-from tui.widgets.position_bar import THUMB
-from tui.widgets.reader import Reader
 
 
 def paper(paper_id: str, words: int) -> Paper:

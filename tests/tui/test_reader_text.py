@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 from keys import burst
-
-from storage.library import Library
-from storage.model import Paper
-from tui.app import PapershelfApp
-from tui.widgets.reader import Reader
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Paper
+from papershelf.tui.app import PapershelfApp
+from papershelf.tui.widgets.reader import Reader
 
 LANTERN = Paper(
     id="abcdef000001",
@@ -112,7 +111,7 @@ async def test_a_latex_title_is_shown_converted_and_found_by_its_shown_words(sma
         reader = app.query_one(Reader)
         assert app.paper_list.current_id == KIE.id
         lines = reader.text.splitlines()
-        # The title begins with the name: it heads alone (storage.headings), once.
+        # The title begins with the name: it heads alone (papershelf.storage.text.headings), once.
         assert lines[:2] == ["K²IE: Kernel Intensity Estimators via E(3)-Equivariant Maps", ""]
         assert drawn_highlights(reader) == {"k²ie"}
         row = app.paper_list.row_content(app.paper_list.current_hit, 120, False).plain

@@ -17,6 +17,22 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Entry, Paper
+from papershelf.storage.search.engine import Hit
+from papershelf.storage.text.clean import clean_name
+from papershelf.storage.text.headings import heading_fields
+from papershelf.storage.text.latex import display_text
+from papershelf.storage.text.titles import display_title
+from papershelf.tui.app import PapershelfApp
+from papershelf.tui.screens.export_dialog import ExportDialog
+from papershelf.tui.screens.link_chooser import LinkChooser
+from papershelf.tui.screens.note_editor import NoteEditor
+from papershelf.tui.screens.tag_editor import TagEditor
+from papershelf.tui.widgets.paper_list import PaperList
+from papershelf.tui.widgets.reader import Reader, reader_content
+from papershelf.tui.widgets.status_line import StatusLine
+from papershelf.tui.widgets.tag_pane import TagPane, _prompt
 from rich.cells import cell_len
 from rich.segment import Segment
 from textual import events
@@ -25,23 +41,6 @@ from textual.geometry import Region
 from textual.style import Style
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static, TextArea
-
-from storage.headings import heading_fields
-from storage.ingest import clean_name
-from storage.latex import display_text
-from storage.library import Library
-from storage.model import Entry, Paper
-from storage.query import Hit
-from storage.titles import display_title
-from tui.app import PapershelfApp
-from tui.screens.export_dialog import ExportDialog
-from tui.screens.link_chooser import LinkChooser
-from tui.screens.note_editor import NoteEditor
-from tui.screens.tag_editor import TagEditor
-from tui.widgets.paper_list import PaperList
-from tui.widgets.reader import Reader, reader_content
-from tui.widgets.status_line import StatusLine
-from tui.widgets.tag_pane import TagPane, _prompt
 
 # -- payloads and the documented stand-ins ----------------------------------------------------
 
@@ -83,14 +82,14 @@ hostile_text = st.lists(st.one_of(st.sampled_from(PAYLOADS), st.text(max_size=8)
 )
 hostile_line = hostile_text.filter(lambda text: bool(text.strip()))
 
-# Embeddings, overrides and isolates: what `tui.text.safe` replaces (Trojan Source).
+# Embeddings, overrides and isolates: what `papershelf.tui.text.safe` replaces (Trojan Source).
 BIDI = frozenset(chr(code) for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
 # Dialogs (`clean_line`) also drop the marks.
 DIALOG_BIDI = BIDI | {"\u061c", "\u200e", "\u200f"}
 
 
 def shown(text: str, one_line: bool = False) -> str:
-    """What `tui.text.safe` documents, written out char by char as the test's oracle."""
+    """What `papershelf.tui.text.safe` documents, written out char by char as the test's oracle."""
     out: list[str] = []
     for ch in text:
         code = ord(ch)
@@ -236,7 +235,7 @@ def test_list_row_shows_the_text_exactly(
     entry = Entry(tags=tags)
     row, width = row_of(paper, entry)
     title = display_title(title)  # the title as shown: LaTeX as Unicode (issue 11)
-    # Each word once: which fields head the row is storage.headings' rule (tested there).
+    # Each word once: which fields head the row is storage.text.headings' rule (tested there).
     fields = dict(name=name, title=title)
     head, below = heading_fields(name, title or None)
     described = shown(fields[head], True) + ("  " + shown(fields[below], True) if below else "")

@@ -7,11 +7,10 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
+from papershelf.tui.text import highlighted, one_line_notice, plain, safe
+from papershelf.tui.widgets.reader import Reader
+from papershelf.tui.widgets.tag_pane import TagPane
 from textual.content import Content
-
-from tui.text import highlighted, one_line_notice, plain, safe
-from tui.widgets.reader import Reader
-from tui.widgets.tag_pane import TagPane
 
 MARKUP = "[MASK] [/] [@click=app.quit]x[/] [link=http://x]y[/link]"
 
@@ -124,7 +123,7 @@ async def test_hostile_filter_text_is_shown_literally(make_app) -> None:
 def test_the_app_and_the_cli_show_the_same_stand_ins(text: str) -> None:
     # One table for both: a paper shown by `papershelf show` reads as it does in the app, and
     # whatever the app shows can be encoded for the terminal (a lone surrogate cannot).
-    from tui.cli_output import terminal_text
+    from papershelf.cli.output import terminal_text
 
     text = text.replace("\r\n", "\r")  # the CLI also turns a CRLF line end into a newline
     shown = safe(text)

@@ -10,14 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from papershelf.tui.screens.confirm import Confirm
+from papershelf.tui.screens.export_dialog import ExportDialog
+from papershelf.tui.screens.link_chooser import LinkChooser
+from papershelf.tui.screens.note_editor import NoteEditor
+from papershelf.tui.screens.tag_editor import TagEditor
 from test_dialogs_harness import DialogHarness, still_blink
 from textual.pilot import Pilot
-
-from tui.screens.confirm import Confirm
-from tui.screens.export_dialog import ExportDialog
-from tui.screens.link_chooser import LinkChooser
-from tui.screens.note_editor import NoteEditor
-from tui.screens.tag_editor import TagEditor
 
 SIZES = [(80, 24), (160, 48)]
 KNOWN = {"to-read": 40, "llm": 30, "transformers": 15, "diffusion": 12, "graph": 9, "rl": 7}

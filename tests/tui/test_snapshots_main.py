@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from storage.library import Library
+from papershelf.storage.library.library import Library
 
 SIZES = [(80, 24), (160, 48)]
 

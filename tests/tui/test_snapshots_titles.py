@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from storage.library import Library
-from storage.model import Paper
-from tui.app import PapershelfApp
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Paper
+from papershelf.tui.app import PapershelfApp
 
 KIE = Paper(
     id="abcdef000003",

@@ -6,11 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from papershelf.storage.library.library import Library
+from papershelf.storage.library.settings import SETTINGS_FILE
+from papershelf.tui.app import PapershelfApp
 from test_app import settle
-
-from storage.library import Library
-from storage.settings import SETTINGS_FILE
-from tui.app import PapershelfApp
 
 SIZE = (120, 40)
 

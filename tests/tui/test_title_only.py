@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storage.library import Library
-from storage.model import Paper
-from tui.app import PapershelfApp
-from tui.widgets.reader import Reader
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Paper
+from papershelf.tui.app import PapershelfApp
+from papershelf.tui.widgets.reader import Reader
 
 TITLE = "Stronger Neyman Regret Guarantees for Adaptive Experimental Design"
 CUT = Paper(

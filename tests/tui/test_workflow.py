@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from papershelf.storage.library.library import Library
+from papershelf.tui.app import PapershelfApp
+from papershelf.tui.commands import help_sections
+from papershelf.tui.screens.help import HelpScreen
+from papershelf.tui.screens.note_editor import NoteEditor
+from papershelf.tui.widgets.reader import Reader
 from test_app import SIZE, Notes, go_to, settle
-
-from storage.library import Library
-from tui.app import PapershelfApp
-from tui.commands import help_sections
-from tui.screens.help import HelpScreen
-from tui.screens.note_editor import NoteEditor
-from tui.widgets.reader import Reader
 
 
 async def test_bulk_tag_is_one_undo_step_that_survives_a_restart(

@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from papershelf.storage.library.library import Library
+from papershelf.storage.library.settings import sort_ids
+from papershelf.tui.app import PapershelfApp
+from papershelf.tui.widgets.status_line import StatusLine
 from test_app import SIZE, Notes, settle
-
-from storage.library import Library
-from storage.settings import sort_ids
-from tui.app import PapershelfApp
-from tui.widgets.status_line import StatusLine
 
 
 def shown(app: PapershelfApp) -> list[str]:
@@ -18,7 +17,7 @@ def shown(app: PapershelfApp) -> list[str]:
 
 
 def in_order(library: Library, ids: list[str], order: str) -> list[str]:
-    """What `storage.settings.sort_ids` makes of `ids` (the app must show exactly this)."""
+    """What `storage.library.settings.sort_ids` makes of `ids` (the app must show exactly this)."""
     by_id = {paper.id: paper for paper in library.papers()}
     return sort_ids(ids, order, by_id, library.entries())
 

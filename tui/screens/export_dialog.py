@@ -9,6 +9,9 @@ from datetime import date
 from pathlib import Path
 from typing import ClassVar, Literal
 
+from papershelf.tui.screens.confirm import Confirm
+from papershelf.tui.screens.dialogs_base import DialogScreen, clean_line, key_hints
+from papershelf.tui.widgets.safe_input import PathInput
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -16,10 +19,6 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
-
-from tui.screens.confirm import Confirm
-from tui.screens.dialogs_base import DialogScreen, clean_line, key_hints
-from tui.widgets.safe_input import PathInput
 
 Scope = Literal["results", "tag", "marked"]
 
@@ -34,9 +33,9 @@ class ExportRequest:
 
 
 def export_file_name(scope_or_tag: str, today: date) -> str:
-    """The default file name, e.g. `reading-list-to-read-2025-07-14.md` (storage.export's rule)."""
+    """The default file name, e.g. `reading-list-to-read-2025-07-14.md` (the exporter's rule)."""
     # Imported here: the exporter (and its Markdown dependencies) loads only when exporting.
-    from storage.export import default_export_name
+    from papershelf.storage.export.markdown import default_export_name
 
     return default_export_name(scope_or_tag, today)
 

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from papershelf.storage.library.library import NOTE_MAX_CHARS
+from papershelf.tui.screens.dialogs_base import (
+    DialogScreen,
+    clean_line,
+    clean_text,
+    key_hints,
+    shorten,
+)
+from papershelf.tui.widgets.safe_input import SafeTextArea
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static, TextArea
-
-from storage.library import NOTE_MAX_CHARS
-from tui.screens.dialogs_base import DialogScreen, clean_line, clean_text, key_hints, shorten
-from tui.widgets.safe_input import SafeTextArea
 
 PASTE_LIMIT = 2 * NOTE_MAX_CHARS
 """A paste that would make the note longer than this is refused: such a note could not be saved,

@@ -5,6 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
+from papershelf.tui.screens.dialogs_base import DialogScreen, clean_line, key_hints, shorten
+from papershelf.tui.screens.tag_editor_logic import (
+    Op,
+    TagChange,
+    TagEdits,
+    TagSuggester,
+    parse_tag_input,
+)
+from papershelf.tui.widgets.safe_input import SafeInput
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -12,10 +21,6 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
-
-from tui.screens.dialogs_base import DialogScreen, clean_line, key_hints, shorten
-from tui.screens.tag_editor_logic import Op, TagChange, TagEdits, TagSuggester, parse_tag_input
-from tui.widgets.safe_input import SafeInput
 
 __all__ = ["TagChange", "TagEditor", "TagEdits", "TagSuggester", "parse_tag_input"]
 

@@ -5,6 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from papershelf.storage.model import Entry, Paper
+from papershelf.storage.search.engine import field_text, highlight_spans, snippet
+from papershelf.storage.text.headings import heading_fields
+from papershelf.storage.text.latex import display_text
+from papershelf.tui.text import highlighted, plain, safe
+from papershelf.tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
 from rich.segment import Segment
 from textual import events
 from textual.binding import Binding, BindingType
@@ -14,19 +20,12 @@ from textual.selection import Selection
 from textual.strip import Strip
 from textual.visual import Visual
 
-from storage.headings import heading_fields
-from storage.latex import display_text
-from storage.model import Entry, Paper
-from storage.query import field_text, highlight_spans, snippet
-from tui.text import highlighted, plain, safe
-from tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
-
 if TYPE_CHECKING:
-    from storage.query import Hit
+    from papershelf.storage.search.engine import Hit
 
 STATUS_LABELS = {"unread": "unread", "reading": "◐ reading", "read": "✓ read"}
 
-# Display styles from storage.latex map to component classes, so the theme decides the look.
+# Display styles from storage.text.latex map to component classes, so the theme decides the look.
 _DISPLAY_STYLES = {"bold": "bold", "italic": "italic", "code": ".reader--code"}
 _MATCH = ".reader--match"
 

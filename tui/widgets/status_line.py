@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from papershelf.tui.text import plain
 from textual.content import Content
 from textual.widgets import Static
-
-from tui.text import plain
 
 
 class StatusLine(Static):

@@ -1,0 +1,5 @@
+"""Text as papershelf shows it: LaTeX math and Markdown emphasis to Unicode and style spans, a
+paper's title and heading, URLs found in prose, Markdown escaping, and the fast scans these share.
+
+May import `papershelf.storage.model` and `errors` only.
+"""
