@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
+
 from papershelf.storage.library.library import FileReport, Library
 
 T = TypeVar("T")

@@ -15,8 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
-from papershelf.storage.library.library import Library
 from terminal import Terminal, papershelf_command
+
+from papershelf.storage.library.library import Library
 
 pytestmark = pytest.mark.terminal
 

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from papershelf.tui.app_trace import Trace
 
 

@@ -27,9 +27,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import papershelf.storage.library.papers_cache as papercache
-import papershelf.storage.related.cache as related_cache
-import papershelf.storage.search.listing as listing
 import pytest
 from cache_damage import (
     CACHES,
@@ -53,14 +50,17 @@ from cache_damage import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import papershelf.storage.library.papers_cache as papercache
+import papershelf.storage.related.cache as related_cache
+import papershelf.storage.search.listing as listing
+from papershelf.cli.main import main
 from papershelf.storage.files.layout import stat_key
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
 from papershelf.storage.search.engine import SearchEngine
 from papershelf.storage.search.index import INDEXED_FIELDS, SearchIndex, tokenize
 from papershelf.storage.search.listing import ListingUnusable
-
-from papershelf.cli.main import main
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "tests" / "fixtures" / "search" / "abstracts.jsonl"

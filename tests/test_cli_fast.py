@@ -12,14 +12,14 @@ import sys
 from pathlib import Path
 from unittest import mock
 
-import papershelf.storage.search.listing as listing
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from papershelf.storage.library.library import Library
 
 import papershelf.cli.main as cli
+import papershelf.storage.search.listing as listing
 from papershelf.cli.main import _quick_list_args, build_parser, main
+from papershelf.storage.library.library import Library
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "tests" / "fixtures" / "search" / "abstracts.jsonl"

@@ -10,10 +10,10 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from papershelf.storage.library.library import Library
 from test_cli import run
 
 import papershelf.cli.main as cli
+from papershelf.storage.library.library import Library
 
 RECORDS = [
     {

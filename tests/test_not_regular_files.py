@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from papershelf.storage.library.library import Library
 
 SEEDS = sorted((Path(__file__).resolve().parent.parent / "seeds").glob("*.txt"))

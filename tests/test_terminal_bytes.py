@@ -26,10 +26,11 @@ import time
 from pathlib import Path
 
 import pytest
+from terminal import Terminal, papershelf_command
+
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.text.clean import clean_name
-from terminal import Terminal, papershelf_command
 
 pytestmark = pytest.mark.terminal
 

@@ -7,6 +7,12 @@ import threading
 from time import perf_counter
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import events, on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Input
+
 from papershelf.storage.errors import PapershelfError
 from papershelf.storage.model import Entry
 from papershelf.storage.search.engine import SearchEngine
@@ -27,11 +33,6 @@ from papershelf.tui.widgets.paper_list import PaperList
 from papershelf.tui.widgets.reader import Reader
 from papershelf.tui.widgets.status_line import StatusLine
 from papershelf.tui.widgets.tag_pane import TagPane
-from textual import events, on, work
-from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Input
 
 if TYPE_CHECKING:
     from papershelf.storage.library.library import Library

@@ -14,13 +14,14 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual import work
+from textual.app import App
+
 from papershelf.storage.errors import PapershelfError, SaveError
 from papershelf.storage.model import STATUSES
 from papershelf.tui.text import one_line_notice
 from papershelf.tui.widgets.paper_list import PaperList
 from papershelf.tui.widgets.reader import Reader
-from textual import work
-from textual.app import App
 
 # The dialogs, the exporter and the clipboard are imported when first used: together they
 # cost ~0.1 s of imports that would otherwise delay the first frame.

@@ -11,6 +11,9 @@ from collections import Counter
 from collections.abc import Sequence
 from time import perf_counter
 
+from textual import on, work
+from textual.worker import get_current_worker
+
 from papershelf.storage.errors import PapershelfError
 from papershelf.storage.search.engine import Hit, Results, SearchEngine, parse_query
 from papershelf.tui.app_links import LinkActions
@@ -19,8 +22,6 @@ from papershelf.tui.collector import IdleCollector
 from papershelf.tui.messages import SearchFailed, SearchFinished
 from papershelf.tui.widgets.paper_list import AllPapers
 from papershelf.tui.widgets.tag_pane import TagPane
-from textual import on, work
-from textual.worker import get_current_worker
 
 SEARCH_CACHE = "search-index.bin"
 """The search index's cache file in the library directory (shared with `papershelf list`)."""

@@ -13,6 +13,11 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import TYPE_CHECKING
 
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.worker import get_current_worker
+
 from papershelf.storage.errors import PapershelfError
 from papershelf.storage.library.settings import SORT_ORDERS, load_settings, save_settings, sort_ids
 from papershelf.storage.model import Paper
@@ -34,10 +39,6 @@ from papershelf.tui.screens.dialogs_base import DialogKeys
 from papershelf.tui.widgets.filter_bar import FilterBar
 from papershelf.tui.widgets.paper_list import AllPapers
 from papershelf.tui.widgets.reader import Reader
-from textual import on, work
-from textual.binding import Binding, BindingType
-from textual.message import Message
-from textual.worker import get_current_worker
 
 if TYPE_CHECKING:
     from collections import Counter

@@ -17,7 +17,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import papershelf.storage.ingest.parse as ingest
 import pytest
 from hostile_files import (
     BASE_ABSTRACT,
@@ -40,6 +39,8 @@ from hostile_files import (
 )
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+
+import papershelf.storage.ingest.parse as ingest
 from papershelf.storage.library.library import FileReport, Library
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from papershelf.tui.widgets.footer import QuietFooter
 from textual.widgets._footer import FooterKey
+
+from papershelf.tui.widgets.footer import QuietFooter
 
 
 async def test_footer_waits_while_covered_and_is_right_after(make_app, monkeypatch) -> None:

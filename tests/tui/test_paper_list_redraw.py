@@ -10,14 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual import messages
+from textual.screen import Screen
+
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
 from papershelf.tui.app import PapershelfApp
 from papershelf.tui.widgets.footer import QuietFooter
 from papershelf.tui.widgets.paper_list import PaperList
 from papershelf.tui.widgets.position_bar import THUMB
-from textual import messages
-from textual.screen import Screen
 
 SIZE = (120, 30)
 
