@@ -10,10 +10,10 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from papershelf.storage.library.library import Library
 from test_cli import run
 
-import papershelf.cli.main as cli
+import papershelf.cli.reading as reading
+from papershelf.storage.library.library import Library
 
 RECORDS = [
     {
@@ -105,7 +105,7 @@ def test_list_json_has_the_page_link_too(db, capsys) -> None:
 
 def test_has_links_counts_the_page_on_the_full_path_and_from_the_listing(db, capsys) -> None:
     # The first `list` has no listing yet: the Library and the engine answer, then save one.
-    with mock.patch.object(cli, "_list_from_listing", return_value=None):
+    with mock.patch.object(reading, "list_from_listing", return_value=None):
         code, full, err = run(capsys, "--db", db, "list", "has:links")
     assert code == 0, err
     code, _, err = run(capsys, "--db", db, "list", "x")  # writes the listing
