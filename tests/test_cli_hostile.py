@@ -19,7 +19,6 @@ import time
 import tracemalloc
 from pathlib import Path
 
-import papershelf.storage.ingest.parse as ingest
 import pytest
 from hostile_files import (
     CASES,
@@ -35,11 +34,12 @@ from hostile_files import (
     make_library,
     make_sparse,
 )
-from papershelf.storage.library.library import Library
-from papershelf.storage.model import Entry, Paper
 from terminal import papershelf_command
 
+import papershelf.storage.ingest.parse as ingest
 from papershelf.cli.main import main
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Entry, Paper
 
 GOOD_LINE = "good.txt: 2 added, 0 duplicates, 0 skipped\n"
 TERMINAL_CONTROL = CONTROL - {"\n"}

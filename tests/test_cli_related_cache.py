@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from papershelf.cli.main import main
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
 from papershelf.storage.related.cache import RELATED_CACHE, load
 from papershelf.storage.related.index import RelatedIndex
-
-from papershelf.cli.main import main
 
 
 def related(capsys: pytest.CaptureFixture[str], db: Path, *argv: str) -> str:

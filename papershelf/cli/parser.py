@@ -186,9 +186,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _command_of(argv: Sequence[str]) -> str | None:
-    """The sub-command `argv` names, found by argparse with the top-level options alone; None
-    when the whole parser must see it: no command, an unknown one, help, version, an error."""
+def _find_command(argv: Sequence[str]) -> tuple[str, list[str]] | None:
+    """The sub-command `argv` names and the words after it, found by argparse with the
+    top-level options alone; None when the whole parser must see `argv`: no command, an
+    unknown one, help, version, a usage error."""
     finder = _Parser(prog=PROG, add_help=False, allow_abbrev=False)
     # The options that exit print the whole parser's text: they make this answer None.
     finder.add_argument("-h", "--help", "--version", dest="exits", action="store_true")
@@ -201,52 +202,47 @@ def _command_of(argv: Sequence[str]) -> str | None:
         return None
     if found.exits or found.command not in COMMANDS:
         return None
-    return found.command
+    return found.command, found.rest
 
 
 def parse(argv: Sequence[str]) -> argparse.Namespace:
     """The arguments of one `papershelf` run; UsageError on bad usage."""
-    return build_parser(only=_command_of(argv)).parse_args(_protect_tag_changes(list(argv)))
+    found = _find_command(argv)
+    if found is None:
+        return build_parser().parse_args(argv)
+    command, rest = found
+    words = list(argv)
+    if command == "tag":
+        words[len(words) - len(rest) :] = _tag_changes_last(rest)
+    return build_parser(only=command).parse_args(words)
 
 
-def _protect_tag_changes(argv: list[str]) -> list[str]:
-    """Let `tag REF -old` mean "remove old" rather than an unknown option.
+def _tag_changes_last(words: list[str]) -> list[str]:
+    """The words after `tag`, with the tag changes moved behind `--`, so that `tag REF -old`
+    means "remove old" rather than an unknown option.
 
-    argparse takes any `-word` for an option, so the tag changes are moved behind `--`, with the
-    options that `tag` really has (`--db`, `--help`, and `-h` before the paper) kept in front.
+    argparse takes any `-word` for an option; `tag` has only `--db`, `--help`, and `-h` before
+    the paper, which stay in front. (Handing argparse the `-word`s any other way, as unknown
+    options or an argparse.REMAINDER, loses `--db` after the changes or `tag REF -hello`.)
     """
-    # Find the sub-command: the first word that is neither an option nor the value of --db.
-    i = 0
-    while i < len(argv):
-        word = argv[i]
-        if word == "--db":
-            i += 2
-            continue
-        if word.startswith("-"):
-            i += 1
-            continue
-        break
-    if i >= len(argv) or argv[i] != "tag":
-        return argv
-    head, rest = argv[: i + 1], argv[i + 1 :]
     options: list[str] = []
-    words: list[str] = []
+    changes: list[str] = []
     j = 0
     ended = False  # after a `--`, every word is a tag change
-    while j < len(rest):
-        word = rest[j]
+    while j < len(words):
+        word = words[j]
         if ended:
-            words.append(word)
-        elif word == "--db" and j + 1 < len(rest):
-            options += rest[j : j + 2]
+            changes.append(word)
+        elif word == "--db" and j + 1 < len(words):
+            options += words[j : j + 2]
             j += 2
             continue
-        elif word.startswith("--db=") or word == "--help" or (word == "-h" and not words):
+        elif word.startswith("--db=") or word == "--help" or (word == "-h" and not changes):
             # `-h` asks for help only before the paper is named: `tag RelGNN -h` removes #h.
             options.append(word)
         elif word == "--":
             ended = True
         else:
-            words.append(word)
+            changes.append(word)
         j += 1
-    return [*head, *options, "--", *words]
+    return [*options, "--", *changes]
