@@ -13,18 +13,17 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from cli_helpers import build_search_library
+from cli_helpers import run_captured as run
 from hypothesis import given
 from hypothesis import strategies as st
 
 import papershelf.cli.parser as parser
 import papershelf.cli.reading as reading
 import papershelf.storage.search.listing as listing
-from papershelf.cli.main import main
 from papershelf.storage.library.library import Library
 
 REPO = Path(__file__).resolve().parent.parent
-FIXTURE = REPO / "tests" / "fixtures" / "search" / "abstracts.jsonl"
-SEEDS = sorted((REPO / "seeds").glob("*.txt"))
 
 QUERIES = [
     "",
@@ -47,13 +46,6 @@ QUERIES = [
 ]
 
 
-def run(*argv: str | Path) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
-
-
 def run_full(*argv: str | Path) -> tuple[int, str, str]:
     """The same command without the listing: the Library and the search engine, as before."""
     with mock.patch.object(reading, "list_from_listing", return_value=None):
@@ -66,21 +58,9 @@ def run_fast(*argv: str | Path) -> tuple[int, str, str]:
         return run(*argv)
 
 
-def build(root: Path) -> Path:
-    library = Library.open(root, seed=False)
-    library.import_files([FIXTURE, *SEEDS])
-    ids = [paper.id for paper in library.papers()]
-    library.tag(ids[:40], add=["to-read"])
-    library.set_status(ids[5:30], "reading")
-    library.set_starred(ids[::7], True)
-    library.set_note(ids[3], "a note on diffusion transformers")
-    (root / ".lock").unlink()
-    return root
-
-
 @pytest.fixture(scope="module")
 def shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = build(tmp_path_factory.mktemp("cli-fast") / "lib")
+    root = build_search_library(tmp_path_factory.mktemp("cli-fast") / "lib")
     assert run("--db", root, "list", "warm")[0] == 0  # the full path writes the listing
     assert (root / listing.LISTING_FILE).exists()
     return root
@@ -88,7 +68,7 @@ def shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    path = build(tmp_path / "lib")
+    path = build_search_library(tmp_path / "lib")
     assert run("--db", path, "list", "warm")[0] == 0
     return path
 
@@ -150,7 +130,7 @@ def run_process(*argv: str | Path) -> tuple[str, list[str]]:
 
 
 def test_a_read_only_list_takes_no_lock_and_imports_no_filelock(tmp_path: Path) -> None:
-    root = build(tmp_path / "lib")
+    root = build_search_library(tmp_path / "lib")
     first, modules = run_process("--db", root, "list", "diffusion")  # full path, writes listing
     assert modules[-1] == "['papershelf.storage.library.library', 'tinydb']"
     assert (root / listing.LISTING_FILE).exists()

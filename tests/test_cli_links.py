@@ -10,7 +10,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from test_cli import run
+from cli_helpers import import_records, run
 
 import papershelf.cli.reading as reading
 from papershelf.storage.library.library import Library
@@ -43,12 +43,7 @@ RECORDS = [
 
 @pytest.fixture
 def db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    source = tmp_path / "links.jsonl"
-    source.write_text("".join(json.dumps(record) + "\n" for record in RECORDS), encoding="utf-8")
-    root = tmp_path / "lib"
-    code, _, err = run(capsys, "import", source, "--db", root)
-    assert code == 0, err
-    return root
+    return import_records(capsys, tmp_path / "lib", RECORDS)
 
 
 def shown(capsys: pytest.CaptureFixture[str], db: Path, title_start: str) -> dict[str, object]:
