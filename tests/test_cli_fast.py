@@ -112,7 +112,9 @@ PROBE = """
 import os, sys
 from papershelf.cli.main import main
 code = main(sys.argv[1:])
-heavy = ("filelock", "tinydb", "papershelf.storage.library.library")
+heavy = ("filelock", "tinydb", "papershelf.storage.library.library", "textual")
+# `list` imports the module of its own command alone.
+heavy += tuple(f"papershelf.cli.{m}" for m in ("app", "editing", "exporting", "importing"))
 print(sorted(m for m in heavy if m in sys.modules), file=sys.stderr)
 sys.exit(code)
 """
