@@ -3,6 +3,7 @@ filelock, and never from a stale or damaged cache."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import json
@@ -304,3 +305,20 @@ def test_list_json_keeps_the_contract(shelf: Path) -> None:
     code, out, _ = run("--db", shelf, "list", "--json", "diffusion", "--limit", "2")
     rows = json.loads(out)
     assert code == 0 and len(rows) == 2 and rows[0]["abstract"]
+
+
+@pytest.mark.parametrize("columns", ["50", "120"])
+@pytest.mark.parametrize("argv", [["--help"], ["tag", "--help"], ["list", "--help"]])
+def test_help_is_as_wide_as_argparse_makes_it(monkeypatch, columns, argv) -> None:
+    # The parser's formatter sizes help without shutil (bz2 and lzma cost every `list`).
+    monkeypatch.setenv("COLUMNS", columns)
+
+    def help_text() -> str:
+        with contextlib.redirect_stdout(io.StringIO()) as out, pytest.raises(SystemExit):
+            parser.parse(argv)
+        return out.getvalue()
+
+    ours = help_text()
+    with mock.patch.object(parser, "_Formatter", argparse.HelpFormatter):
+        assert help_text() == ours
+    assert max(map(len, ours.splitlines())) <= int(columns)

@@ -9,9 +9,11 @@ command) get the whole parser, so what they print never depends on this shortcut
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from papershelf.cli import output
 from papershelf.cli.output import PROG
@@ -22,8 +24,43 @@ class UsageError(Exception):
     """Bad command-line usage: reported with exit status 2."""
 
 
+def _terminal_columns() -> int:
+    """`shutil.get_terminal_size().columns`, without importing shutil."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        stdout = sys.__stdout__
+        try:
+            columns = os.get_terminal_size(stdout.fileno()).columns if stdout else 0
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter at the width argparse picks, sized without `shutil`: argparse makes
+    a formatter for every argument added, and shutil loads bz2 and lzma (a few ms of a `list`)."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        if width is None:
+            width = _terminal_columns() - 2  # as HelpFormatter does with shutil's size
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser that raises instead of exiting, so main() owns every exit path."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
