@@ -11,8 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from papershelf.cli.main import main
+from cli_helpers import run
 
 CONTRACT_KEYS = {
     "id",
@@ -71,12 +70,6 @@ SEED_NAMES = [
     "FOCoOp",
     "Info-Coevolution",
 ]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

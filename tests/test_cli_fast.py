@@ -3,6 +3,7 @@ filelock, and never from a stale or damaged cache."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import json
@@ -13,17 +14,17 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from cli_helpers import build_search_library
+from cli_helpers import run_captured as run
 from hypothesis import given
 from hypothesis import strategies as st
 
-import papershelf.cli.main as cli
+import papershelf.cli.parser as parser
+import papershelf.cli.reading as reading
 import papershelf.storage.search.listing as listing
-from papershelf.cli.main import _quick_list_args, build_parser, main
 from papershelf.storage.library.library import Library
 
 REPO = Path(__file__).resolve().parent.parent
-FIXTURE = REPO / "tests" / "fixtures" / "search" / "abstracts.jsonl"
-SEEDS = sorted((REPO / "seeds").glob("*.txt"))
 
 QUERIES = [
     "",
@@ -46,16 +47,9 @@ QUERIES = [
 ]
 
 
-def run(*argv: str | Path) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
-
-
 def run_full(*argv: str | Path) -> tuple[int, str, str]:
     """The same command without the listing: the Library and the search engine, as before."""
-    with mock.patch.object(cli, "_list_from_listing", return_value=None):
+    with mock.patch.object(reading, "list_from_listing", return_value=None):
         return run(*argv)
 
 
@@ -65,21 +59,9 @@ def run_fast(*argv: str | Path) -> tuple[int, str, str]:
         return run(*argv)
 
 
-def build(root: Path) -> Path:
-    library = Library.open(root, seed=False)
-    library.import_files([FIXTURE, *SEEDS])
-    ids = [paper.id for paper in library.papers()]
-    library.tag(ids[:40], add=["to-read"])
-    library.set_status(ids[5:30], "reading")
-    library.set_starred(ids[::7], True)
-    library.set_note(ids[3], "a note on diffusion transformers")
-    (root / ".lock").unlink()
-    return root
-
-
 @pytest.fixture(scope="module")
 def shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = build(tmp_path_factory.mktemp("cli-fast") / "lib")
+    root = build_search_library(tmp_path_factory.mktemp("cli-fast") / "lib")
     assert run("--db", root, "list", "warm")[0] == 0  # the full path writes the listing
     assert (root / listing.LISTING_FILE).exists()
     return root
@@ -87,7 +69,7 @@ def shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    path = build(tmp_path / "lib")
+    path = build_search_library(tmp_path / "lib")
     assert run("--db", path, "list", "warm")[0] == 0
     return path
 
@@ -131,7 +113,9 @@ PROBE = """
 import os, sys
 from papershelf.cli.main import main
 code = main(sys.argv[1:])
-heavy = ("filelock", "tinydb", "papershelf.storage.library.library")
+heavy = ("filelock", "tinydb", "papershelf.storage.library.library", "textual")
+# `list` imports the module of its own command alone.
+heavy += tuple(f"papershelf.cli.{m}" for m in ("app", "editing", "exporting", "importing"))
 print(sorted(m for m in heavy if m in sys.modules), file=sys.stderr)
 sys.exit(code)
 """
@@ -149,7 +133,7 @@ def run_process(*argv: str | Path) -> tuple[str, list[str]]:
 
 
 def test_a_read_only_list_takes_no_lock_and_imports_no_filelock(tmp_path: Path) -> None:
-    root = build(tmp_path / "lib")
+    root = build_search_library(tmp_path / "lib")
     first, modules = run_process("--db", root, "list", "diffusion")  # full path, writes listing
     assert modules[-1] == "['papershelf.storage.library.library', 'tinydb']"
     assert (root / listing.LISTING_FILE).exists()
@@ -246,19 +230,57 @@ def test_a_query_over_the_word_limit_is_cut_and_said_once(shelf: Path, json_flag
     assert run("--db", shelf, "list", *json_flag, "diffusion")[2] == ""
 
 
-# -- the quick parse of `list` arguments ------------------------------------------------------
+# -- the parse that builds one sub-parser --------------------------------------------------------
 
 TOKENS = ["list", "--db", "x", "--db=y", "--limit", "3", "0", "--limit=2", "-1", "word", "-x"]
 TOKENS += ["--json", "", "--", "tag", "--limit=", "list", "'exact", "#tag", "a b", "-", "--help"]
+TOKENS += ["-h", "--version", "show", "+t", "-t", "-hello", "status", "read", "export", "-o"]
+
+
+def tag_changes_behind_dashes(argv: list[str]) -> list[str]:
+    """The whole argv as the CLI handed it to argparse before `parser.parse` found the command
+    with argparse: the reference the one-command parse must agree with."""
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--db":
+            i += 2
+        elif argv[i].startswith("-"):
+            i += 1
+        else:
+            break
+    if i >= len(argv) or argv[i] != "tag":
+        return argv
+    return argv[: i + 1] + parser._tag_changes_last(argv[i + 1 :])
+
+
+def parsed(argv: list[str], whole: bool) -> dict[str, object] | str:
+    """What the parse of `argv` gives: its arguments, or the usage error's message."""
+    try:
+        if whole:
+            args = parser.build_parser().parse_args(tag_changes_behind_dashes(argv))
+        else:
+            args = parser.parse(argv)
+    except parser.UsageError as error:
+        return f"usage error: {error}"
+    except SystemExit as done:  # help and version
+        return f"exit {done.code}"
+    return vars(args)
 
 
 @given(st.lists(st.sampled_from(TOKENS), max_size=8))
-def test_quick_list_args_agree_with_argparse(argv: list[str]) -> None:
-    quick = _quick_list_args(argv)
-    if quick is None:
-        return
-    parsed = build_parser().parse_args(argv)  # must not fail where the quick parse succeeded
-    assert vars(quick) == vars(parsed)
+def test_the_one_command_parse_agrees_with_the_whole_parser(argv: list[str]) -> None:
+    with (
+        contextlib.redirect_stdout(io.StringIO()) as one,
+        contextlib.redirect_stderr(io.StringIO()),
+    ):
+        from_one = parsed(argv, whole=False)
+    with (
+        contextlib.redirect_stdout(io.StringIO()) as whole,
+        contextlib.redirect_stderr(io.StringIO()),
+    ):
+        from_whole = parsed(argv, whole=True)
+    assert from_one == from_whole
+    assert one.getvalue() == whole.getvalue()  # help text too
 
 
 @pytest.mark.parametrize(
@@ -270,13 +292,33 @@ def test_quick_list_args_agree_with_argparse(argv: list[str]) -> None:
         ["list", "a", "--db=z", "--limit=1"],
     ],
 )
-def test_plain_list_commands_take_the_quick_parse(argv: list[str]) -> None:
-    quick = _quick_list_args(argv)
-    assert quick is not None
-    assert vars(quick) == vars(build_parser().parse_args(argv))
+def test_plain_list_commands_build_the_list_parser_alone(argv: list[str]) -> None:
+    # Building all eleven sub-parsers cost ~10 ms of a ~100 ms `list`.
+    assert parser._find_command(argv) == ("list", argv[argv.index("list") + 1 :])
+    made = mock.Mock(wraps=parser._list_arguments)
+    with mock.patch.object(parser, "COMMANDS", {**parser.COMMANDS, "list": ("", made)}):
+        args = parser.parse(argv)
+    assert made.call_count == 1 and args.command == "list"
 
 
 def test_list_json_keeps_the_contract(shelf: Path) -> None:
     code, out, _ = run("--db", shelf, "list", "--json", "diffusion", "--limit", "2")
     rows = json.loads(out)
     assert code == 0 and len(rows) == 2 and rows[0]["abstract"]
+
+
+@pytest.mark.parametrize("columns", ["50", "120"])
+@pytest.mark.parametrize("argv", [["--help"], ["tag", "--help"], ["list", "--help"]])
+def test_help_is_as_wide_as_argparse_makes_it(monkeypatch, columns, argv) -> None:
+    # The parser's formatter sizes help without shutil (bz2 and lzma cost every `list`).
+    monkeypatch.setenv("COLUMNS", columns)
+
+    def help_text() -> str:
+        with contextlib.redirect_stdout(io.StringIO()) as out, pytest.raises(SystemExit):
+            parser.parse(argv)
+        return out.getvalue()
+
+    ours = help_text()
+    with mock.patch.object(parser, "_Formatter", argparse.HelpFormatter):
+        assert help_text() == ours
+    assert max(map(len, ours.splitlines())) <= int(columns)

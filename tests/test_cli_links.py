@@ -10,9 +10,9 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from test_cli import run
+from cli_helpers import import_records, run
 
-import papershelf.cli.main as cli
+import papershelf.cli.reading as reading
 from papershelf.storage.library.library import Library
 
 RECORDS = [
@@ -43,12 +43,7 @@ RECORDS = [
 
 @pytest.fixture
 def db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    source = tmp_path / "links.jsonl"
-    source.write_text("".join(json.dumps(record) + "\n" for record in RECORDS), encoding="utf-8")
-    root = tmp_path / "lib"
-    code, _, err = run(capsys, "import", source, "--db", root)
-    assert code == 0, err
-    return root
+    return import_records(capsys, tmp_path / "lib", RECORDS)
 
 
 def shown(capsys: pytest.CaptureFixture[str], db: Path, title_start: str) -> dict[str, object]:
@@ -105,7 +100,7 @@ def test_list_json_has_the_page_link_too(db, capsys) -> None:
 
 def test_has_links_counts_the_page_on_the_full_path_and_from_the_listing(db, capsys) -> None:
     # The first `list` has no listing yet: the Library and the engine answer, then save one.
-    with mock.patch.object(cli, "_list_from_listing", return_value=None):
+    with mock.patch.object(reading, "list_from_listing", return_value=None):
         code, full, err = run(capsys, "--db", db, "list", "has:links")
     assert code == 0, err
     code, _, err = run(capsys, "--db", db, "list", "x")  # writes the listing

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_cli import run
+from cli_helpers import import_records, run
 
 RECORDS = [
     {
@@ -26,12 +26,7 @@ KIE_TITLE = "K²IE: Kernel Intensity Estimators for Schrödinger Processes"
 
 @pytest.fixture
 def db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    source = tmp_path / "hand.jsonl"
-    source.write_text("\n".join(json.dumps(record) for record in RECORDS) + "\n")
-    root = tmp_path / "db"
-    code, _, err = run(capsys, "--db", root, "import", source)
-    assert code == 0, err
-    return root
+    return import_records(capsys, tmp_path / "db", RECORDS)
 
 
 def test_show_prints_the_converted_title(db, capsys):

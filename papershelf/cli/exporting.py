@@ -1,0 +1,69 @@
+"""The commands that write the library out to a file and back: `export`, `backup`, `restore`."""
+
+from __future__ import annotations
+
+import argparse
+
+from papershelf.cli import output
+from papershelf.cli.exits import EXIT_OK
+from papershelf.cli.papers import plural
+from papershelf.cli.shelf import open_library, search
+from papershelf.storage.errors import PapershelfError
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Markdown reading list of the matching papers, to stdout or a file."""
+    from datetime import date
+
+    from papershelf.storage.export import selection
+    from papershelf.storage.export.markdown import ExportExists, write_export
+
+    library = open_library(args, read_only=True)
+    query = " ".join(args.query)
+    tags = library.tag_counts()
+    tag = selection.lone_tag(query, tags)
+    ids = [] if tag else [hit.paper_id for hit in search(library, args.query)]
+    chosen = selection.of_query(query, ids, library.papers(), library.get, library.entry, tags)
+    items = chosen.items
+    text = chosen.markdown(date.today())
+    if args.output is None or str(args.output) == "-":
+        output.block(text)
+        return EXIT_OK
+    try:
+        path = write_export(args.output, text, overwrite=args.force)
+    except ExportExists:
+        raise PapershelfError(
+            f"{args.output} already exists; use --force to overwrite it"
+        ) from None
+    output.line(f"wrote {plural(len(items), 'paper')} to {path}")
+    return EXIT_OK
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """Write the whole user state to FILE."""
+    from papershelf.storage.export.backup import write_backup
+
+    library = open_library(args)
+    count = write_backup(library, args.file, force=args.force)
+    output.line(f"saved the state of {plural(count, 'paper')} to {args.file}")
+    return EXIT_OK
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """Replace the whole user state with FILE's (one undoable step)."""
+    from papershelf.storage.export.backup import restore_backup
+
+    library = open_library(args)
+    report = restore_backup(library, args.file)
+    if not report.changed:
+        # No undo step was recorded: `undo` now would take back some earlier change.
+        output.line(f"restored {args.file}: nothing changed (the library already holds its state)")
+        return EXIT_OK
+    line = (
+        f"restored {args.file}: {plural(report.entries, 'paper')} with tags, status, "
+        f"stars or notes; {plural(report.changed, 'paper')} changed"
+    )
+    if report.absent:
+        line += f"; {report.absent} kept for papers not in this library"
+    output.line(line + " (papershelf undo takes it back)")
+    return EXIT_OK

@@ -1,0 +1,83 @@
+"""`papershelf import`: abstract lists into the library, and edited reading lists back."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from papershelf.cli import output
+from papershelf.cli.exits import EXIT_OK, EXIT_USER_ERROR
+from papershelf.cli.papers import plural
+from papershelf.cli.shelf import open_library
+from papershelf.storage.errors import PapershelfError
+
+if TYPE_CHECKING:
+    from papershelf.storage.library.library import Library
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Import files; one line per file, errors on stderr; exit 1 when any file failed.
+
+    A Markdown list papershelf exported (it holds `<!-- papershelf:ID -->` comments) is applied
+    as an edited reading list (ticks and tag changes; see `storage.export.roundtrip`) instead.
+    """
+    from papershelf.storage.export.roundtrip import is_reading_list
+
+    library = open_library(args, create=True)
+    lists = {i for i, path in enumerate(args.files) if is_reading_list(path)}
+    plain = [path for i, path in enumerate(args.files) if i not in lists]
+    progress = _progress_printer() if plain and sys.stderr.isatty() else None
+    reports = iter(library.import_files(plain, venue=args.venue, progress=progress))
+    failed = added = 0
+    for i, path in enumerate(args.files):
+        if i in lists:
+            failed += not _apply_reading_list(library, path)
+            continue
+        report = next(reports)
+        added += report.added
+        if report.error:
+            failed += 1
+            output.error(report.error)
+        else:
+            output.line(
+                f"{report.source}: {report.added} added, {report.duplicates} duplicates, "
+                f"{report.skipped} skipped"
+            )
+    if plain:
+        # The reports' own counts: the library's size before may have been read from a
+        # papers.json found damaged since, or grown by another process's import meanwhile.
+        total = len(library.papers())
+        output.line(f"{plural(added, 'new paper')}; the library holds {plural(total, 'paper')}.")
+    return EXIT_USER_ERROR if failed else EXIT_OK
+
+
+def _apply_reading_list(library: Library, path: Path) -> bool:
+    """Apply one edited reading list and report it; False (message on stderr) when it failed."""
+    from papershelf.storage.export.roundtrip import import_reading_list
+
+    try:
+        report = import_reading_list(library, path)
+    except PapershelfError as error:
+        output.error(str(error))
+        return False
+    plan = report.plan
+    parts = [f"{plural(report.changed, 'paper')} changed", f"{plan.unchanged} unchanged"]
+    if plan.unknown:
+        parts.append(f"{len(plan.unknown)} not in this library")
+    if plan.unmatched:
+        parts.append(f"{len(plan.unmatched)} items without a papershelf id skipped")
+    output.line(f"{report.source}: reading list: {', '.join(parts)}")
+    output.lines([f"  {line}" for line in plan.summary_lines()])
+    return True
+
+
+def _progress_printer() -> Callable[[int, int], None]:
+    """A progress line on a terminal's stderr, rewritten in place as files are imported."""
+
+    def report(done: int, of: int) -> None:
+        output.progress(f"importing: {done}/{of} files", done=done >= of)
+
+    return report
