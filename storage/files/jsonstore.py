@@ -21,10 +21,11 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from tinydb.storages import Storage
+
 from papershelf.storage.errors import LibraryError, SaveError
 from papershelf.storage.files.layout import StatKey, stat_key
 from papershelf.storage.files.readfile import read_regular
-from tinydb.storages import Storage
 
 __all__ = [
     "TEMP_SUFFIX",

@@ -75,7 +75,15 @@ from papershelf.storage.files.layout import (
 )
 from papershelf.storage.library import journal, papers_cache, state_backups
 from papershelf.storage.library.journal import JournalStore, Step, UndoOutcome
-from papershelf.storage.model import STATUSES, Entry, Paper, Status, normalise_tag
+from papershelf.storage.model import (
+    STATUSES,
+    Entry,
+    Paper,
+    Status,
+    file_stamp,
+    normalise_tag,
+    utc_now,
+)
 from papershelf.storage.text.clean import clean_name, clean_text
 
 if TYPE_CHECKING:
@@ -166,10 +174,6 @@ def bundled_seed_files() -> list[Path]:
         return found
     checkout = Path(__file__).resolve().parents[2] / "seeds"  # storage/library/ -> the checkout
     return sorted(checkout.glob("*.txt"))
-
-
-def _now() -> str:
-    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def _meta(kind: str) -> dict[str, dict[str, Any]]:
@@ -472,7 +476,7 @@ class Library:
             raise _NeedsLock  # a read-only open: the locked open moves the file aside
         if error.key is None:
             return None
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        stamp = file_stamp()
         try:
             if keep_in_place:
                 return store.keep_damaged(error.key, stamp)
@@ -852,7 +856,7 @@ class Library:
         with self._locked():
             self._reload_state()
             entries = dict(self._entries)
-            now = _now()
+            now = utc_now()
             before: dict[str, Entry | None] = {}
             after: dict[str, Entry | None] = {}
             for paper_id, wanted in compute(self._entries).items():

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from papershelf.storage.caches.frame import CacheFile, load_or_build, stat_key_bytes
 
 REPO = Path(__file__).resolve().parents[2]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from killworker import make_papers
+
 from papershelf.storage.library.library import Library
 
 pytestmark = pytest.mark.slow

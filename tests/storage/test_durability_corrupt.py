@@ -10,10 +10,11 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-import papershelf.storage.library.papers_cache as papercache
-import papershelf.storage.library.state_backups as backups
 import pytest
 from killworker import make_papers
+
+import papershelf.storage.library.papers_cache as papercache
+import papershelf.storage.library.state_backups as backups
 from papershelf.storage.errors import LibraryError
 from papershelf.storage.files.layout import stat_key
 from papershelf.storage.library.library import Library

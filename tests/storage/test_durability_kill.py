@@ -29,6 +29,7 @@ from killworker import (
     simulate,
     worker_ids,
 )
+
 from papershelf.storage.library.library import Library
 
 pytestmark = pytest.mark.slow

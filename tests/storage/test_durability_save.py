@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from killworker import make_papers
+
 from papershelf.storage.errors import SaveError
 from papershelf.storage.library.library import Library
 

@@ -9,10 +9,11 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
-import papershelf.storage.export.markdown as export
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+import papershelf.storage.export.markdown as export
 from papershelf.storage.errors import PapershelfError
 from papershelf.storage.export.markdown import (
     ExportError,

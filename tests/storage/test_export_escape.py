@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from papershelf.storage.text.mdescape import (
     clean_inline,
     is_web_url,

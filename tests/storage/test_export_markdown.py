@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from datetime import date
 from urllib.parse import unquote
 
-import papershelf.storage.export.markdown as export
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+
+import papershelf.storage.export.markdown as export
 from papershelf.storage.export.markdown import (
     ExportItem,
     first_sentence,

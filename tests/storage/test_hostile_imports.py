@@ -17,7 +17,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import papershelf.storage.ingest.parse as ingest
 import pytest
 from hostile_files import (
     BASE_ABSTRACT,
@@ -40,6 +39,8 @@ from hostile_files import (
 )
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+
+import papershelf.storage.ingest.parse as ingest
 from papershelf.storage.library.library import FileReport, Library
 
 
@@ -59,7 +60,7 @@ def stray_controls(abstract: str) -> set[str]:
 @pytest.fixture(autouse=True)
 def _fixed_import_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every import stamps NOW, so papers.json of two libraries can be compared byte for byte."""
-    monkeypatch.setattr(ingest, "_now", lambda: NOW)
+    monkeypatch.setattr(ingest, "utc_now", lambda: NOW)
 
 
 def library_files(root: Path) -> dict[str, tuple[bytes, int, int]]:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from papershelf.storage.errors import IngestError
 from papershelf.storage.ingest.parse import (
     MAX_ABSTRACT_CHARS,

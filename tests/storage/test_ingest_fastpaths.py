@@ -15,11 +15,12 @@ import unicodedata
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import papershelf.storage.names.cues as names_cues
 import papershelf.storage.text.latex as latex
 import papershelf.storage.text.urls as urls
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from papershelf.storage.ingest.paragraphs import _QUOTES, _TRAILING, dedupe_key
 from papershelf.storage.ingest.parse import parse_bytes
 from papershelf.storage.text.clean import _STRIP_TABLE, clean_line, clean_text, squash_spaces

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from papershelf.storage.errors import IngestError
 from papershelf.storage.ingest.decode import _read_capped, source_name
 from papershelf.storage.ingest.parse import parse_bytes

@@ -6,6 +6,7 @@ import unicodedata
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from papershelf.storage.errors import IngestError
 from papershelf.storage.ingest.paragraphs import dedupe_key
 from papershelf.storage.ingest.parse import parse_bytes

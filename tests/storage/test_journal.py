@@ -6,11 +6,12 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-import papershelf.storage.library.journal as journal
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from killworker import make_papers
+
+import papershelf.storage.library.journal as journal
 from papershelf.storage.errors import SaveError
 from papershelf.storage.library.journal import Journal, Step, UndoOutcome, plan_travel, same_entry
 from papershelf.storage.library.library import Library

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tinydb import Query, TinyDB
+
 from papershelf.storage.errors import SaveError
 from papershelf.storage.files.jsonstore import (
     AtomicJSONStorage,
@@ -18,7 +20,6 @@ from papershelf.storage.files.jsonstore import (
     atomic_write,
     stale_temp_files,
 )
-from tinydb import Query, TinyDB
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from papershelf.storage.text.latex import display_text, latex_to_unicode
 
 SEEDS = sorted((Path(__file__).resolve().parents[2] / "seeds").glob("*.txt"))

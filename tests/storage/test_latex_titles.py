@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import pytest
+
 from papershelf.storage.names.derive import derive_name
 from papershelf.storage.text.latex import display_text
 from papershelf.storage.text.titles import display_title

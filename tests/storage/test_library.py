@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from killworker import make_papers
+
 from papershelf.storage.errors import Ambiguous, LibraryError, NotFound, PapershelfError
 from papershelf.storage.library.library import (
     SCHEMA_VERSION,

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from killworker import make_papers
+
 from papershelf.storage.library.library import FileReport, Library
 
 ABSTRACT_A = (

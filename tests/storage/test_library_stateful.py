@@ -24,7 +24,6 @@ from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
-import papershelf.storage.library.state_backups as backups
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -37,6 +36,8 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 from killworker import install_kill
+
+import papershelf.storage.library.state_backups as backups
 from papershelf.storage.errors import LibraryError, SaveError
 from papershelf.storage.export.backup import restore_backup, write_backup
 from papershelf.storage.export.markdown import ExportItem, to_markdown

@@ -15,10 +15,11 @@ from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
-import papershelf.storage.search.listing as listing
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+import papershelf.storage.search.listing as listing
 from papershelf.storage.files.layout import read_entries
 from papershelf.storage.library.library import Library
 from papershelf.storage.search.engine import SearchEngine

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from papershelf.storage.errors import LibraryError, SaveError
 from papershelf.storage.files.layout import SCHEMA_VERSION, read_entries, stat_key
 from papershelf.storage.library.library import Library

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
+
 from papershelf.storage.model import Paper
 
 REPO = "https://github.com/w/wombat"

@@ -7,6 +7,7 @@ derives them: the name a reader would put on the paper's row.
 from __future__ import annotations
 
 import pytest
+
 from papershelf.storage.names.derive import derive_name, method_name
 from papershelf.storage.text.urls import split_urls
 

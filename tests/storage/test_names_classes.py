@@ -11,6 +11,7 @@ import unicodedata
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from papershelf.storage.names.derive import derive_name, method_name
 from papershelf.storage.names.words import GENERIC, MAX_NAME, is_generic
 

@@ -9,11 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import papershelf.storage.library.papers_cache as papercache
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from killworker import make_papers
+
+import papershelf.storage.library.papers_cache as papercache
 from papershelf.storage.caches.frame import CacheFile, stat_key_bytes
 from papershelf.storage.files.jsonstore import StatKey, stat_key
 from papershelf.storage.library.library import Library

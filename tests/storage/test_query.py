@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import papershelf.storage.search.engine as query_module
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+import papershelf.storage.search.engine as query_module
 from papershelf.storage.errors import QueryError
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.engine import (

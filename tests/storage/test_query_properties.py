@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.engine import (
     SearchEngine,

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from papershelf.storage.ingest.parse import paper_id, read_file
 from papershelf.storage.model import Paper
 from papershelf.storage.related.index import RelatedIndex, tokens

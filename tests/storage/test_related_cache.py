@@ -13,10 +13,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import papershelf.storage.related.cache as related_cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import papershelf.storage.related.cache as related_cache
 from papershelf.storage.caches.frame import CacheFile
 from papershelf.storage.ingest.parse import paper_id, read_file
 from papershelf.storage.library.library import Library

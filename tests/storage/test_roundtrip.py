@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from killworker import make_papers
+
 from papershelf.storage.export.markdown import ExportItem, ListedItem, to_markdown
 from papershelf.storage.export.roundtrip import (
     Plan,

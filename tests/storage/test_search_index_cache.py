@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from papershelf.storage.ingest.parse import read_file
 from papershelf.storage.model import Paper
 from papershelf.storage.search.engine import SearchEngine

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from papershelf.storage.model import Paper
 from papershelf.storage.search.engine import SearchEngine
 

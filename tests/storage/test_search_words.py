@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.engine import SearchEngine, field_text, highlight_spans
 from papershelf.storage.text.latex import display_text

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from papershelf.storage.ingest.parse import read_file
 from papershelf.storage.text.urls import canonical, find_urls, split_urls
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from papershelf.storage.ingest.parse import parse_bytes
 from papershelf.storage.text.urls import find_urls, split_urls
 

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from killworker import make_papers
+
 from papershelf.storage.export.backup import (
     BackupError,
     dump_state,
