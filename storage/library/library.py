@@ -415,28 +415,6 @@ class Library:
         return self._changes.travel(back=back)
 
     @property
-    def can_undo(self) -> bool:
-        """Whether the journal holds a change to undo."""
-        return bool(self._journal.peek().undo)
-
-    @property
-    def can_redo(self) -> bool:
-        """Whether the journal holds an undone change to redo."""
-        return bool(self._journal.peek().redo)
-
-    @property
-    def undo_description(self) -> str | None:
-        """What `undo()` would take back (e.g. `tag +to-read on 3 papers`), or None."""
-        steps = self._journal.peek().undo
-        return steps[-1].description if steps else None
-
-    @property
-    def redo_description(self) -> str | None:
-        """What `redo()` would do again, or None."""
-        steps = self._journal.peek().redo
-        return steps[-1].description if steps else None
-
-    @property
     def journal_notice(self) -> str | None:
         """A one-line message when the undo history was lost or could not be saved."""
         return self._journal.notice
