@@ -10,7 +10,7 @@ Layout of the data directory (`default_root()` unless given):
   `Library.open(read_only=True)`, takes no lock and creates no lock file).
 - `backups/state-<n>.json` — copies of the last versions of state.json, `state-1` being the
   one saved last; a damaged state.json is recovered from the newest readable one
-  (`storage.library.state_backups`, `_recover_state`), and the user is told (`take_notices`).
+  (`storage.library.state_backups`, `StateFile._recover`), and the user is told (`take_notices`).
 - `journal.json` — the undo / redo history of the user's state (see `storage.library.journal`).
 - `papers.cache` — a fast copy of papers.json, trusted only while papers.json is unchanged (see
   `papershelf.storage.library.papers_cache`).
@@ -26,6 +26,9 @@ The Library is a small facade over focused parts, each in its own module:
 - `changes.EntryChanges`: tags, statuses, stars, notes, each one locked write and one undo
   step, and undo / redo through the journal;
 - `importer.Importer`: importing abstract lists, and the bundled seeds of a first start.
+
+This module is longer than the others only because each public method keeps its docstring
+beside its one-line delegation, so the whole API reads in one place.
 """
 
 from __future__ import annotations
