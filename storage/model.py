@@ -4,10 +4,22 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Literal, get_args
 
 Status = Literal["unread", "reading", "read"]
 STATUSES: tuple[Status, ...] = get_args(Status)
+
+
+def utc_now() -> str:
+    """The current UTC time to the second, as records store it (`2026-01-31T12:00:00Z`)."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def file_stamp() -> str:
+    """The current UTC time as a file-name suffix (`20260131T120000Z`), for damaged files
+    moved aside."""
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
 @dataclass(frozen=True, slots=True)

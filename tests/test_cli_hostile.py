@@ -67,7 +67,7 @@ def expected_stderr(case: Hostile) -> str:
 @pytest.fixture(autouse=True)
 def _fixed_import_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every import stamps NOW, so papers.json of two libraries can be compared byte for byte."""
-    monkeypatch.setattr(ingest, "_now", lambda: NOW)
+    monkeypatch.setattr(ingest, "utc_now", lambda: NOW)
 
 
 def run_within(

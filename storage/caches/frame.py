@@ -27,6 +27,12 @@ damage. It guards against damage, not against someone who can write the
 library directory anyway. Callers still validate what they read (types, offsets, ids in
 range) so that damage a checksum missed by chance cannot crash a search.
 
+Most caches hold one value: `CacheFile.save_value` writes it in marshal as the one section and
+`CacheFile.load_value` gives it back once the header and checksum hold, so such a cache only says
+what its value is and how to check it (`library.papers_cache`, `related.cache`, the search
+index); `load_or_build` is the one "load, else build and save" every cache uses.
+`storage.search.listing` alone uses sections of its own, read lazily (`CacheFile.open`).
+
 `save` writes a temp file and renames it over the cache (a reader sees one whole version or
 another), without fsync (a cache lost to a power cut is only rebuilt), and never raises: a
 cache that cannot be written is not an error.
@@ -35,6 +41,7 @@ cache that cannot be written is not an error.
 from __future__ import annotations
 
 import contextlib
+import marshal
 import os
 import stat
 import struct
@@ -42,11 +49,12 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from papershelf.storage.files.layout import StatKey
 
 __all__ = [
+    "MARSHAL_VERSION",
     "CacheFile",
     "Opened",
     "Section",
@@ -61,6 +69,8 @@ T = TypeVar("T")
 checksum: Callable[[bytes | bytearray | memoryview], int] = zlib.crc32
 """The CRC-32 of a buffer (the checksum of every section and block)."""
 
+MARSHAL_VERSION = 4
+"""The marshal version every cache payload is written in."""
 _STAT_KEY = struct.Struct("<qQQ")
 TEMP_SUFFIX = ".tmp"
 """Temp files are `.<name>.<pid>.<random>.tmp`, as `files.jsonstore.stale_temp_files` expects."""
@@ -115,6 +125,26 @@ class CacheFile:
         except (ValueError, OverflowError, struct.error):
             return False
         return write_atomically(path, [header, *sections])
+
+    def save_value(self, path: Path, key: bytes, value: Any) -> bool:
+        """Replace the one-section cache at `path` by `value` in marshal, keyed by `key`; False
+        when it cannot be marshalled or written."""
+        try:
+            payload = marshal.dumps(value, MARSHAL_VERSION)
+        except (TypeError, ValueError, MemoryError):
+            return False
+        return self.save(path, key, [payload])
+
+    def load_value(self, path: Path, key: bytes) -> object | None:
+        """The value `save_value` wrote at `path` for `key`, once its header and checksum hold;
+        None for anything else. The caller still checks the value's types and shape."""
+        sections = self.load(path, key)
+        if sections is None or len(sections) != 1:
+            return None
+        try:
+            return marshal.loads(sections[0])
+        except (ValueError, EOFError, TypeError):
+            return None
 
     def open(self, path: Path, key: bytes) -> Opened | None:
         """The cache at `path`, open, when its header is this layout's for `key` and the file

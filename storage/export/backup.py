@@ -20,13 +20,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from papershelf.storage.errors import PapershelfError
 from papershelf.storage.files.readfile import NotRegularFile, read_regular
-from papershelf.storage.model import STATUSES, Entry, normalise_tag
+from papershelf.storage.model import STATUSES, Entry, normalise_tag, utc_now
 from papershelf.storage.text.clean import clean_text
 
 if TYPE_CHECKING:
@@ -56,10 +55,6 @@ class BackupError(PapershelfError):
     """A backup file cannot be written, read or restored."""
 
 
-def _now() -> str:
-    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
 def dump_state(library: Library) -> dict[str, Any]:
     """The user's whole state as a JSON-safe backup document (entries sorted by id)."""
     entries: dict[str, Any] = {}
@@ -74,7 +69,7 @@ def dump_state(library: Library) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "exported_at": _now(),
+        "exported_at": utc_now(),
         "count": len(entries),
         "entries": entries,
     }

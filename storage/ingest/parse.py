@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from papershelf.storage.errors import IngestError
 from papershelf.storage.ingest.decode import MAX_FILE_BYTES, decode, read_bytes, source_name
 from papershelf.storage.ingest.paragraphs import dedupe_key, paper_id, paragraphs, venue_from_header
-from papershelf.storage.model import Paper
+from papershelf.storage.model import Paper, utc_now
 from papershelf.storage.names.derive import derive_name
 from papershelf.storage.text.clean import clean_line, clean_name, clean_text
 from papershelf.storage.text.urls import canonical, is_code_url, split_urls
@@ -79,10 +78,6 @@ def merge_papers(old: Paper, new: Paper) -> Paper:
         authors=old.authors or new.authors,
         url=old.url or new.url,
     )
-
-
-def _now() -> str:
-    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def _make_paper(
@@ -291,7 +286,7 @@ def parse_bytes(
     if not text.strip():
         raise IngestError(source, "empty file")
     venue = _one_line(venue) if venue is not None else None
-    now = now or _now()
+    now = now or utc_now()
     if text.lstrip()[:1] in ("[", "{"):
         try:
             records = _records(text, source)

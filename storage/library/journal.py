@@ -30,7 +30,6 @@ import contextlib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +45,7 @@ from papershelf.storage.files.jsonstore import (
     stale_temp_files,
     stat_key,
 )
-from papershelf.storage.model import Entry
+from papershelf.storage.model import Entry, file_stamp
 
 __all__ = [
     "JOURNAL_FILE",
@@ -273,11 +272,6 @@ def plan_travel(
     return wanted, moved, conflicts
 
 
-def now_stamp() -> str:
-    """The current time as the journal writes it."""
-    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
 class JournalStore:
     """Reads and writes `<root>/journal.json`; never raises for a bad or unwritable journal.
 
@@ -347,7 +341,7 @@ class JournalStore:
     def _set_aside(self, error: _Unreadable) -> None:
         moved: Path | None = None
         if error.key is not None:
-            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+            stamp = file_stamp()
             with contextlib.suppress(OSError):
                 moved = self._quarantine(error.key, stamp)
         where = f"it was moved to {moved}" if moved else "it was left where it is"

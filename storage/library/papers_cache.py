@@ -25,7 +25,6 @@ with every version; a cache is trusted only while papers.json's key equals the o
 from __future__ import annotations
 
 import dataclasses
-import marshal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
@@ -45,7 +44,6 @@ FORMAT = 2
 2: the `papershelf.storage.caches.frame` frame, with a checksum."""
 MAGIC = b"PSPAPERS"
 _FILE = CacheFile(MAGIC, FORMAT, key_size=24)
-_MARSHAL_VERSION = 4
 
 _FIELDS: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Paper))
 
@@ -69,11 +67,7 @@ def save(path: Path, key: StatKey, papers: Iterable[Paper]) -> bool:
     """
     listed = list(papers)
     columns = tuple(tuple(map(attrgetter(name), listed)) for name in _FIELDS)
-    try:
-        payload = marshal.dumps((_FIELDS, columns), _MARSHAL_VERSION)
-    except (ValueError, MemoryError):
-        return False
-    return _FILE.save(path, stat_key_bytes(key), [payload])
+    return _FILE.save_value(path, stat_key_bytes(key), (_FIELDS, columns))
 
 
 def load(path: Path, key: StatKey) -> list[Paper] | None:
@@ -82,14 +76,10 @@ def load(path: Path, key: StatKey) -> list[Paper] | None:
     None when the cache is missing, stale, of another format or layout, cut short or grown,
     damaged (its checksum fails), or holds a value of the wrong type.
     """
-    sections = _FILE.load(path, stat_key_bytes(key))
-    if sections is None:
+    value = _FILE.load_value(path, stat_key_bytes(key))
+    if type(value) is not tuple or len(value) != 2:
         return None
-    (payload,) = sections
-    try:
-        fields, columns = marshal.loads(payload)
-    except (ValueError, EOFError, TypeError):
-        return None
+    fields, columns = value
     if fields != _FIELDS or not valid_columns(columns, _FIELD_CHECKS):
         return None
     return _build(columns)

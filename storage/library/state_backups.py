@@ -46,7 +46,7 @@ def keep(root: Path, payload: bytes, *, kept: int = BACKUPS_KEPT) -> str | None:
 
     Returns None, or why keeping it failed (a full disk, `backups` not a directory): losing a
     backup must never fail the save it follows, but the user must hear that the safety net is
-    gone (see `Library._save_state`).
+    gone (see `StateFile.save`).
     """
     from papershelf.storage.files.jsonstore import atomic_write
 

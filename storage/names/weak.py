@@ -58,12 +58,6 @@ def _keys(url: str) -> list[str]:
     return keys
 
 
-def text_form(text: str, key: str) -> str | None:
-    """The name in the text that folds to `key` ignoring case, spaces, '_' and '-', if any:
-    "deepsolver" finds "DeepSolver" or "Deep Solver" (never inside a URL, never lower-case)."""
-    return _text_form(_folded_words(text), key)
-
-
 def _folded_words(text: str) -> list[tuple[str, str]]:
     """(word, folded word) for each word of the text, punctuation around it stripped."""
     words = [strip_token(word.strip("()[]")) for word in text.split()]

@@ -21,7 +21,6 @@ locked: every write replaces the whole file, so a reader sees one version or ano
 
 from __future__ import annotations
 
-import marshal
 import struct
 from array import array
 from collections.abc import Callable, Sequence
@@ -43,7 +42,6 @@ MAGIC = b"PSRELATD"
 _FILE = CacheFile(MAGIC, FORMAT, key_size=28)
 """Keyed by papers.json's `StatKey` and the build fingerprint; one marshal section."""
 _FINGERPRINT = struct.Struct("<I")
-_MARSHAL_VERSION = 4
 _PARTS = 6
 """ids, idf, terms, offsets, positions, weights."""
 _OFFSET, _POSITION, _WEIGHT = "q", "i", "d"
@@ -72,21 +70,8 @@ def save(root: Path, key: StatKey | None, index: RelatedIndex) -> bool:
         weights.extend(term_weights)
         offsets.append(len(positions))
     ids = tuple(paper.id for paper in index.papers)
-    try:
-        payload = marshal.dumps(
-            (
-                ids,
-                dict(index.idf),
-                terms,
-                offsets.tobytes(),
-                positions.tobytes(),
-                weights.tobytes(),
-            ),
-            _MARSHAL_VERSION,
-        )
-    except (ValueError, MemoryError):
-        return False
-    return _FILE.save(root / RELATED_CACHE, _key(key), [payload])
+    parts = (ids, dict(index.idf), terms, offsets.tobytes(), positions.tobytes(), weights.tobytes())
+    return _FILE.save_value(root / RELATED_CACHE, _key(key), parts)
 
 
 def load(
@@ -96,14 +81,7 @@ def load(
     is none that can be trusted to be theirs: the caller then builds it."""
     if key is None:
         return None
-    sections = _FILE.load(root / RELATED_CACHE, _key(key))
-    if sections is None:
-        return None
-    (payload,) = sections
-    try:
-        parts = marshal.loads(payload)
-    except (ValueError, EOFError, TypeError):
-        return None
+    parts = _FILE.load_value(root / RELATED_CACHE, _key(key))
     if type(parts) is not tuple or len(parts) != _PARTS:
         return None
     ids, idf, terms, offsets, positions, weights = parts

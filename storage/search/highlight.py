@@ -73,11 +73,6 @@ def folded_prefix(text: str, value: str) -> tuple[int, int] | None:
     return _mapped(origin, 0, len(value))
 
 
-@lru_cache(maxsize=1024)
-def literal_pattern(value: str) -> re.Pattern[str]:
-    return re.compile(re.escape(value), re.IGNORECASE)
-
-
 def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Sorted, non-overlapping spans (overlapping and touching ones joined)."""
     merged: list[tuple[int, int]] = []

@@ -113,31 +113,6 @@ def make_hit(paper_id: str, score: float, field: str, explainer: Explainer, inde
     return hit
 
 
-def add_hits(
-    hits: list[Hit],
-    paper_ids: Sequence[str],
-    ids: Sequence[int],
-    score: float,
-    field: str,
-    explainer: Explainer,
-) -> None:
-    """Append hits for paper_ids[ids], all with one score and field.
-
-    Built without the frozen dataclass __init__: setting the slots through their descriptors is
-    3x faster than `object.__setattr__` per field, and a search may list every paper on every
-    keystroke.
-    """
-    append = hits.append
-    for i in ids:
-        hit = _HIT_NEW(Hit)
-        _SET_ID(hit, paper_ids[i])
-        _SET_SCORE(hit, score)
-        _SET_FIELD(hit, field)
-        _SET_EXPLAINER(hit, explainer)
-        _SET_INDEX(hit, i)
-        append(hit)
-
-
 class Results(Sequence[Hit]):
     """Ranked hits kept as paper indices: a `Hit` object is made only for a row that is read.
 

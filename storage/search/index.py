@@ -12,7 +12,6 @@ papers of all matching tokens are ORed per match quality; results are cached per
 
 from __future__ import annotations
 
-import marshal
 import os
 import re
 import sys
@@ -424,10 +423,10 @@ class SearchIndex:
         (or is not an index held in memory): a missing cache only costs a build."""
         key = self.fingerprint.encode("ascii", "replace")
         try:
-            data = marshal.dumps(self.state(), 4)
-        except (TypeError, ValueError, MemoryError):
-            return False
-        return _FILE.save(path, key, [data])
+            state = self.state()
+        except TypeError:
+            return False  # postings read from a file, not held in memory
+        return _FILE.save_value(path, key, state)
 
     @classmethod
     def load(cls, path: Path, papers: Sequence[Paper]) -> SearchIndex | None:
@@ -438,13 +437,7 @@ class SearchIndex:
         except OSError:
             return None  # no file: spares hashing the papers for the key
         fprint = fingerprint(papers)
-        sections = _FILE.load(path, fprint.encode("ascii"))
-        if sections is None:
-            return None
-        try:
-            state = marshal.loads(sections[0])
-        except (ValueError, EOFError, TypeError):
-            return None
+        state = _FILE.load_value(path, fprint.encode("ascii"))
         index = cls.from_state(state, fprint)
         if index is None or index.size != len(papers):
             return None

@@ -46,7 +46,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from papershelf.storage.caches.columns import is_optional_str, is_str, is_str_tuples, valid_columns
-from papershelf.storage.caches.frame import CacheFile, Opened, Section, checksum, stat_key_bytes
+from papershelf.storage.caches.frame import (
+    MARSHAL_VERSION,
+    CacheFile,
+    Opened,
+    Section,
+    checksum,
+    stat_key_bytes,
+)
 from papershelf.storage.files.layout import (
     LISTING_FILE,
     PAPERS_FILE,
@@ -96,7 +103,6 @@ FORMAT = 3
 MAGIC = b"PSLISTNG"
 _FILE = CacheFile(MAGIC, FORMAT, key_size=24, sections=3)
 """main, postings, abstracts."""
-_MARSHAL_VERSION = 4
 BLOCK = 4096
 """The postings are checked in blocks of this many bytes: a query reads one page per posting
 or run of postings it touches (a 4 KiB read costs little more than a 40-byte one) and checks
@@ -472,10 +478,10 @@ def save(root: Path, key: StatKey, papers: Sequence[Paper], index: SearchIndex) 
     table = array("I", [checksum(view[at : at + BLOCK]) for at in range(0, position, BLOCK)])
     try:
         main = marshal.dumps(
-            (FIELDS, columns, index.parts(), tuple(layout), table.tobytes()), _MARSHAL_VERSION
+            (FIELDS, columns, index.parts(), tuple(layout), table.tobytes()), MARSHAL_VERSION
         )
         shown = tuple(fold_text(shown_text(paper.abstract)) for paper in papers)  # see the top
-        abstracts = marshal.dumps(shown, _MARSHAL_VERSION)
+        abstracts = marshal.dumps(shown, MARSHAL_VERSION)
     except (ValueError, MemoryError):
         return False
     return _FILE.save(root / LISTING_FILE, stat_key_bytes(key), [main, postings, abstracts])

@@ -60,7 +60,7 @@ def stray_controls(abstract: str) -> set[str]:
 @pytest.fixture(autouse=True)
 def _fixed_import_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every import stamps NOW, so papers.json of two libraries can be compared byte for byte."""
-    monkeypatch.setattr(ingest, "_now", lambda: NOW)
+    monkeypatch.setattr(ingest, "utc_now", lambda: NOW)
 
 
 def library_files(root: Path) -> dict[str, tuple[bytes, int, int]]:

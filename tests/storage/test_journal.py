@@ -18,6 +18,16 @@ from papershelf.storage.library.library import Library
 from papershelf.storage.model import Entry
 
 
+def undo_steps(lib: Library) -> list[str]:
+    """What the journal on disk holds to undo, oldest first (read as `JournalStore.peek` does)."""
+    return [step.description for step in journal.JournalStore(lib.root).peek().undo]
+
+
+def redo_steps(lib: Library) -> list[str]:
+    """What the journal on disk holds to redo, oldest first."""
+    return [step.description for step in journal.JournalStore(lib.root).peek().redo]
+
+
 @pytest.fixture
 def lib(tmp_path: Path) -> Library:
     library = Library.open(tmp_path / "lib", seed=False)
@@ -74,17 +84,17 @@ def test_every_change_kind_undoes_exactly_and_redoes(lib: Library, kind: str):
     assert change(lib, papers) >= 1
     after = snapshot(lib)
     assert after != before
-    assert lib.can_undo and not lib.can_redo
-    assert lib.undo_description is not None and lib.undo_description.startswith(wording)
+    assert undo_steps(lib) and not redo_steps(lib)
+    assert undo_steps(lib)[-1].startswith(wording)
 
     message = lib.undo()
     assert message is not None and message.startswith(wording)
     assert snapshot(lib) == before  # exactly, updated_at included
-    assert lib.can_redo and lib.redo_description == message
+    assert redo_steps(lib)[-1:] == [message]
 
     assert lib.redo() == message
     assert snapshot(lib) == after
-    assert not lib.can_redo
+    assert not redo_steps(lib)
 
 
 def test_single_paper_step_names_the_paper(lib: Library):
@@ -103,10 +113,10 @@ def test_unchanged_papers_make_no_step(lib: Library):
 
 
 def test_nothing_to_undo_or_redo(lib: Library):
-    assert not lib.can_undo and not lib.can_redo
+    assert not undo_steps(lib) and not redo_steps(lib)
     assert lib.undo() is None
     assert lib.redo() is None
-    assert lib.undo_description is None and lib.redo_description is None
+    assert undo_steps(lib) == [] and redo_steps(lib) == []
 
 
 # -- bulk, order, restart -------------------------------------------------------------------
@@ -141,7 +151,7 @@ def test_history_survives_reopening(lib: Library):
     lib.tag(papers[:3], add=["later"])
     lib.set_note(papers[0], "remember")
     later = reopen(lib)
-    assert later.undo_description == f"edit note on {later.get(papers[0]).name}"
+    assert undo_steps(later)[-1] == f"edit note on {later.get(papers[0]).name}"
     later.undo()
     again = reopen(lib)
     assert again.entry(papers[0]).note == ""
@@ -156,9 +166,9 @@ def test_new_change_clears_redo(lib: Library):
     lib.set_starred(papers[0], True)
     lib.set_starred(papers[1], True)
     lib.undo()
-    assert lib.can_redo
+    assert redo_steps(lib)
     lib.set_status(papers[2], "read")
-    assert not lib.can_redo
+    assert not redo_steps(lib)
     assert lib.redo() is None
     assert lib.entry(papers[1]).starred is False
 
@@ -232,7 +242,7 @@ def test_undo_when_every_paper_changed_since(lib: Library, monkeypatch: pytest.M
     unjournaled(monkeypatch, lambda: reopen(lib).set_status(papers[0], "read"))
     assert lib.undo() == ("status reading on MethodPaper0: nothing done, all 1 paper changed since")
     assert lib.entry(papers[0]).status == "read"
-    assert not lib.can_redo  # nothing moved, so nothing to redo
+    assert not redo_steps(lib)  # nothing moved, so nothing to redo
     assert lib.undo() == "star MethodPaper1"  # the step is gone; the next one is reachable
 
 
@@ -250,7 +260,7 @@ def test_the_journal_is_shared_between_processes(lib: Library):
     papers = ids(lib)
     other = reopen(lib)
     other.set_starred(papers[4], True)
-    assert lib.can_undo
+    assert undo_steps(lib)
     assert lib.undo() == "star MethodPaper4"
     other.refresh()
     assert other.entry(papers[4]).starred is False
@@ -283,7 +293,7 @@ def test_damaged_journal_is_moved_aside_and_state_kept(lib: Library, garbage: by
     lib.tag(papers[0], add=["safe"])
     (lib.root / "journal.json").write_bytes(garbage)
     fresh = reopen(lib)
-    assert not fresh.can_undo  # read without repair
+    assert not undo_steps(fresh)  # read without repair
     assert fresh.undo() is None
     assert fresh.journal_notice is not None and "undo history was lost" in fresh.journal_notice
     # In papershelf's words: not Python's advice ("sys.set_int_max_str_digits", "recursion").

@@ -44,6 +44,7 @@ from papershelf.storage.export.markdown import ExportItem, to_markdown
 from papershelf.storage.export.roundtrip import import_reading_list
 from papershelf.storage.files.jsonstore import parse_object
 from papershelf.storage.files.layout import entries_from_records
+from papershelf.storage.library.journal import JournalStore
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Entry
 
@@ -246,7 +247,7 @@ class LibraryMachine(RuleBasedStateMachine):
         library = self.library
         self.change(lambda: library.undo() if back else library.redo())
 
-    @precondition(lambda self: self.library.can_undo)
+    @precondition(lambda self: bool(JournalStore(self.library.root).peek().undo))
     @rule()
     def undo_then_redo_comes_back(self) -> None:
         before = comparable(self.library.entries())

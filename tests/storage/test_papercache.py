@@ -17,6 +17,7 @@ from killworker import make_papers
 import papershelf.storage.library.papers_cache as papercache
 from papershelf.storage.caches.frame import CacheFile, stat_key_bytes
 from papershelf.storage.files.jsonstore import StatKey, stat_key
+from papershelf.storage.library import papers_file
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
 
@@ -208,14 +209,14 @@ def test_open_uses_the_cache_instead_of_papers_json(
     def no_json(*_args: object) -> None:
         raise AssertionError("papers.json was parsed although its cache is current")
 
-    real_read = Library._read
+    real_read = papers_file.read_checked
 
-    def read(self: Library, store, kind: str):
+    def read(store, kind: str):
         if kind == "papers":
             no_json()
-        return real_read(self, store, kind)
+        return real_read(store, kind)
 
-    monkeypatch.setattr(Library, "_read", read)
+    monkeypatch.setattr(papers_file, "read_checked", read)
     library = Library.open(root, seed=False)
     assert list(library.papers()) == make_papers(12)
     assert library.get(make_papers(12)[4].id).name == "MethodPaper4"

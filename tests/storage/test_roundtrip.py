@@ -23,6 +23,7 @@ from papershelf.storage.export.roundtrip import (
     is_reading_list,
     plan_markdown_import,
 )
+from papershelf.storage.library.journal import JournalStore
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import STATUSES, Entry
 
@@ -132,7 +133,9 @@ def test_an_untouched_export_changes_nothing(lib: Library, tmp_path: Path):
     assert report.changed == 0 and report.plan.changes == ()
     assert report.plan.unchanged == 10
     assert (lib.root / "state.json").read_bytes() == state_bytes
-    assert lib.undo_description == "tag +later on MethodPaper4"  # no step was added
+    assert (
+        JournalStore(lib.root).peek().undo[-1].description == "tag +later on MethodPaper4"
+    )  # no step was added
 
 
 def old_format(text: str) -> str:

@@ -1,0 +1,134 @@
+"""papers.json as the library holds it: the papers in memory, read from the file or from
+papers.cache, written back only by an import.
+
+Nothing written to papers.json is ever taken from a cache: an import re-reads papers.json
+itself (`reload(for_write=True)`), and a damaged papers.json is moved aside, never rebuilt from
+a copy. Every read or write of papers.json refreshes papers.cache (`library.papers_cache`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from papershelf.storage.errors import LibraryError
+from papershelf.storage.files.jsonstore import AtomicJSONStorage, CorruptFileError, StatKey
+from papershelf.storage.files.layout import PAPERS_FILE
+from papershelf.storage.library import papers_cache
+from papershelf.storage.library.lock import LibraryLock
+from papershelf.storage.library.quarantine import move_aside
+from papershelf.storage.library.records import meta, papers_of, read_checked
+from papershelf.storage.model import Paper
+
+__all__ = ["PapersFile"]
+
+
+class PapersFile:
+    """The papers of one library: what papers.json holds, plus imports not saved yet."""
+
+    def __init__(self, root: Path, lock: LibraryLock, notices: list[str]) -> None:
+        self.store = AtomicJSONStorage(root / PAPERS_FILE)
+        self.cache_path = root / papers_cache.CACHE_FILE
+        self._lock = lock
+        self._notices = notices
+        self.papers: Mapping[str, Paper] = {}
+        """By id, in import order; replaced, never mutated (a view another thread holds)."""
+        self.key: StatKey | None = None
+        """StatKey of the papers.json `papers` holds (read from it, its cache, or written)."""
+        self.pending: set[str] = set()
+        """Ids of imported papers not saved yet (the write failed)."""
+        self.revision = 0
+        """Grows whenever `papers` changes."""
+        self.damaged_told = False
+        """Whether a notice already told the user how to get damaged papers back."""
+        self._raw: dict[str, Any] | None = None
+        self._listed: tuple[Paper, ...] | None = None
+
+    def listed(self) -> tuple[Paper, ...]:
+        """Every paper, in library (import) order."""
+        if self._listed is None:
+            self._listed = tuple(self.papers.values())
+        return self._listed
+
+    def replace(self, papers: Mapping[str, Paper], changed: set[str]) -> None:
+        """Hold `papers` (an import's result) with `changed` ids to be saved."""
+        self.papers = papers
+        self._listed = None
+        self.revision += 1
+        self.pending |= changed
+
+    def reload(self, *, for_write: bool = False) -> bool:
+        """Re-read papers.json if it changed on disk (under the lock); True when it did.
+
+        papers.cache (checksummed) stands in for parsing a papers.json it was made from,
+        except `for_write`: what is written to papers.json is only ever taken from papers.json
+        itself (and the files being imported), never from a cache.
+        """
+        key = self.store.current_key()
+        from_file = self._raw is not None or self.key is None
+        if key is not None and key == self.key and (from_file or not for_write):
+            return False
+        cached = None
+        if key is not None and not for_write:
+            cached = papers_cache.load(self.cache_path, key)
+        if cached is not None:
+            data = None  # raw records unread: a write re-reads papers.json first
+            loaded = {paper.id: paper for paper in cached}
+        else:
+            try:
+                data = read_checked(self.store, "papers")
+                if data is self._raw and (data is not None or self.key is None):
+                    return False
+                loaded = papers_of(data, self.store)
+            except CorruptFileError as error:
+                self._damaged(error)
+                data, loaded = None, {}
+            key = self.store.loaded_key
+            if data is not None and key is not None:
+                papers_cache.save(self.cache_path, key, loaded.values())
+        if self.pending:
+            from papershelf.storage.ingest import parse
+
+            # An import that failed to save is still wanted: lay it over what is on disk now.
+            for paper_id in self.pending:
+                mine = self.papers[paper_id]
+                old = loaded.get(paper_id)
+                loaded[paper_id] = mine if old is None else parse.merge_papers(old, mine)
+        self.papers = loaded
+        self._raw = data
+        self.key = key
+        self._listed = None
+        self.revision += 1
+        return True
+
+    def save(self) -> None:
+        """Write papers.json (under the lock), reusing the stored records of unchanged papers;
+        raises `SaveError`, keeping `pending`."""
+        previous = (self._raw or {}).get("papers", {})
+        records: dict[str, Any] = {}
+        for paper_id, paper in self.papers.items():
+            record = None if paper_id in self.pending else previous.get(paper_id)
+            records[paper_id] = record if record is not None else paper.to_dict()
+        data = {"meta": meta("papers"), "papers": records}
+        self.store.write(data)
+        self._raw = data
+        self.pending = set()
+        self.key = self.store.loaded_key
+        if self.key is not None:
+            papers_cache.save(self.cache_path, self.key, self.papers.values())
+
+    def _damaged(self, error: CorruptFileError) -> None:
+        """papers.json is damaged: move it aside and go on without papers, saying how to get
+        them back. Nothing is written in its place: papers.json is rebuilt from the user's
+        own files by importing them again (the ids come from the abstracts, so every tag
+        finds its paper again), never from a copy held in memory or in a cache."""
+        moved = move_aside(self.store, error, self._lock)
+        if moved is None:
+            raise LibraryError(f"{self.store.path} changed while it was being read; try again")
+        self.damaged_told = True
+        self._notices.append(
+            f"{self.store.path} was damaged ({error.reason}) and moved to {moved}; "
+            "your tags and notes are safe in state.json: import your files again "
+            "(papershelf import FILE...) to bring the papers back"
+        )

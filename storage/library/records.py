@@ -1,0 +1,142 @@
+"""papers.json and state.json as records: checking what was read, and turning it into Papers
+and Entries (or naming why it cannot be), and the `meta` table every file carries.
+
+A file that is another program's or a newer papershelf's raises `LibraryError` and is left
+untouched; one that is damaged raises `CorruptFileError` for the caller to move aside
+(`storage.library.quarantine`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from operator import attrgetter
+from pathlib import Path
+from typing import Any
+
+from papershelf.storage.caches.columns import is_optional_str, is_str, is_str_tuples, valid_columns
+from papershelf.storage.errors import LibraryError
+from papershelf.storage.files.jsonstore import AtomicJSONStorage, CorruptFileError
+from papershelf.storage.files.layout import (
+    META_ID,
+    SCHEMA_VERSION,
+    entries_from_records,
+    meta_problem,
+)
+from papershelf.storage.model import Entry, Paper
+
+__all__ = ["entries_of", "meta", "papers_of", "read_checked"]
+
+_PAPER_FIELDS = tuple(field.name for field in fields(Paper))
+_PAPER_CHECKS = (
+    is_str,  # id
+    is_str,  # name
+    is_optional_str,  # title
+    is_str,  # abstract
+    is_optional_str,  # venue
+    is_str_tuples,  # sources
+    is_str_tuples,  # code_urls
+    is_str_tuples,  # links
+    is_str,  # imported_at
+    is_str_tuples,  # authors
+    is_optional_str,  # url
+)
+
+
+def meta(kind: str) -> dict[str, dict[str, Any]]:
+    """The `meta` table of a papers or state file this papershelf writes."""
+    return {META_ID: {"schema": SCHEMA_VERSION, "kind": kind, "app": "papershelf"}}
+
+
+def read_checked(store: AtomicJSONStorage, kind: str) -> dict[str, Any] | None:
+    """Read one file (None: there is none); `CorruptFileError` when it is damaged,
+    `LibraryError` when it is another program's or a newer papershelf's."""
+    data = store.read()
+    if data is not None:
+        _check_meta(data, kind, store.path)
+        table = data.get(kind if kind == "papers" else "entries", {})
+        if not isinstance(table, dict):
+            reason = f"its {kind} table is not an object"
+            raise CorruptFileError(store.path, reason, store.loaded_key)
+    return data
+
+
+def _check_meta(data: dict[str, Any], kind: str, path: Path) -> None:
+    problem = meta_problem(data, kind)
+    if problem == "foreign":
+        raise LibraryError(
+            f"{path} is not a papershelf {kind} file; it was left untouched "
+            "(choose another data directory with --db, or move the file away)"
+        )
+    if problem == "newer":
+        schema = data["meta"][META_ID]["schema"]
+        raise LibraryError(
+            f"{path} was written by a newer papershelf (schema {schema}; this version reads "
+            f"up to {SCHEMA_VERSION}); it was left untouched: upgrade papershelf to open it"
+        )
+
+
+def papers_of(data: dict[str, Any] | None, store: AtomicJSONStorage) -> dict[str, Paper]:
+    """The papers of papers.json's data by id; `CorruptFileError` when a record is invalid."""
+    try:
+        return _papers_from_records((data or {}).get("papers", {}))
+    except (TypeError, ValueError, AttributeError) as error:
+        raise CorruptFileError(store.path, str(error), store.loaded_key) from None
+
+
+def entries_of(data: dict[str, Any] | None, store: AtomicJSONStorage) -> dict[str, Entry]:
+    """The entries of state.json's data by id; `CorruptFileError` when one is invalid."""
+    try:
+        return entries_from_records((data or {}).get("entries", {}))
+    except (TypeError, ValueError, AttributeError) as error:
+        reason = f"an entry is invalid: {error}"
+        raise CorruptFileError(store.path, reason, store.loaded_key) from None
+
+
+def _paper_from_record(record: Any) -> Paper:
+    """Fast path for records papershelf wrote itself; `Paper.from_dict` for anything else.
+
+    The list fields must be lists (a text would split into letters); the other fields' types
+    are checked column by column afterwards (`_papers_from_records`).
+    """
+    try:
+        sources, code_urls = record["sources"], record["code_urls"]
+        links, authors = record["links"], record["authors"]
+        lists = type(sources) is list and type(code_urls) is list
+        if lists and type(links) is list and type(authors) is list:
+            return Paper(
+                record["id"],
+                record["name"],
+                record["title"],
+                record["abstract"],
+                record["venue"],
+                tuple(sources),
+                tuple(code_urls),
+                tuple(links),
+                record["imported_at"],
+                tuple(authors),
+                record["url"],
+            )
+    except (KeyError, TypeError):
+        pass
+    return Paper.from_dict(record)
+
+
+def _papers_from_records(records: dict[str, Any]) -> dict[str, Paper]:
+    """papers.json's `papers` table as Papers by id; `ValueError` (naming the paper) when a
+    record is not one papershelf could have written, or is filed under another paper's id."""
+    try:
+        papers = list(map(_paper_from_record, records.values()))
+    except ValueError as error:
+        raise ValueError(f"a paper record is invalid: {error}") from None
+    # Types checked a column at a time, in C (a Python check per field would cost more than
+    # building the papers).
+    columns = [tuple(map(attrgetter(name), papers)) for name in _PAPER_FIELDS]
+    if not valid_columns(tuple(columns), _PAPER_CHECKS):
+        for paper in papers:
+            Paper.from_dict(paper.to_dict())  # names the first bad field
+        raise ValueError("a paper record is invalid")
+    loaded = dict(zip(records, papers, strict=True))
+    for key, paper in loaded.items():
+        if key != paper.id:
+            raise ValueError(f"the record filed as {key[:20]!r} is paper {paper.id[:20]!r}")
+    return loaded
