@@ -41,6 +41,7 @@ cache that cannot be written is not an error.
 from __future__ import annotations
 
 import contextlib
+import io
 import marshal
 import os
 import stat
@@ -49,7 +50,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, TypeVar
+from typing import Any, TypeVar
 
 from papershelf.storage.files.layout import StatKey
 
@@ -164,7 +165,7 @@ class CacheFile:
         if not regular:
             os.close(fd)
             return None
-        handle = os.fdopen(fd, "rb", buffering=0)
+        handle: io.RawIOBase = io.FileIO(fd, "rb")  # unbuffered: sections are read on demand
         opened = None
         try:
             opened = self._check_header(handle, key)
@@ -175,7 +176,7 @@ class CacheFile:
                 handle.close()
         return opened
 
-    def _check_header(self, handle: BinaryIO, key: bytes) -> Opened | None:
+    def _check_header(self, handle: io.RawIOBase, key: bytes) -> Opened | None:
         head = read_exactly(handle, self.header.size)
         if head is None:
             return None
@@ -216,8 +217,8 @@ class Opened:
 
     __slots__ = ("handle", "sections")
 
-    def __init__(self, handle: BinaryIO, sections: tuple[Section, ...]) -> None:
-        self.handle: BinaryIO | None = handle
+    def __init__(self, handle: io.RawIOBase, sections: tuple[Section, ...]) -> None:
+        self.handle: io.RawIOBase | None = handle
         self.sections = sections
 
     def read(self, size: int, at: int) -> bytes | None:
@@ -260,7 +261,7 @@ class Opened:
         self.close()
 
 
-def read_exactly(handle: BinaryIO, size: int) -> bytearray | None:
+def read_exactly(handle: io.RawIOBase, size: int) -> bytearray | None:
     """`size` bytes from an unbuffered file, or None when it ends sooner."""
     buffer = bytearray(size)
     view = memoryview(buffer)

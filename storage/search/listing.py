@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import pairwise, repeat
 from operator import attrgetter, itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from papershelf.storage.caches.columns import is_optional_str, is_str, is_str_tuples, valid_columns
 from papershelf.storage.caches.frame import (
@@ -457,7 +457,8 @@ def save(root: Path, key: StatKey, papers: Sequence[Paper], index: SearchIndex) 
     """
     # Equal values as one object: marshal then writes a repeat (a venue, mostly) as a
     # reference, and loading makes one string instead of thousands.
-    shared: dict[object, object] = {}
+    # Any: marshal takes these values (str, tuples of str, None) as they are.
+    shared: dict[Any, Any] = {}
     columns = tuple(
         tuple(shared.setdefault(value, value) for value in map(attrgetter(name), papers))
         for name in FIELDS
