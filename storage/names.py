@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from storage.latex import display_text
 from storage.names_cues import candidates
-from storage.names_weak import defined_acronym, repeated_word, url_name
+from storage.names_weak import defined_acronym, made_acronym, repeated_word, url_name
 from storage.names_words import (
     MAX_NAME,
     is_generic,
@@ -208,7 +208,15 @@ def derive_name(abstract: str, title: str | None = None, code_urls: tuple[str, .
         return name
     # The project's name as the text writes it ("Junk DNA Hypothesis" for junk_dna_hypothesis):
     # the URL and the text agree, unlike the weaker guesses `method_name` adds.
-    repo = _project_name(abstract, code_urls) or repo_name(code_urls)
+    if project := _project_name(abstract, code_urls):
+        return project
+    repo = repo_name(code_urls)
+    if repo and namelike(repo):
+        return repo  # a coined repository name ("MaNo") is the method's
+    # An acronym defined where the paper makes something, and used again: its method's name;
+    # rarely a topic's (measured: bench_names --precision), unlike `method_name`'s other guesses.
+    if made := made_acronym(plain_letters(display_text(abstract).text)):
+        return made
     if repo:
         return repo
     if shown_title:

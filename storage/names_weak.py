@@ -4,6 +4,9 @@ Tried only when no cue names the method: the name of the project's page or repos
 text writes it ("Junk_DNA_Hypothesis" is the text's "Junk DNA Hypothesis", "toolnet.github.io"
 its "ToolNet"), an acronym the text defines by its words ("Erasing Noisy Tokens (ENT)"), and a
 coined word the text keeps repeating ("... SlimNet halves the cost. SlimNet ...").
+
+`made_acronym` is the strictest of them, sure enough for the name shown (`derive_name`): an
+acronym defined in the sentence where the paper makes something ("we propose a ... (ACR)").
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from storage.names_words import (
     is_generic,
     namelike,
     strip_token,
+    two_capitals,
     word_count,
 )
 
@@ -36,6 +40,18 @@ _FIRST_PERSON = re.compile(r"\b(?:we|our|this (?:paper|work|study|article))\b", 
 _SENTENCE_BREAKS = (". ", "! ", "? ")
 # What the paper makes: "we propose a ... (ACR)", "we integrate ... into a novel ... (ACR)".
 _MAKING = re.compile(r"\b(?:a|an) (?:novel|new)\b", re.IGNORECASE)
+# The paper making something of its own: "we propose", "this work introduces", "we design".
+_MAKES = re.compile(
+    r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work))\s+(?:\w+ly\s+|also\s+|"
+    r"further\s+|then\s+|first\s+|here\s+)?(?:\w+\s+and\s+)?(?:propos|introduc|present|develop|"
+    r"design|build|construct|devis|creat|formulat)\w*",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z0-9*$(\"']|\s*$)")
+# "a sampler for Markov chain Monte Carlo (MCMC)": the acronym after a preposition is a topic's.
+_PREPOSITION = re.compile(
+    r"\b(?:for|of|on|in|to|with|under|from|by|via|using|into|between|about)\s", re.IGNORECASE
+)
 
 
 def _keys(url: str) -> list[str]:
@@ -143,6 +159,39 @@ def defined_acronym(text: str) -> str | None:
         if best is None or uses > best[0]:
             best = (uses, match.start(), acronym)
     return best[2] if best else None
+
+
+def made_acronym(text: str) -> str | None:
+    """The first acronym defined in a sentence where the paper makes something ("we propose a
+    lossless recommender with sparse updates (SLRU)") and said again; when the long name
+    follows a preposition (a topic's, often), only if the acronym later begins a sentence or
+    follows "our" ("SLRU halves ...")."""
+    if "(" not in text:
+        return None
+    for cue in _MAKES.finditer(text):
+        end = _SENTENCE_END.search(text, cue.end())
+        for match in ACRONYM.finditer(text, cue.end(), end.start() if end else len(text)):
+            acronym = strip_token(match.group(1))
+            if not namelike(acronym) or two_capitals(acronym) or word_count(text, acronym) < 2:
+                continue  # a field's term ("CF"), or said once: a passing abbreviation
+            start = expansion_start(acronym, text, match.start())
+            head = start if start is not None and start > cue.end() else match.start()
+            topic = _PREPOSITION.search(text, cue.end(), head) is not None
+            if topic and not _leads(text, acronym, match.end()):
+                continue  # "a sampler for Monte Carlo (MCX)": the topic, unless the text's subject
+            return acronym
+    return None
+
+
+def _leads(text: str, name: str, after: int) -> bool:
+    """Whether the name, after `after`, begins a sentence or follows "our": the paper's own."""
+    for index in _starts(text, name):
+        end = index + len(name)
+        if index < after or (end < len(text) and text[end].isalnum()):
+            continue
+        if text.startswith(_SENTENCE_BREAKS, index - 2) or text[:index].lower().endswith("our "):
+            return True
+    return False
 
 
 def repeated_word(text: str) -> str | None:

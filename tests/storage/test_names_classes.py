@@ -346,3 +346,38 @@ def test_a_two_capital_field_term_never_beats_the_papers_name() -> None:
         "FloatLite, a low-precision training framework."
     )
     assert method_name(abstract) == "FloatLite"
+
+
+# --- the name shown (derive_name): guesses sure enough to show ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Rooftop solar is hard to map. We propose a shadow-aware panel segmenter with tiled "
+        "attention (SPAN) for aerial photos. SPAN needs ten times fewer labels.",
+        "Rooftop solar is hard to map. In this work we develop a novel and rather simple way "
+        "to outline panels on roofs (SPAN). SPAN needs ten times fewer labels.",
+        "Rooftop solar is hard to map. We design a segmenter for the tiled and often shadowed "
+        "aerial photos of cities (SPAN), and our SPAN needs ten times fewer labels.",
+    ],
+)
+def test_an_acronym_defined_where_the_paper_makes_something_is_shown(abstract: str) -> None:
+    assert derive_name(abstract) == "SPAN"
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        # said once: a passing abbreviation
+        "Rooftop solar is hard to map. We propose a segmenter that is aware of shadows and of "
+        "the tiles of aerial photos (SPAN), with ten times fewer labels.",
+        # the topic after a preposition, never the subject of a later sentence
+        "Rooftop solar is hard to map. We propose a faster sampler for Hamiltonian Monte Carlo "
+        "(HMCX) on aerial photos, where HMCX is the usual choice.",
+        # defined by the field, not where the paper makes something
+        "Hamiltonian Monte Carlo (HMCX) is slow on aerial photos. We show that HMCX mixes well.",
+    ],
+)
+def test_an_acronym_the_paper_does_not_make_is_not_shown(abstract: str) -> None:
+    assert derive_name(abstract) != "HMCX" and derive_name(abstract) != "SPAN"
