@@ -109,12 +109,15 @@ def _best(
 ) -> str | None:
     """The best-ranked candidate name: by evidence, repetition, the repository; then first."""
     best: tuple[int, int, str] | None = None
+    means: dict[str, int] = {}
     for score, position, name in found:
         if score < 3 or (best is not None and score + _REPEATS + _REPO < best[0]):
             continue  # weak, or cannot win even repeated and the repository's name: not counted
         repeats = counts.get(name)
         if repeats is None:
             repeats = counts[name] = word_count(text, name)
+        if name not in means:
+            means[name] = _means(text, name)  # once a name: cues may find it hundreds of times
         if score < 3 or (score == 3 and repeats < 2):
             continue  # weak evidence (a topic's acronym, a stray bold word) names nothing
         if len(name) > MAX_NAME or not name.isprintable() or is_generic(name):
@@ -123,13 +126,34 @@ def _best(
             continue  # "CF", "KG", "SD": a field's term, however often the text repeats it
         # Repeated names are the paper's subject; the repository's name confirms it.
         ranked = (
-            score + min(repeats - 1, _REPEATS) + _REPO * (name.casefold() == repo),
+            score + min(repeats - 1, _REPEATS) + _REPO * (name.casefold() == repo) - means[name],
             -position,
             name,
         )
         if best is None or ranked > best:
             best = ranked
     return best[2] if best else None
+
+
+# "Leveraging ECBench, we develop ...", "Utilizing the Geo9k dataset, we introduce ...".
+_MEANS = re.compile(
+    r"\b(?:leverag|utiliz|us|build|built|bas)\w*(?: (?:on|upon))? "
+    r"(?:the |our |this )?(?:proposed )?$",
+    re.IGNORECASE,
+)
+
+
+def _means(text: str, name: str) -> int:
+    """1 when the text makes the name the means to what it then makes ("Leveraging X, we
+    develop Y"): a dataset or part built first, not the paper's end (Y)."""
+    index = text.find(name)
+    while index >= 0:
+        if _MEANS.search(text, max(0, index - 40), index):  # ends where the name begins
+            comma = text.find(", we ", index, index + 80)
+            if comma >= 0 and "." not in text[index:comma]:
+                return 1
+        index = text.find(name, index + 1)
+    return 0
 
 
 def repo_name(code_urls: tuple[str, ...]) -> str | None:

@@ -381,3 +381,16 @@ def test_an_acronym_defined_where_the_paper_makes_something_is_shown(abstract: s
 )
 def test_an_acronym_the_paper_does_not_make_is_not_shown(abstract: str) -> None:
     assert derive_name(abstract) != "HMCX" and derive_name(abstract) != "SPAN"
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We present QuarrySet, a benchmark of rock photos. Leveraging QuarrySet, we introduce "
+        "GeoLens, a vision model for geologists. GeoLens is public.",
+        "We build QuarrySet, a dataset of rock photos. Using the QuarrySet dataset, we introduce "
+        "GeoLens, a vision model for geologists. GeoLens is public.",
+    ],
+)
+def test_a_dataset_the_text_uses_to_make_its_method_is_not_the_name(abstract: str) -> None:
+    assert method_name(abstract) == "GeoLens"
