@@ -14,7 +14,13 @@ from urllib.parse import urlsplit
 
 from storage.latex import display_text
 from storage.names_cues import candidates
-from storage.names_weak import defined_acronym, made_acronym, repeated_word, url_name
+from storage.names_weak import (
+    defined_acronym,
+    made_acronym,
+    page_slug,
+    repeated_word,
+    url_name,
+)
 from storage.names_words import (
     MAX_NAME,
     is_generic,
@@ -243,6 +249,9 @@ def derive_name(abstract: str, title: str | None = None, code_urls: tuple[str, .
         return made
     if repo:
         return repo
+    # A page made for the paper ("slimnet.github.io") is named like a repository.
+    if "github.io" in abstract and (slug := page_slug(split_urls(abstract)[1])):
+        return slug
     if shown_title:
         return _title_headline(shown_title)
     return headline(display_text(abstract).text)

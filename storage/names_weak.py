@@ -30,7 +30,7 @@ from storage.names_words import (
 _NOT_NAMES = frozenset(
     """code src source project projects page pages repo repository main master paper papers
     official implementation release github gitlab huggingface www index html home site io tree
-    blob abs pdf""".split()  # noqa: SIM905 (a word list reads best as words)
+    blob abs pdf website""".split()  # noqa: SIM905 (a word list reads best as words)
 )
 _KEY_PARTS = re.compile(r"[^\W_]+")
 _MIN_KEY = 4  # shorter keys ("ai", "lab") match words by chance
@@ -126,6 +126,31 @@ def url_name(text: str, urls: tuple[str, ...]) -> str | None:
         for segment in _page_segments(url):
             if namelike(segment):
                 return segment
+    return None
+
+
+# "rlif-page.github.io": the host's suffix says it is a page, not what it is about.
+_PAGE_SUFFIX = re.compile(r"[-_](?:page|project|website|site|web|home|paper)$", re.IGNORECASE)
+_SUBMISSION = re.compile(r"[a-z]*\d{4,}")  # "neurips13025": a submission's number, no name
+
+
+def page_slug(urls: tuple[str, ...]) -> str | None:
+    """The host name of a project page that is the whole site ("slimnet.github.io", also with
+    "/website/" or "/index.html"): a page made for one paper, so its host is the project's."""
+    for url in urls:
+        try:
+            parts = urlsplit(url)
+        except ValueError:
+            continue
+        host = (parts.hostname or "").lower()
+        if not host.endswith(".github.io") or host.count(".") != 2:
+            continue
+        rest = [re.sub(r"\.html?$", "", part) for part in parts.path.split("/") if part]
+        if any(part.lower() not in _NOT_NAMES for part in rest):
+            continue  # "someone.github.io/projects/x": a person's site, its name not the paper's
+        slug = _PAGE_SUFFIX.sub("", host.split(".")[0])
+        if _MIN_KEY <= len(slug) <= MAX_NAME and slug not in _NOT_NAMES:
+            return None if _SUBMISSION.fullmatch(slug) else slug
     return None
 
 

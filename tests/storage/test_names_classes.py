@@ -394,3 +394,19 @@ def test_an_acronym_the_paper_does_not_make_is_not_shown(abstract: str) -> None:
 )
 def test_a_dataset_the_text_uses_to_make_its_method_is_not_the_name(abstract: str) -> None:
     assert method_name(abstract) == "GeoLens"
+
+
+@pytest.mark.parametrize(
+    "url", ["https://quillnet.github.io", "https://quillnet-page.github.io/website/"]
+)
+def test_a_page_made_for_the_paper_names_it_like_a_repository(url: str) -> None:
+    abstract = f"Handwriting is hard to synthesise. We fix the strokes. Samples: {url}"
+    assert derive_name(abstract) == "quillnet"
+
+
+@pytest.mark.parametrize(
+    "url", ["https://someone.github.io/projects/strokes/", "https://review20417.github.io"]
+)
+def test_a_personal_site_or_a_submission_number_names_nothing(url: str) -> None:
+    abstract = f"Handwriting is hard to synthesise. We fix the strokes. Samples: {url}"
+    assert derive_name(abstract) == "Handwriting is hard to synthesise"
