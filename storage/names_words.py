@@ -47,6 +47,13 @@ PHRASE_STOP = _words(
     results result method methods approach approaches framework model models work paper study
     here there how what when where why whether while if so thus however"""
 )
+# The kinds of thing a paper names: "we propose X, a framework", "a new attack X".
+NOUNS = (
+    r"method|framework|model|approach|algorithm|tool|system|architecture|technique|pipeline|"
+    r"module|benchmark|dataset|estimator|network|strategy|paradigm|scheme|library|metric|loss|"
+    r"agent|solver|optimi[sz]er|procedure|mechanism|family|suite|toolkit|platform|encoder|sampler|"
+    r"transformer|policy|protocol|measure|attack|defen[cs]e|objective|formulation|variant|layer"
+)
 TOKEN = re.compile(r"[^\s,;:()\[\]\"\u2013\u2014]+")  # en/em dashes end a name too
 ACRONYM = re.compile(r"\(\s?([^()\s]{2,25}(?: v?\d+(?:\.\d+)*)?)\s?\)(?=[\s,.;:)]|$)")
 # What sets a name off from its description: "X, a ...", "X: ...", "X -- a ...", "X (ours)".
@@ -263,3 +270,23 @@ def word_count(text: str, name: str) -> int:
             count += 1
         index = text.find(name, index + 1)
     return count
+
+
+_KIND_WORDS = re.compile(r"(?:" + NOUNS + r")s?")
+_ARTICLES = ("a", "an", "the")
+_LINKS = _words("of for to in on at by with from via that which and or as")
+
+
+def kind_before(text: str, window_start: int, name_start: int) -> bool:
+    """Whether a cue's object is "a/the [words] kind" right before a name, with no comma:
+    "a new defense Cowpox", not "a method of the loss Hessian" or "the Policy Optimization"."""
+    if text[name_start - 1] != " ":
+        return False
+    words = text[window_start : name_start - 1].split()
+    if not 2 <= len(words) <= 5 or words[0].lower() not in _ARTICLES:
+        return False
+    kind = words[-1]
+    # Every word lower-case (not a capitalised long name's "Policy"), none a preposition.
+    return _KIND_WORDS.fullmatch(kind) is not None and all(
+        word.islower() and word not in _LINKS for word in words[1:-1]
+    )

@@ -410,3 +410,26 @@ def test_a_page_made_for_the_paper_names_it_like_a_repository(url: str) -> None:
 def test_a_personal_site_or_a_submission_number_names_nothing(url: str) -> None:
     abstract = f"Handwriting is hard to synthesise. We fix the strokes. Samples: {url}"
     assert derive_name(abstract) == "Handwriting is hard to synthesise"
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        ("Filters leak. We propose a new attack Hornet that poisons a few samples.", "Hornet"),
+        ("Agents spread exploits. We propose a defense Quillguard to stop them.", "Quillguard"),
+    ],
+)
+def test_a_kind_right_before_a_capitalised_word_names_it(abstract: str, name: str) -> None:
+    assert method_name(abstract) == name
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Sharpness matters. We introduce a measure of the loss Hessian that tracks it.",
+        "We propose Residual Policy Optimization Schedules for robots, and policy Hessian tests.",
+        "Results show that our method beats the strong baselines Smith and Jones on all tasks.",
+    ],
+)
+def test_a_capitalised_word_after_a_kind_in_other_phrases_is_no_name(abstract: str) -> None:
+    assert method_name(abstract) not in ("Hessian", "Smith", "Optimization Schedules")
