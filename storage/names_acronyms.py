@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from storage.names_words import namelike, strip_token
+from storage.names_words import namelike, strip_token, two_capitals
 
 _PUNCTUATION = re.compile(r"[,;:.]")
 
@@ -46,8 +46,8 @@ def spelled_out(
     word with its own abbreviation ("Cell2Sentence (C2S)") stays the name.
     """
     for match, expanded_at in acronyms:
-        if expanded_at is None or match.start() <= start:
-            continue
+        if expanded_at is None or match.start() <= start or two_capitals(match.group(1)):
+            continue  # (a two-capital short form, "(PP)", names nothing: the words name it)
         between = text[start : match.start()]
         if len(between.split()) <= 8 and not _PUNCTUATION.search(between):
             return " " in between.strip() or " " in name

@@ -190,10 +190,22 @@ def name_at(text: str, start: int, naming: bool) -> tuple[str, bool] | None:
             return None  # five capitalised words or more: a title or a long name, cut
         end = following.start() + len(word)
     name = text[begin:end]
-    set_off = SET_OFF.match(text, end) is not None
+    set_off = SET_OFF.match(text, end) is not None or _weak_short_form(text, end)
     if set_off or naming:  # "called Orthogonal Bootstrap that ...": the cue marks it
         return (name, True) if len(name) <= MAX_NAME else None
     return None
+
+
+_SHORT_FORM = re.compile(r" \(([^()\s]{2,25})\)")
+
+
+def _weak_short_form(text: str, end: int) -> bool:
+    """Whether "(ACR)" and a comma or dash follow, the acronym too short or generic to be a
+    name ("Probe Pruning (PP), a ..."): then the long name before it is set off."""
+    short = _SHORT_FORM.match(text, end)
+    if not short or not (two_capitals(short.group(1)) or is_generic(short.group(1))):
+        return False
+    return SET_OFF.match(text, short.end()) is not None
 
 
 def expansion_start(acronym: str, text: str, end: int) -> int | None:
@@ -243,7 +255,11 @@ def styled_name(text: str, start: int, end: int) -> str | None:
     if span.endswith(")") and (acronym := ACRONYM.search(span)) and acronym.end() == len(span):
         # "**Gated Spectral Token Mixer (GSTM)**": the acronym names it.
         inner = strip_token(acronym.group(1))
-        return inner if namelike(inner) else None
+        if namelike(inner) and not two_capitals(inner):
+            return inner
+        # "**Thought Propagation (TP)**": a two-capital short form names nothing; the words do.
+        words = span[: acronym.start()].split()
+        return " ".join(words) if 1 <= len(words) <= 4 and words[0][:1].isupper() else None
     if len(span) < 2 or not span[0].isalpha() or len(span) > MAX_NAME or len(span.split()) > 3:
         return None
     if " " not in span and (namelike(span) or span[:1].isupper()) and not is_generic(span):

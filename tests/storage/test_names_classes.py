@@ -433,3 +433,20 @@ def test_a_kind_right_before_a_capitalised_word_names_it(abstract: str, name: st
 )
 def test_a_capitalised_word_after_a_kind_in_other_phrases_is_no_name(abstract: str) -> None:
     assert method_name(abstract) not in ("Hessian", "Smith", "Optimization Schedules")
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        ("We introduce Ripple Merging (RM), a way to merge adapters.", "Ripple Merging"),
+        ("This paper presents Tidal Decoding (ID), a simple way to decode.", "Tidal Decoding"),
+        ("We propose **Ripple Merging (RM)**, which merges adapters.", "Ripple Merging"),
+    ],
+)
+def test_a_two_capital_or_generic_short_form_leaves_the_long_name(abstract: str, name: str) -> None:
+    assert method_name(abstract) == name
+
+
+def test_a_short_form_that_is_a_name_still_names_the_method() -> None:
+    abstract = "We introduce Ripple Merging (RiMe), a way to merge adapters. RiMe is fast."
+    assert method_name(abstract) == "RiMe"
