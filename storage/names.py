@@ -62,7 +62,10 @@ _GENERIC_REPOS = _words(
     "github"
 )
 _SHORT_PARENS = re.compile(r"\s+\([^()]{1,20}\)")  # spaced: "E(3)-Equivariant" keeps its "(3)"
-_REPO_SUFFIX = re.compile(r"[-_.](?:main|master|official|code|pytorch|release)$", re.IGNORECASE)
+# "RollingQ_ICML2025": a venue and year name the submission, not the method.
+_REPO_SUFFIX = re.compile(
+    r"[-_.](?:main|master|official|code|pytorch|release|[a-z]*(?:19|20)\d\d)$", re.IGNORECASE
+)
 _TITLE_WORDS = _words("position survey review tutorial perspective benchmark overview")
 
 

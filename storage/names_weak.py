@@ -40,11 +40,11 @@ _FIRST_PERSON = re.compile(r"\b(?:we|our|this (?:paper|work|study|article))\b", 
 _SENTENCE_BREAKS = (". ", "! ", "? ")
 # What the paper makes: "we propose a ... (ACR)", "we integrate ... into a novel ... (ACR)".
 _MAKING = re.compile(r"\b(?:a|an) (?:novel|new)\b", re.IGNORECASE)
-# The paper making something of its own: "we propose", "this work introduces", "we design".
+# The paper making something of its own: "we propose", "this work introduces", "by presenting".
 _MAKES = re.compile(
     r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work))\s+(?:\w+ly\s+|also\s+|"
     r"further\s+|then\s+|first\s+|here\s+)?(?:\w+\s+and\s+)?(?:propos|introduc|present|develop|"
-    r"design|build|construct|devis|creat|formulat)\w*",
+    r"design|build|construct|devis|creat|formulat)\w*|\bby (?:propos|introduc|present|develop)ing",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z0-9*$(\"']|\s*$)")
@@ -200,6 +200,8 @@ def made_acronym(text: str) -> str | None:
             if not namelike(acronym) or two_capitals(acronym) or word_count(text, acronym) < 2:
                 continue  # a field's term ("CF"), or said once: a passing abbreviation
             start = expansion_start(acronym, text, match.start())
+            if start is None:
+                start = _title_run(text, cue.end(), match.start())
             head = start if start is not None and start > cue.end() else match.start()
             topic = _PREPOSITION.search(text, cue.end(), head) is not None
             if topic and not _leads(text, acronym, match.end()):
@@ -208,13 +210,33 @@ def made_acronym(text: str) -> str | None:
     return None
 
 
+_OUR = re.compile(r"\b[Oo]ur $")  # "our SLRU", not "favour SLRU"
+_CONNECTORS = frozenset(
+    ["of", "for", "and", "in", "on", "with", "to", "via", "by", "the", "a", "an"]
+)
+
+
+def _title_run(text: str, low: int, end: int) -> int | None:
+    """Where a capitalised long name ending at `end` begins ("Hierarchical Representation of
+    Neural Subset Selection"): its small words are part of it, not a topic's preposition."""
+    start = None
+    for word in reversed(list(re.finditer(r"\S+", text[low:end]))):
+        if word.group()[0].isupper():
+            start = low + word.start()
+        elif word.group() not in _CONNECTORS:
+            break
+    return start
+
+
 def _leads(text: str, name: str, after: int) -> bool:
     """Whether the name, after `after`, begins a sentence or follows "our": the paper's own."""
     for index in _starts(text, name):
         end = index + len(name)
         if index < after or (end < len(text) and text[end].isalnum()):
             continue
-        if text.startswith(_SENTENCE_BREAKS, index - 2) or text[:index].lower().endswith("our "):
+        if text.startswith(_SENTENCE_BREAKS, index - 2):
+            return True
+        if _OUR.search(text, max(0, index - 5), index):
             return True
     return False
 

@@ -450,3 +450,34 @@ def test_a_two_capital_or_generic_short_form_leaves_the_long_name(abstract: str,
 def test_a_short_form_that_is_a_name_still_names_the_method() -> None:
     abstract = "We introduce Ripple Merging (RiMe), a way to merge adapters. RiMe is fast."
     assert method_name(abstract) == "RiMe"
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        ("Chat logs are rare. We compiled ChatHarbor, a corpus of a million chats.", "ChatHarbor"),
+        ("We pioneer Liquid Meshes, a representation of moving scenes.", "Liquid Meshes"),
+    ],
+)
+def test_compiling_and_pioneering_make_the_papers_own_work(abstract: str, name: str) -> None:
+    assert method_name(abstract) == name
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Subsets are hard to score. Moreover, we present the Layered Encoding of Sparse Subset "
+        "Ordering (QUILTS), an attention model. Tests favour QUILTS, and QUILTS is fast.",
+        "Caches grow with the context, so we cut memory by presenting a novel approach, Pooled "
+        "Keys for Long Context Reading (PULCR). PULCR keeps a fixed-size cache.",
+    ],
+)
+def test_an_acronym_after_a_capitalised_long_name_with_small_words_is_shown(abstract: str) -> None:
+    assert derive_name(abstract) in ("QUILTS", "PULCR")
+
+
+def test_a_venue_and_year_after_a_repository_name_are_not_part_of_it() -> None:
+    abstract = "Queries are rotated. Code: https://github.com/lab/SpinQuery_ICML2031"
+    assert derive_name(abstract, code_urls=("https://github.com/lab/SpinQuery_ICML2031",)) == (
+        "SpinQuery"
+    )
