@@ -248,8 +248,8 @@ def derive_name(abstract: str, title: str | None = None, code_urls: tuple[str, .
         return repo  # a coined repository name ("MaNo") is the method's
     # An acronym defined where the paper makes something, and used again: its method's name;
     # rarely a topic's (measured: bench_names --precision), unlike `method_name`'s other guesses.
-    if made := made_acronym(plain_letters(display_text(abstract).text)):
-        return made
+    if made := made_acronym(display_text(abstract).text):
+        return plain_letters(made)
     if repo:
         return repo
     # A page made for the paper ("slimnet.github.io") is named like a repository.

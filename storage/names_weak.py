@@ -47,7 +47,6 @@ _MAKES = re.compile(
     r"design|build|construct|devis|creat|formulat)\w*|\bby (?:propos|introduc|present|develop)ing",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z0-9*$(\"']|\s*$)")
 # "a sampler for Markov chain Monte Carlo (MCMC)": the acronym after a preposition is a topic's.
 _PREPOSITION = re.compile(
     r"\b(?:for|of|on|in|to|with|under|from|by|via|using|into|between|about)\s", re.IGNORECASE
@@ -193,20 +192,24 @@ def made_acronym(text: str) -> str | None:
     follows "our" ("SLRU halves ...")."""
     if "(" not in text:
         return None
-    for cue in _MAKES.finditer(text):
-        end = _SENTENCE_END.search(text, cue.end())
-        for match in ACRONYM.finditer(text, cue.end(), end.start() if end else len(text)):
-            acronym = strip_token(match.group(1))
-            if not namelike(acronym) or two_capitals(acronym) or word_count(text, acronym) < 2:
-                continue  # a field's term ("CF"), or said once: a passing abbreviation
-            start = expansion_start(acronym, text, match.start())
-            if start is None:
-                start = _title_run(text, cue.end(), match.start())
-            head = start if start is not None and start > cue.end() else match.start()
-            topic = _PREPOSITION.search(text, cue.end(), head) is not None
-            if topic and not _leads(text, acronym, match.end()):
-                continue  # "a sampler for Monte Carlo (MCX)": the topic, unless the text's subject
-            return acronym
+    # Acronym by acronym (a few a text), its own sentence searched for the cue: scanning the
+    # whole text for cues cost more than all the rest of the name shown.
+    for match in ACRONYM.finditer(text):
+        acronym = strip_token(match.group(1))
+        if not namelike(acronym) or two_capitals(acronym):
+            continue  # a field's term ("CF"), not a name
+        sentence = max(text.rfind(brk, 0, match.start()) for brk in _SENTENCE_BREAKS) + 1
+        cue = _MAKES.search(text, sentence, match.start())
+        if cue is None or word_count(text, acronym) < 2:
+            continue  # not where the paper makes something, or said once: a passing abbreviation
+        start = expansion_start(acronym, text, match.start())
+        if start is None:
+            start = _title_run(text, cue.end(), match.start())
+        head = start if start is not None and start > cue.end() else match.start()
+        topic = _PREPOSITION.search(text, cue.end(), head) is not None
+        if topic and not _leads(text, acronym, match.end()):
+            continue  # "a sampler for Monte Carlo (MCX)": the topic, unless the text's subject
+        return acronym
     return None
 
 
