@@ -1,7 +1,7 @@
 """Benchmark: how often `method_name` names the method an abstract states (issue #11).
 
 Run by hand: `/work/venv-app/bin/python bench/bench_names.py [FILE] [--seed S] [--show N]
-[--half dev|held-out|all] [--repeat R]` (default file: /work/shared/corpus/ml-abstracts.jsonl).
+[--repeat R] [--shown] [--precision]` (default file: /work/shared/corpus/ml-abstracts.jsonl).
 
 The label of a paper is its title's short name ("RelGNN: Composite Message Passing..." gives
 "RelGNN": at most 3 words and 40 characters before ": "). A paper is selected when its abstract
@@ -16,6 +16,13 @@ failures with --show) and a held-out half (only reported), so that what is tuned
 what is scored alone. The corpus is read in place; nothing of it belongs in the repository.
 `--repeat` times `method_name` over every abstract of the file (CPU seconds, best of R, memo
 caches cleared before each run).
+
+`--precision` counts false names: on papers whose title has no short `Name:` head and whose
+abstract says no coined word of the title (RelGNN, K²IE: `namelike`), how often `derive_name`
+shows a name rather than its headline fallback - given the abstract and its code URLs alone,
+and given the title too (as import does). Some of these papers do name a method the title
+leaves out ("we propose FooNet" under a plain title), so the rate is an upper bound; it is
+split by where the name comes from (a cue the text states, or a guess when none does).
 """
 
 from __future__ import annotations
@@ -34,9 +41,18 @@ from pathlib import Path
 import papershelf.storage.names.derive
 import papershelf.storage.text.latex
 from papershelf.storage.library.library import fold_name
-from papershelf.storage.names.derive import derive_name, method_name, repo_name
+from papershelf.storage.names.derive import (
+    _stated_name,
+    _title_headline,
+    derive_name,
+    headline,
+    method_name,
+    repo_name,
+)
+from papershelf.storage.names.words import namelike, strip_token
 from papershelf.storage.text.clean import clean_text, squash_spaces
 from papershelf.storage.text.latex import latex_to_unicode
+from papershelf.storage.text.titles import display_title
 from papershelf.storage.text.urls import split_urls
 
 CORPUS = Path("/work/shared/corpus/ml-abstracts.jsonl")
@@ -46,6 +62,7 @@ _CACHED = (
     "papershelf.storage.names.derive",
     "papershelf.storage.names.cues",
     "papershelf.storage.names.words",
+    "papershelf.storage.names.acronyms",
 )
 _TITLE_HEAD = re.compile(r"^(.{1,40}?): ")
 
@@ -132,6 +149,62 @@ def load(path: Path, seed: int) -> tuple[list[Case], list[tuple[str, tuple[str, 
     return cases, every
 
 
+@dataclass(frozen=True)
+class Unnamed:
+    """A paper that names no method by the title's evidence: its title, abstract, code URLs."""
+
+    title: str
+    abstract: str
+    code_urls: tuple[str, ...]
+
+
+def load_unnamed(path: Path) -> list[Unnamed]:
+    """Papers with no short `Name:` title head whose abstract says no coined word of the title."""
+    found: list[Unnamed] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        title, abstract = _field(record, "title"), _field(record, "abstract")
+        if not abstract or not title:
+            continue
+        shown_title = latex_to_unicode(title)
+        head = _TITLE_HEAD.match(shown_title)
+        if head and len(head.group(1).split()) <= 3:
+            continue  # a short name heads the title: the paper has a name
+        folded = fold_name(latex_to_unicode(abstract))
+        coined = [word for word in map(strip_token, shown_title.split()) if namelike(word)]
+        if any(_word(fold_name(word)).search(folded) for word in coined):
+            continue  # the title's coined word in the abstract: a name the text states
+        found.append(Unnamed(title, abstract, split_urls(abstract)[0]))
+    return found
+
+
+def precision(papers: list[Unnamed]) -> None:
+    """How often `derive_name` shows a name (not its headline) on papers that have none."""
+    for with_title in (False, True):
+        stated = guessed = 0
+        for paper in papers:
+            title = paper.title if with_title else None
+            name = derive_name(paper.abstract, title, paper.code_urls)
+            fallback = (
+                _title_headline(display_title(title))
+                if title
+                else headline(papershelf.storage.text.latex.display_text(paper.abstract).text)
+            )
+            if name == fallback:
+                continue
+            if name == _stated_name(paper.abstract, paper.code_urls):
+                stated += 1
+            else:
+                guessed += 1
+        given = "abstract, code URLs and title" if with_title else "abstract and code URLs"
+        print(
+            f"false names given {given}: {_share(stated + guessed, len(papers))}; "
+            f"stated by a cue {stated}, guessed {guessed}"
+        )
+
+
 def verdict(case: Case, name: str | None) -> str:
     """'exact', 'acronym', 'none', 'repo' (the repository's name instead) or 'wrong'."""
     if name is not None and fold_name(name) == fold_name(case.label):
@@ -200,7 +273,16 @@ def main() -> None:
     parser.add_argument(
         "--shown", action="store_true", help="score derive_name (what papershelf shows) instead"
     )
+    parser.add_argument(
+        "--precision", action="store_true", help="count names shown on papers that have none"
+    )
     args = parser.parse_args()
+
+    if args.precision:
+        papers = load_unnamed(args.file)
+        print(f"file: {args.file}; {len(papers):,} papers with no name by their title")
+        precision(papers)
+        return
 
     cases, every = load(args.file, args.seed)
     print(f"file: {args.file} ({len(every):,} abstracts); selected {len(cases):,}", end="")

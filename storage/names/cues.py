@@ -1,4 +1,4 @@
-"""Where an abstract states a method's name: cues, acronyms, appositions (for storage.names.derive).
+"""Where an abstract states a method's name: cues, acronyms, appositions (for names.derive).
 
 `candidates` lists (score, position, name) for every place an abstract may name its method:
 what follows "we propose/introduce/present" or "called/named", a parenthesised acronym whose
@@ -13,6 +13,7 @@ import re
 from bisect import bisect_left
 from functools import lru_cache
 
+from papershelf.storage.names.acronyms import acronym_score, spelled_out
 from papershelf.storage.names.words import (
     ACRONYM,
     DESCRIBED,
@@ -24,24 +25,22 @@ from papershelf.storage.names.words import (
     Candidate,
     capitalised,
     expansion,
+    kind_before,
     name_at,
     namelike,
     singular,
+    skip_over,
     strip_token,
     styled_name,
 )
+from papershelf.storage.names.words import NOUNS as _NOUNS
 from papershelf.storage.text.scan import ascii_fold, finditer_at, literal_starts
 
-_NOUNS = (
-    r"method|framework|model|approach|algorithm|tool|system|architecture|technique|pipeline|"
-    r"module|benchmark|dataset|estimator|network|strategy|paradigm|scheme|library|metric|loss|"
-    r"agent|solver|optimi[sz]er|procedure|mechanism|family|suite|toolkit|platform|encoder|sampler|"
-    r"transformer|policy|protocol|measure|attack|defen[cs]e|objective|formulation|variant|layer"
-)
 _VERBS = (
     r"propos\w*|introduc\w*|present\w*|develop\w*|design\w*|call\w*|nam(?:e|ed|es)|term\w*|"
     r"dub\w*|coin\w*|devis\w*|build\w*|construct\w*|formulat\w*|creat\w*|put (?:forward|forth)|"
-    r"unveil\w*|releas\w*|establish\w*|offer\w*|refer to (?:\w+ ){0,4}?as"
+    r"unveil\w*|releas\w*|establish\w*|offer\w*|pioneer\w*|compil\w*|"
+    r"refer to (?:\w+ ){0,4}?as"
 )
 # A cue's `bare` group is a verb with no "we"/"this paper" before it ("...and propose X", "by
 # introducing X"): weaker, it may be another paper's proposal ("the recently proposed X").
@@ -121,7 +120,6 @@ _DESCRIPTIONS = (", a ", ", an ")
 _NOVEL = re.compile(r"(?:(?:novel|new|newly|simple|first|unified|general|and)[\s,]+)*", re.I)
 _NEAR = 80  # the window after "our ..." and bare verbs: their name comes right after
 _LEAD_BONUS = 1  # "we propose X, a ...": the paper's own name, above other cues
-_PUNCTUATION = re.compile(r"[,;:.]")
 
 
 def _has_lead_part(text: str) -> bool:
@@ -148,46 +146,6 @@ def _appositive_ends(text: str, start: int, stop: int) -> list[int]:
     return [offset + match.end() for match in _APPOSITIVE_LOWER.finditer(segment.lower(), 1)]
 
 
-def _acronym_score(text: str, window_start: int, start: int | None, match: re.Match[str]) -> int:
-    """How surely an acronym in a cue's window names the method.
-
-    With its expansion right after the cue ("we propose [a novel] Expansion Words (ACR)", or
-    set off: "a new strategy, Expansion Words (ACR)") it does; an acronym further on ("...first
-    study on adapting visual in-context learning (V-ICL)") is a topic's. One whose letters are
-    not the words' ("the normalized Transformer (nGPT)") names it when close to the cue.
-    """
-    if start is not None:
-        if " " not in text[start : match.start()].strip() and namelike(
-            strip_token(text[start : match.start()].strip())
-        ):
-            return 3  # "Prompting4Debugging (P4D)": the coined word is the name, not its short
-        gap = text[window_start:start].split() if start >= window_start else None
-        if gap is not None and (len(gap) <= 3 or (len(gap) <= 10 and gap[-1][-1] in ",:")):
-            return 5
-        return 2
-    between = text[window_start : match.start()]
-    if len(between.split()) <= 6 and not _PUNCTUATION.search(between):
-        return 4
-    return 0
-
-
-def _spelled_out(
-    text: str, start: int, name: str, acronyms: list[tuple[re.Match[str], int | None]]
-) -> bool:
-    """Whether the name at `start` begins a long name an acronym then abbreviates.
-
-    "we introduce Pior-Informed Preference Alignment (PIPA)": the acronym names it; a coined
-    word with its own abbreviation ("Cell2Sentence (C2S)") stays the name.
-    """
-    for match, expanded_at in acronyms:
-        if expanded_at is None or match.start() <= start:
-            continue
-        between = text[start : match.start()]
-        if len(between.split()) <= 8 and not _PUNCTUATION.search(between):
-            return " " in between.strip() or " " in name
-    return False
-
-
 def _window_candidates(
     text: str,
     window_start: int,
@@ -202,7 +160,7 @@ def _window_candidates(
     a `lead` cue ("we propose"), a name set off right after it is the paper's own (score 6).
     """
     found: list[Candidate] = []
-    direct_start = _DIRECT_SKIP.match(text, window_start).end()
+    direct_start = skip_over(_DIRECT_SKIP, text, window_start)
     acronyms = [
         (match, expansion(match, text, expansions))
         for match in (
@@ -217,7 +175,7 @@ def _window_candidates(
     named = name_at(text, direct_start, naming) if head and not head.group().islower() else None
     if named:
         name, set_off = named
-        if not _spelled_out(text, direct_start, name, acronyms) and (
+        if not spelled_out(text, direct_start, name, acronyms) and (
             set_off or namelike(name.split()[0])
         ):
             found.append((5 + _LEAD_BONUS * (lead and set_off), direct_start, name))
@@ -226,24 +184,28 @@ def _window_candidates(
         and not head.group().islower()
         and (typed := _TYPED_NAME.match(text, direct_start))
         and namelike(strip_token(typed.group(1)))
-        and not _spelled_out(text, typed.start(1), typed.group(), acronyms)
+        and not spelled_out(text, typed.start(1), typed.group(), acronyms)
     ):
         # "we propose the FedLMT framework", "our KW-Design method": a coined word and its kind.
         found.append((5, typed.start(1), strip_token(typed.group(1))))
     for match, start in acronyms:
-        if score := _acronym_score(text, window_start, start, match):
+        if score := acronym_score(text, window_start, start, match):
             before = text[max(0, match.start() - 20) : match.start()].rstrip()
             found.append((score, match.start(), singular(strip_token(match.group(1)), before)))
     for appositive_end in _appositive_ends(text, window_start, stop):
-        if text[appositive_end].islower() and TOKEN.match(text, appositive_end).group().islower():
+        token = TOKEN.match(text, appositive_end)
+        if text[appositive_end].islower() and token and token.group().islower():
             continue  # "a method that ...": no capital, no name (most appositives)
-        named = name_at(text, appositive_end, naming=False)
+        # "we propose a defense Cowpox to ...": a kind right before a word names it, as "called".
+        named = name_at(
+            text, appositive_end, naming=lead and kind_before(text, window_start, appositive_end)
+        )
         # "two algorithms, namely SCGD and SCSC": a list of what is studied, not a name.
         listed = text[max(0, appositive_end - 8) : appositive_end].rstrip().endswith(("ly", "."))
         if (
             named
             and (named[1] or (namelike(named[0].split()[0]) and not listed))
-            and not _spelled_out(text, appositive_end, named[0], acronyms)
+            and not spelled_out(text, appositive_end, named[0], acronyms)
         ):
             # "we propose a unified framework, HyperHuman, that": as sure as a direct name.
             close = named[1] and len(text[window_start:appositive_end].split()) <= 8
@@ -320,7 +282,7 @@ def _lower_phrase(text: str, window_start: int, naming: bool) -> str | None:
     "an", "the"); after a naming cue, by any punctuation. A phrase begins with a capital.
     """
     skip = _NAMING_SKIP if naming else _DIRECT_SKIP
-    start = skip.match(text, window_start).end()
+    start = skip_over(skip, text, window_start)
     if start >= len(text) or not text[start].islower():
         return None
     space = text.find(" ", start, start + 20)
@@ -385,7 +347,7 @@ def _described_candidates(text: str) -> list[Candidate]:
         if not namelike(name):
             continue
         after = index + len(", a ") + (text[index + 3] == "n")
-        after = _NOVEL.match(text, after).end()
+        after = skip_over(_NOVEL, text, after)
         if _KIND_AHEAD.match(text, after):
             found.append((4, head, name))
     return found

@@ -1,9 +1,12 @@
-"""Names an abstract states without a naming cue (for storage.names.derive), weakest last.
+"""Names an abstract states without a naming cue (for names.derive), weakest last.
 
 Tried only when no cue names the method: the name of the project's page or repository as the
 text writes it ("Junk_DNA_Hypothesis" is the text's "Junk DNA Hypothesis", "toolnet.github.io"
 its "ToolNet"), an acronym the text defines by its words ("Erasing Noisy Tokens (ENT)"), and a
 coined word the text keeps repeating ("... SlimNet halves the cost. SlimNet ...").
+
+`made_acronym` is the strictest of them, sure enough for the name shown (`derive_name`): an
+acronym defined in the sentence where the paper makes something ("we propose a ... (ACR)").
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from papershelf.storage.names.words import (
     is_generic,
     namelike,
     strip_token,
+    two_capitals,
     word_count,
 )
 
@@ -26,7 +30,7 @@ from papershelf.storage.names.words import (
 _NOT_NAMES = frozenset(
     """code src source project projects page pages repo repository main master paper papers
     official implementation release github gitlab huggingface www index html home site io tree
-    blob abs pdf""".split()  # noqa: SIM905 (a word list reads best as words)
+    blob abs pdf website""".split()  # noqa: SIM905 (a word list reads best as words)
 )
 _KEY_PARTS = re.compile(r"[^\W_]+")
 _MIN_KEY = 4  # shorter keys ("ai", "lab") match words by chance
@@ -36,6 +40,17 @@ _FIRST_PERSON = re.compile(r"\b(?:we|our|this (?:paper|work|study|article))\b", 
 _SENTENCE_BREAKS = (". ", "! ", "? ")
 # What the paper makes: "we propose a ... (ACR)", "we integrate ... into a novel ... (ACR)".
 _MAKING = re.compile(r"\b(?:a|an) (?:novel|new)\b", re.IGNORECASE)
+# The paper making something of its own: "we propose", "this work introduces", "by presenting".
+_MAKES = re.compile(
+    r"\b(?:we|this (?:paper|work|study|article)|our (?:paper|work))\s+(?:\w+ly\s+|also\s+|"
+    r"further\s+|then\s+|first\s+|here\s+)?(?:\w+\s+and\s+)?(?:propos|introduc|present|develop|"
+    r"design|build|construct|devis|creat|formulat)\w*|\bby (?:propos|introduc|present|develop)ing",
+    re.IGNORECASE,
+)
+# "a sampler for Markov chain Monte Carlo (MCMC)": the acronym after a preposition is a topic's.
+_PREPOSITION = re.compile(
+    r"\b(?:for|of|on|in|to|with|under|from|by|via|using|into|between|about)\s", re.IGNORECASE
+)
 
 
 def _keys(url: str) -> list[str]:
@@ -107,6 +122,31 @@ def url_name(text: str, urls: tuple[str, ...]) -> str | None:
     return None
 
 
+# "rlif-page.github.io": the host's suffix says it is a page, not what it is about.
+_PAGE_SUFFIX = re.compile(r"[-_](?:page|project|website|site|web|home|paper)$", re.IGNORECASE)
+_SUBMISSION = re.compile(r"[a-z]*\d{4,}")  # "neurips13025": a submission's number, no name
+
+
+def page_slug(urls: tuple[str, ...]) -> str | None:
+    """The host name of a project page that is the whole site ("slimnet.github.io", also with
+    "/website/" or "/index.html"): a page made for one paper, so its host is the project's."""
+    for url in urls:
+        try:
+            parts = urlsplit(url)
+        except ValueError:
+            continue
+        host = (parts.hostname or "").lower()
+        if not host.endswith(".github.io") or host.count(".") != 2:
+            continue
+        rest = [re.sub(r"\.html?$", "", part) for part in parts.path.split("/") if part]
+        if any(part.lower() not in _NOT_NAMES for part in rest):
+            continue  # "someone.github.io/projects/x": a person's site, its name not the paper's
+        slug = _PAGE_SUFFIX.sub("", host.split(".")[0])
+        if _MIN_KEY <= len(slug) <= MAX_NAME and slug not in _NOT_NAMES:
+            return None if _SUBMISSION.fullmatch(slug) else slug
+    return None
+
+
 def _page_segments(url: str) -> list[str]:
     """The path segments of a github.io project page."""
     try:
@@ -137,6 +177,65 @@ def defined_acronym(text: str) -> str | None:
         if best is None or uses > best[0]:
             best = (uses, match.start(), acronym)
     return best[2] if best else None
+
+
+def made_acronym(text: str) -> str | None:
+    """The first acronym defined in a sentence where the paper makes something ("we propose a
+    lossless recommender with sparse updates (SLRU)") and said again; when the long name
+    follows a preposition (a topic's, often), only if the acronym later begins a sentence or
+    follows "our" ("SLRU halves ...")."""
+    if "(" not in text:
+        return None
+    # Acronym by acronym (a few a text), its own sentence searched for the cue: scanning the
+    # whole text for cues cost more than all the rest of the name shown.
+    for match in ACRONYM.finditer(text):
+        acronym = strip_token(match.group(1))
+        if not namelike(acronym) or two_capitals(acronym):
+            continue  # a field's term ("CF"), not a name
+        sentence = max(text.rfind(brk, 0, match.start()) for brk in _SENTENCE_BREAKS) + 1
+        cue = _MAKES.search(text, sentence, match.start())
+        if cue is None or word_count(text, acronym) < 2:
+            continue  # not where the paper makes something, or said once: a passing abbreviation
+        start = expansion_start(acronym, text, match.start())
+        if start is None:
+            start = _title_run(text, cue.end(), match.start())
+        head = start if start is not None and start > cue.end() else match.start()
+        topic = _PREPOSITION.search(text, cue.end(), head) is not None
+        if topic and not _leads(text, acronym, match.end()):
+            continue  # "a sampler for Monte Carlo (MCX)": the topic, unless the text's subject
+        return acronym
+    return None
+
+
+_OUR = re.compile(r"\b[Oo]ur $")  # "our SLRU", not "favour SLRU"
+_CONNECTORS = frozenset(
+    ["of", "for", "and", "in", "on", "with", "to", "via", "by", "the", "a", "an"]
+)
+
+
+def _title_run(text: str, low: int, end: int) -> int | None:
+    """Where a capitalised long name ending at `end` begins ("Hierarchical Representation of
+    Neural Subset Selection"): its small words are part of it, not a topic's preposition."""
+    start = None
+    for word in reversed(list(re.finditer(r"\S+", text[low:end]))):
+        if word.group()[0].isupper():
+            start = low + word.start()
+        elif word.group() not in _CONNECTORS:
+            break
+    return start
+
+
+def _leads(text: str, name: str, after: int) -> bool:
+    """Whether the name, after `after`, begins a sentence or follows "our": the paper's own."""
+    for index in _starts(text, name):
+        end = index + len(name)
+        if index < after or (end < len(text) and text[end].isalnum()):
+            continue
+        if text.startswith(_SENTENCE_BREAKS, index - 2):
+            return True
+        if _OUR.search(text, max(0, index - 5), index):
+            return True
+    return False
 
 
 def repeated_word(text: str) -> str | None:

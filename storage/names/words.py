@@ -1,4 +1,4 @@
-"""What a method name looks like (for storage.names.cues): coined words, capitalised phrases,
+"""What a method name looks like (for names.cues): coined words, capitalised phrases,
 versions, acronyms and the words they abbreviate, styled spans.
 
 `namelike` is a coined word (RelGNN, k-DTW, K²IE); `name_at` reads the name beginning at a
@@ -46,6 +46,13 @@ PHRASE_STOP = _words(
     efficient effective two three four several various different first second multiple other
     results result method methods approach approaches framework model models work paper study
     here there how what when where why whether while if so thus however"""
+)
+# The kinds of thing a paper names: "we propose X, a framework", "a new attack X".
+NOUNS = (
+    r"method|framework|model|approach|algorithm|tool|system|architecture|technique|pipeline|"
+    r"module|benchmark|dataset|estimator|network|strategy|paradigm|scheme|library|metric|loss|"
+    r"agent|solver|optimi[sz]er|procedure|mechanism|family|suite|toolkit|platform|encoder|sampler|"
+    r"transformer|policy|protocol|measure|attack|defen[cs]e|objective|formulation|variant|layer"
 )
 TOKEN = re.compile(r"[^\s,;:()\[\]\"\u2013\u2014]+")  # en/em dashes end a name too
 ACRONYM = re.compile(r"\(\s?([^()\s]{2,25}(?: v?\d+(?:\.\d+)*)?)\s?\)(?=[\s,.;:)]|$)")
@@ -176,17 +183,31 @@ def name_at(text: str, start: int, naming: bool) -> tuple[str, bool] | None:
             end = version_end
             break
         following = TOKEN.match(text, end + 1) if text.startswith(" ", end) else None
-        word = strip_token(following.group()) if following else ""
+        if following is None:
+            break
+        word = strip_token(following.group())
         if not word or not (word[0].isupper() or word[0].isdigit()) or word in _COMMON_CAPITALS:
             break
         if count == 3:
             return None  # five capitalised words or more: a title or a long name, cut
         end = following.start() + len(word)
     name = text[begin:end]
-    set_off = SET_OFF.match(text, end) is not None
+    set_off = SET_OFF.match(text, end) is not None or _weak_short_form(text, end)
     if set_off or naming:  # "called Orthogonal Bootstrap that ...": the cue marks it
         return (name, True) if len(name) <= MAX_NAME else None
     return None
+
+
+_SHORT_FORM = re.compile(r" \(([^()\s]{2,25})\)")
+
+
+def _weak_short_form(text: str, end: int) -> bool:
+    """Whether "(ACR)" and a comma or dash follow, the acronym too short or generic to be a
+    name ("Probe Pruning (PP), a ..."): then the long name before it is set off."""
+    short = _SHORT_FORM.match(text, end)
+    if not short or not (two_capitals(short.group(1)) or is_generic(short.group(1))):
+        return False
+    return SET_OFF.match(text, short.end()) is not None
 
 
 def expansion_start(acronym: str, text: str, end: int) -> int | None:
@@ -236,7 +257,11 @@ def styled_name(text: str, start: int, end: int) -> str | None:
     if span.endswith(")") and (acronym := ACRONYM.search(span)) and acronym.end() == len(span):
         # "**Gated Spectral Token Mixer (GSTM)**": the acronym names it.
         inner = strip_token(acronym.group(1))
-        return inner if namelike(inner) else None
+        if namelike(inner) and not two_capitals(inner):
+            return inner
+        # "**Thought Propagation (TP)**": a two-capital short form names nothing; the words do.
+        words = span[: acronym.start()].split()
+        return " ".join(words) if 1 <= len(words) <= 4 and words[0][:1].isupper() else None
     if len(span) < 2 or not span[0].isalpha() or len(span) > MAX_NAME or len(span.split()) > 3:
         return None
     if " " not in span and (namelike(span) or span[:1].isupper()) and not is_generic(span):
@@ -263,3 +288,30 @@ def word_count(text: str, name: str) -> int:
             count += 1
         index = text.find(name, index + 1)
     return count
+
+
+_KIND_WORDS = re.compile(r"(?:" + NOUNS + r")s?")
+_ARTICLES = ("a", "an", "the")
+_LINKS = _words("of for to in on at by with from via that which and or as")
+
+
+def kind_before(text: str, window_start: int, name_start: int) -> bool:
+    """Whether a cue's object is "a/the [words] kind" right before a name, with no comma:
+    "a new defense Cowpox", not "a method of the loss Hessian" or "the Policy Optimization"."""
+    if text[name_start - 1] != " ":
+        return False
+    words = text[window_start : name_start - 1].split()
+    if not 2 <= len(words) <= 5 or words[0].lower() not in _ARTICLES:
+        return False
+    kind = words[-1]
+    # Every word lower-case (not a capitalised long name's "Policy"), none a preposition.
+    return _KIND_WORDS.fullmatch(kind) is not None and all(
+        word.islower() and word not in _LINKS for word in words[1:-1]
+    )
+
+
+def skip_over(pattern: re.Pattern[str], text: str, position: int) -> int:
+    """Where `pattern` ends when matched at `position` (it matches the empty string: words or
+    spaces to skip, perhaps none)."""
+    match = pattern.match(text, position)
+    return match.end() if match else position

@@ -346,3 +346,138 @@ def test_a_two_capital_field_term_never_beats_the_papers_name() -> None:
         "FloatLite, a low-precision training framework."
     )
     assert method_name(abstract) == "FloatLite"
+
+
+# --- the name shown (derive_name): guesses sure enough to show ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Rooftop solar is hard to map. We propose a shadow-aware panel segmenter with tiled "
+        "attention (SPAN) for aerial photos. SPAN needs ten times fewer labels.",
+        "Rooftop solar is hard to map. In this work we develop a novel and rather simple way "
+        "to outline panels on roofs (SPAN). SPAN needs ten times fewer labels.",
+        "Rooftop solar is hard to map. We design a segmenter for the tiled and often shadowed "
+        "aerial photos of cities (SPAN), and our SPAN needs ten times fewer labels.",
+    ],
+)
+def test_an_acronym_defined_where_the_paper_makes_something_is_shown(abstract: str) -> None:
+    assert derive_name(abstract) == "SPAN"
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        # said once: a passing abbreviation
+        "Rooftop solar is hard to map. We propose a segmenter that is aware of shadows and of "
+        "the tiles of aerial photos (SPAN), with ten times fewer labels.",
+        # the topic after a preposition, never the subject of a later sentence
+        "Rooftop solar is hard to map. We propose a faster sampler for Hamiltonian Monte Carlo "
+        "(HMCX) on aerial photos, where HMCX is the usual choice.",
+        # defined by the field, not where the paper makes something
+        "Hamiltonian Monte Carlo (HMCX) is slow on aerial photos. We show that HMCX mixes well.",
+    ],
+)
+def test_an_acronym_the_paper_does_not_make_is_not_shown(abstract: str) -> None:
+    assert derive_name(abstract) != "HMCX" and derive_name(abstract) != "SPAN"
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We present QuarrySet, a benchmark of rock photos. Leveraging QuarrySet, we introduce "
+        "GeoLens, a vision model for geologists. GeoLens is public.",
+        "We build QuarrySet, a dataset of rock photos. Using the QuarrySet dataset, we introduce "
+        "GeoLens, a vision model for geologists. GeoLens is public.",
+    ],
+)
+def test_a_dataset_the_text_uses_to_make_its_method_is_not_the_name(abstract: str) -> None:
+    assert method_name(abstract) == "GeoLens"
+
+
+@pytest.mark.parametrize(
+    "url", ["https://quillnet.github.io", "https://quillnet-page.github.io/website/"]
+)
+def test_a_page_made_for_the_paper_names_it_like_a_repository(url: str) -> None:
+    abstract = f"Handwriting is hard to synthesise. We fix the strokes. Samples: {url}"
+    assert derive_name(abstract) == "quillnet"
+
+
+@pytest.mark.parametrize(
+    "url", ["https://someone.github.io/projects/strokes/", "https://review20417.github.io"]
+)
+def test_a_personal_site_or_a_submission_number_names_nothing(url: str) -> None:
+    abstract = f"Handwriting is hard to synthesise. We fix the strokes. Samples: {url}"
+    assert derive_name(abstract) == "Handwriting is hard to synthesise"
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        ("Filters leak. We propose a new attack Hornet that poisons a few samples.", "Hornet"),
+        ("Agents spread exploits. We propose a defense Quillguard to stop them.", "Quillguard"),
+    ],
+)
+def test_a_kind_right_before_a_capitalised_word_names_it(abstract: str, name: str) -> None:
+    assert method_name(abstract) == name
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Sharpness matters. We introduce a measure of the loss Hessian that tracks it.",
+        "We propose Residual Policy Optimization Schedules for robots, and policy Hessian tests.",
+        "Results show that our method beats the strong baselines Smith and Jones on all tasks.",
+    ],
+)
+def test_a_capitalised_word_after_a_kind_in_other_phrases_is_no_name(abstract: str) -> None:
+    assert method_name(abstract) not in ("Hessian", "Smith", "Optimization Schedules")
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        ("We introduce Ripple Merging (RM), a way to merge adapters.", "Ripple Merging"),
+        ("This paper presents Tidal Decoding (ID), a simple way to decode.", "Tidal Decoding"),
+        ("We propose **Ripple Merging (RM)**, which merges adapters.", "Ripple Merging"),
+    ],
+)
+def test_a_two_capital_or_generic_short_form_leaves_the_long_name(abstract: str, name: str) -> None:
+    assert method_name(abstract) == name
+
+
+def test_a_short_form_that_is_a_name_still_names_the_method() -> None:
+    abstract = "We introduce Ripple Merging (RiMe), a way to merge adapters. RiMe is fast."
+    assert method_name(abstract) == "RiMe"
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        ("Chat logs are rare. We compiled ChatHarbor, a corpus of a million chats.", "ChatHarbor"),
+        ("We pioneer Liquid Meshes, a representation of moving scenes.", "Liquid Meshes"),
+    ],
+)
+def test_compiling_and_pioneering_make_the_papers_own_work(abstract: str, name: str) -> None:
+    assert method_name(abstract) == name
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Subsets are hard to score. Moreover, we present the Layered Encoding of Sparse Subset "
+        "Ordering (QUILTS), an attention model. Tests favour QUILTS, and QUILTS is fast.",
+        "Caches grow with the context, so we cut memory by presenting a novel approach, Pooled "
+        "Keys for Long Context Reading (PULCR). PULCR keeps a fixed-size cache.",
+    ],
+)
+def test_an_acronym_after_a_capitalised_long_name_with_small_words_is_shown(abstract: str) -> None:
+    assert derive_name(abstract) in ("QUILTS", "PULCR")
+
+
+def test_a_venue_and_year_after_a_repository_name_are_not_part_of_it() -> None:
+    abstract = "Queries are rotated. Code: https://github.com/lab/SpinQuery_ICML2031"
+    assert derive_name(abstract, code_urls=("https://github.com/lab/SpinQuery_ICML2031",)) == (
+        "SpinQuery"
+    )

@@ -1,0 +1,54 @@
+"""How surely an acronym in a cue's window names the method (for names.cues).
+
+An acronym right after "we propose" whose letters the words before it spell names the method;
+one further on abbreviates a topic. A long name an acronym then abbreviates is named by the
+acronym ("Gated Spectral Token Mixer (GSTM)" is GSTM), a coined word keeps its own name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from papershelf.storage.names.words import namelike, strip_token, two_capitals
+
+_PUNCTUATION = re.compile(r"[,;:.]")
+
+
+def acronym_score(text: str, window_start: int, start: int | None, match: re.Match[str]) -> int:
+    """How surely an acronym in a cue's window names the method.
+
+    With its expansion right after the cue ("we propose [a novel] Expansion Words (ACR)", or
+    set off: "a new strategy, Expansion Words (ACR)") it does; an acronym further on ("...first
+    study on adapting visual in-context learning (V-ICL)") is a topic's. One whose letters are
+    not the words' ("the normalized Transformer (nGPT)") names it when close to the cue.
+    """
+    if start is not None:
+        if " " not in text[start : match.start()].strip() and namelike(
+            strip_token(text[start : match.start()].strip())
+        ):
+            return 3  # "Prompting4Debugging (P4D)": the coined word is the name, not its short
+        gap = text[window_start:start].split() if start >= window_start else None
+        if gap is not None and (len(gap) <= 3 or (len(gap) <= 10 and gap[-1][-1] in ",:")):
+            return 5
+        return 2
+    between = text[window_start : match.start()]
+    if len(between.split()) <= 6 and not _PUNCTUATION.search(between):
+        return 4
+    return 0
+
+
+def spelled_out(
+    text: str, start: int, name: str, acronyms: list[tuple[re.Match[str], int | None]]
+) -> bool:
+    """Whether the name at `start` begins a long name an acronym then abbreviates.
+
+    "we introduce Pior-Informed Preference Alignment (PIPA)": the acronym names it; a coined
+    word with its own abbreviation ("Cell2Sentence (C2S)") stays the name.
+    """
+    for match, expanded_at in acronyms:
+        if expanded_at is None or match.start() <= start or two_capitals(match.group(1)):
+            continue  # (a two-capital short form, "(PP)", names nothing: the words name it)
+        between = text[start : match.start()]
+        if len(between.split()) <= 8 and not _PUNCTUATION.search(between):
+            return " " in between.strip() or " " in name
+    return False
