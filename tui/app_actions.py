@@ -14,13 +14,15 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual import work
+from textual.app import App
+
 from papershelf.storage.errors import PapershelfError, SaveError
 from papershelf.storage.model import STATUSES
+from papershelf.tui.screens.main import MainScreen
 from papershelf.tui.text import one_line_notice
 from papershelf.tui.widgets.paper_list import PaperList
 from papershelf.tui.widgets.reader import Reader
-from textual import work
-from textual.app import App
 
 # The dialogs, the exporter and the clipboard are imported when first used: together they
 # cost ~0.1 s of imports that would otherwise delay the first frame.
@@ -44,13 +46,27 @@ class PaperActions(App[None]):
         super().__init__()
         self.library = library
         self._journal_notice_shown: str | None = None
+        self.main_screen = MainScreen(
+            library, on_edit=self.query_edited, on_ready=self.main_screen_ready
+        )
+        """The screen every dialog returns to (the first of the stack)."""
 
     # -- what the app provides -----------------------------------------------------------------
+
+    def get_default_screen(self) -> MainScreen:
+        """The main screen is the first of the stack."""
+        return self.main_screen
 
     @property
     def paper_list(self) -> PaperList:
         """The list widget (on the main screen, whichever screen is active)."""
-        return self.screen_stack[0].query_one(PaperList)
+        return self.main_screen.paper_list
+
+    def query_edited(self, query: str) -> None:
+        """The filter's text changed; the search wiring overrides this."""
+
+    def main_screen_ready(self) -> None:
+        """The main screen's widgets are mounted; the app overrides this to start up."""
 
     def after_change(self) -> None:
         """Redraw whatever shows entries; the app overrides this."""

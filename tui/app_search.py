@@ -11,6 +11,9 @@ from collections import Counter
 from collections.abc import Sequence
 from time import perf_counter
 
+from textual import on, work
+from textual.worker import get_current_worker
+
 from papershelf.storage.errors import PapershelfError
 from papershelf.storage.search.engine import Hit, Results, SearchEngine, parse_query
 from papershelf.tui.app_links import LinkActions
@@ -18,9 +21,6 @@ from papershelf.tui.app_trace import TRACE
 from papershelf.tui.collector import IdleCollector
 from papershelf.tui.messages import SearchFailed, SearchFinished
 from papershelf.tui.widgets.paper_list import AllPapers
-from papershelf.tui.widgets.tag_pane import TagPane
-from textual import on, work
-from textual.worker import get_current_worker
 
 SEARCH_CACHE = "search-index.bin"
 """The search index's cache file in the library directory (shared with `papershelf list`)."""
@@ -159,7 +159,7 @@ class SearchWiring(LinkActions):
             self.call_after_refresh(self._trace_rendered, shown, detail)
 
     def _refresh_side(self) -> None:
-        self.query_one(TagPane).show_counts(self._tag_counts(self.paper_list.hits))
+        self.main_screen.tag_pane.show_counts(self._tag_counts(self.paper_list.hits))
         self._update_status()
 
     def _tag_counts(self, hits: Sequence[Hit]) -> Counter[str]:
