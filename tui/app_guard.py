@@ -22,9 +22,6 @@ import contextlib
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from papershelf.tui.crashlog import append_crash, describe
-from papershelf.tui.notifications import LastingNotification
-from papershelf.tui.text import one_line_notice
 from rich.text import Text
 from textual import events
 from textual.app import App
@@ -32,11 +29,16 @@ from textual.message import Message
 from textual.notifications import Notify, SeverityLevel
 from textual.worker import WorkerFailed
 
+from papershelf.tui.crashlog import append_crash, describe
+from papershelf.tui.notifications import LastingNotification
+from papershelf.tui.text import one_line_notice
+
 if TYPE_CHECKING:
-    from papershelf.storage.library.library import Library
     from textual.actions import ActionParseResult
     from textual.dom import DOMNode
     from textual.screen import Screen
+
+    from papershelf.storage.library.library import Library
 
 EXIT_CRASH = 70
 """Exit status after an error the app could not survive (EX_SOFTWARE in sysexits.h)."""

@@ -16,8 +16,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from papershelf.tui.app_actions import PaperActions
 from textual import work
+
+from papershelf.tui.app_actions import PaperActions
 
 # The chooser and the clipboard are imported when first used (see app_actions).
 if TYPE_CHECKING:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.text import Text
+
 from papershelf.storage.errors import PapershelfError, SaveError
 from papershelf.tui.app_guard import CrashGuard
 from papershelf.tui.text import one_line_notice
-from rich.text import Text
 
 if TYPE_CHECKING:
     from papershelf.storage.library.library import Library

@@ -18,10 +18,11 @@ import os
 import signal
 import threading
 
+from rich.text import Text
+
 from papershelf.tui.app_saving import UnsavedChanges
 from papershelf.tui.crashlog import append_crash
 from papershelf.tui.text import one_line_notice
-from rich.text import Text
 
 HANDLED_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
 EXIT_GRACE_SECONDS = 1.5

@@ -8,8 +8,9 @@ from papershelf.storage.errors import PapershelfError
 from papershelf.storage.library.settings import save_settings
 
 if TYPE_CHECKING:
-    from papershelf.tui.app_workflow import WorkflowActions
     from textual.theme import Theme
+
+    from papershelf.tui.app_workflow import WorkflowActions
 
 
 class ThemeMemory:

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import overload
 
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
 from papershelf.storage.library.settings import SORT_ORDERS, sort_ids
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.engine import Hit as SearchHit
 from papershelf.storage.search.engine import Results
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 RELEVANCE = "relevance"
 """Not a stored order: the ranking of a query's results."""

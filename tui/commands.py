@@ -10,10 +10,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from papershelf.tui.screens.help import HelpSection, KeyHelp
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.dom import DOMNode
+
+from papershelf.tui.screens.help import HelpSection, KeyHelp
 
 if TYPE_CHECKING:
     from textual.app import App

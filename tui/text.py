@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from papershelf.tui.stand_ins import stand_ins
 from textual.content import Content, Span
 from textual.style import Style
+
+from papershelf.tui.stand_ins import stand_ins
 
 StyleLike = Style | str
 

@@ -10,10 +10,11 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from textual.widgets import Input, TextArea
+
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
 from papershelf.tui.app import PapershelfApp
-from textual.widgets import Input, TextArea
 
 # What ML abstracts (and mischief) put in brackets, plus raw terminal escapes: a clear-screen
 # and an OSC 52 clipboard write. None of it may act as markup or reach the terminal.

@@ -12,8 +12,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import papershelf.tui.app as app_module
 import pytest
+from textual.widgets import Input
+
+import papershelf.tui.app as app_module
 from papershelf.storage.errors import SaveError
 from papershelf.storage.library.library import Library
 from papershelf.tui.app import PapershelfApp
@@ -26,7 +28,6 @@ from papershelf.tui.widgets.filter_bar import FilterBar
 from papershelf.tui.widgets.paper_list import PaperList
 from papershelf.tui.widgets.reader import Reader
 from papershelf.tui.widgets.tag_pane import TagPane
-from textual.widgets import Input
 
 SIZE = (120, 40)
 
@@ -486,9 +487,8 @@ async def test_help_scrolls_like_every_other_view(make_app) -> None:
 async def test_an_unknown_operator_is_said_as_the_cli_says_it(
     make_app, library_root: Path, query: str
 ) -> None:
-    from papershelf.tui.widgets.status_line import StatusLine
-
     from papershelf.cli.main import main
+    from papershelf.tui.widgets.status_line import StatusLine
 
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):

@@ -8,8 +8,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import papershelf.storage.library.papers_cache as papercache
-import papershelf.storage.related.cache as related_cache
 import pytest
 from cache_damage import (
     PAPERS_CACHE,
@@ -22,15 +20,17 @@ from cache_damage import (
     in_text,
 )
 from keys import burst
+from test_app import SIZE, first_ids, settle
+
+import papershelf.storage.library.papers_cache as papercache
+import papershelf.storage.related.cache as related_cache
+from papershelf.cli.main import main
 from papershelf.storage.files.layout import SEARCH_CACHE, stat_key
 from papershelf.storage.library.library import Library
 from papershelf.storage.related.index import RelatedIndex
 from papershelf.storage.search.engine import SearchEngine
 from papershelf.storage.search.index import SearchIndex
 from papershelf.tui.app import PapershelfApp
-from test_app import SIZE, first_ids, settle
-
-from papershelf.cli.main import main
 
 QUERIES = ("quokka", "wombat", "diffus", "'burrows", "has:code", "learning")
 

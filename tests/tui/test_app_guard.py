@@ -9,12 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from papershelf.storage.library.library import Library
-from papershelf.storage.search.engine import SearchEngine
-from papershelf.tui.screens.tag_editor import TagEditor
 from test_app import SIZE, Notes, settle
 from textual.app import App
 from textual.message_pump import MessagePump
+
+from papershelf.storage.library.library import Library
+from papershelf.storage.search.engine import SearchEngine
+from papershelf.tui.screens.tag_editor import TagEditor
 
 CRASH_LOG = "crash.log"
 EXIT_CRASH = 70

@@ -11,11 +11,12 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from test_app import SIZE, Notes, go_to, settle
+
 from papershelf.storage.library.library import Library
 from papershelf.tui.app import PapershelfApp
 from papershelf.tui.screens.link_chooser import LinkChooser
 from papershelf.tui.widgets.reader import Reader
-from test_app import SIZE, Notes, go_to, settle
 
 PAGE = "https://pageonly.example.org/paper/1"
 MARKUP_PAGE = "https://kiwi.example.org/[b]bold[/b]?q=[@click=app.quit]x[/]"

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_app import SIZE, Notes, settle
+
 from papershelf.storage.library.library import Library
 from papershelf.tui.app import PapershelfApp
 from papershelf.tui.screens.confirm import Confirm
 from papershelf.tui.widgets.status_line import StatusLine
-from test_app import SIZE, Notes, settle
 
 UNSAVED = "● 1 change not saved — retrying"
 

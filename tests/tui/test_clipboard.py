@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from papershelf.tui.clipboard import TERMINAL_NOTE, Clipboard, CopyOutcome
 from test_dialogs_harness import pilot_test
 from textual.app import App
+
+from papershelf.tui.clipboard import TERMINAL_NOTE, Clipboard, CopyOutcome
 
 URL = "https://github.com/snap-stanford/relgnn"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 
 import pytest
+
 from papershelf.tui.collector import IDLE_SECONDS, NO_AUTOMATIC_FULL_COLLECTION, IdleCollector
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from keys import burst
-from papershelf.storage.library.library import Library
 from test_app import SIZE, Notes, go_to, settle
+
+from papershelf.storage.library.library import Library
 
 
 def with_one_code_url(library: Library, count: int) -> list[str]:

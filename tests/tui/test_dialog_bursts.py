@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from keys import burst
+from test_app import SIZE, go_to, settle
+
 from papershelf.storage.library.library import Library
 from papershelf.tui.screens.export_dialog import ExportDialog
 from papershelf.tui.screens.help import HelpScreen
@@ -11,7 +13,6 @@ from papershelf.tui.screens.link_chooser import LinkChooser
 from papershelf.tui.screens.note_editor import NoteEditor
 from papershelf.tui.screens.related import RelatedScreen
 from papershelf.tui.screens.tag_editor import TagEditor
-from test_app import SIZE, go_to, settle
 
 
 async def test_tag_typed_right_after_t_then_saved_in_one_burst(

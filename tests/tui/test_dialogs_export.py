@@ -6,10 +6,11 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from papershelf.tui.screens.confirm import Confirm
-from papershelf.tui.screens.export_dialog import ExportDialog, ExportRequest
 from test_dialogs_harness import NO_RESULT, DialogHarness, pilot_test
 from textual.widgets import Input, OptionList, Static
+
+from papershelf.tui.screens.confirm import Confirm
+from papershelf.tui.screens.export_dialog import ExportDialog, ExportRequest
 
 TODAY = date(2025, 7, 14)
 TAGS = ["to-read", "diffusion", "graph"]

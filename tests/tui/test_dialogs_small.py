@@ -7,12 +7,13 @@ import unicodedata
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_dialogs_harness import NO_RESULT, DialogHarness, pilot_test
+from textual.widgets import Button, OptionList, TextArea
+
 from papershelf.tui.screens.confirm import Confirm
 from papershelf.tui.screens.dialogs_base import clean_line, clean_text, shorten
 from papershelf.tui.screens.link_chooser import LinkChooser
 from papershelf.tui.screens.note_editor import NoteEditor
-from test_dialogs_harness import NO_RESULT, DialogHarness, pilot_test
-from textual.widgets import Button, OptionList, TextArea
 
 URLS = [
     "https://github.com/snap-stanford/relgnn",

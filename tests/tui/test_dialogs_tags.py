@@ -7,10 +7,11 @@ import asyncio
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from papershelf.tui.screens.tag_editor import TagChange, TagEditor
-from papershelf.tui.screens.tag_editor_logic import TagEdits, TagSuggester, parse_tag_input
 from test_dialogs_harness import NO_RESULT, DialogHarness, pilot_test
 from textual.widgets import Input, OptionList, Static
+
+from papershelf.tui.screens.tag_editor import TagChange, TagEditor
+from papershelf.tui.screens.tag_editor_logic import TagEdits, TagSuggester, parse_tag_input
 
 KNOWN = {"to-read": 40, "llm": 30, "transformers": 15, "diffusion": 12, "graph": 9, "rl": 7}
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from papershelf.storage.library.library import Library
-from papershelf.tui.app import PapershelfApp
-from papershelf.tui.screens.export_dialog import ExportDialog, ExportRequest
 from test_app import settle
 
 from papershelf.cli.main import main
+from papershelf.storage.library.library import Library
+from papershelf.tui.app import PapershelfApp
+from papershelf.tui.screens.export_dialog import ExportDialog, ExportRequest
 
 SIZE = (120, 40)
 

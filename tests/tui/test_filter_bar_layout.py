@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from papershelf.tui.widgets.filter_bar import FilterBar
 from textual.app import App, ComposeResult
 from textual.screen import Screen
 from textual.widgets import Input, Static
+
+from papershelf.tui.widgets.filter_bar import FilterBar
 
 
 class _Harness(App[None]):

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from papershelf.tui.widgets.filter_bar import FilterBar
 from textual import events
+
+from papershelf.tui.widgets.filter_bar import FilterBar
 
 
 async def test_a_key_queued_right_after_enter_goes_to_the_list(make_app, reopen, library_root):

@@ -9,8 +9,9 @@ tests pin down the mechanism: the search has run before the key's handling retur
 
 from __future__ import annotations
 
-from papershelf.tui.widgets.filter_bar import FilterBar
 from textual.app import App, ComposeResult
+
+from papershelf.tui.widgets.filter_bar import FilterBar
 
 
 class _Harness(App[None]):

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from time import perf_counter
 
-from papershelf.storage.library.library import NOTE_MAX_CHARS, Library
-from papershelf.tui.screens.note_editor import PASTE_LIMIT, NoteEditor
-from papershelf.tui.widgets.filter_bar import MAX_FILTER_CHARS, FilterBar
 from test_app import SIZE, Notes, settle
 from textual import events
 from textual.widgets import Static, TextArea
+
+from papershelf.storage.library.library import NOTE_MAX_CHARS, Library
+from papershelf.tui.screens.note_editor import PASTE_LIMIT, NoteEditor
+from papershelf.tui.widgets.filter_bar import MAX_FILTER_CHARS, FilterBar
 
 WORDS = "diffusion planning graph neural attention quokka "
 

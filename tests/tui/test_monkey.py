@@ -15,6 +15,9 @@ import os
 import random
 
 from keys import burst as send_burst
+from test_app import SIZE, settle
+from textual.binding import Binding
+
 from papershelf.tui.app import PapershelfApp
 from papershelf.tui.screens import (
     confirm,
@@ -29,8 +32,6 @@ from papershelf.tui.widgets.filter_bar import FilterBar
 from papershelf.tui.widgets.paper_list import PaperList
 from papershelf.tui.widgets.reader import Reader
 from papershelf.tui.widgets.tag_pane import TagPane
-from test_app import SIZE, settle
-from textual.binding import Binding
 
 STEPS = int(os.environ.get("PAPERSHELF_MONKEY_STEPS", "300"))
 SEED = int(os.environ.get("PAPERSHELF_MONKEY_SEED", "1"))

@@ -18,11 +18,12 @@ import re
 import textwrap
 from collections.abc import Iterator
 
-import papershelf.tui
 from textual.app import App
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
+
+import papershelf.tui
 
 TEXTUAL_BASES = (App, Screen, Widget)
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 from time import time
 
-from papershelf.tui.notifications import MIN_TOAST_SECONDS, LastingNotification
 from textual.app import App, ComposeResult
 from textual.notifications import Notification
 from textual.widgets import Static
 from textual.widgets._toast import Toast
+
+from papershelf.tui.notifications import MIN_TOAST_SECONDS, LastingNotification
 
 
 def test_a_lasting_notification_expires_on_time_but_never_has_negative_time_left() -> None:

@@ -4,12 +4,13 @@ resize, and draws its own position bar."""
 from __future__ import annotations
 
 import pytest
+from textual.app import App, ComposeResult
+from textual.screen import Screen
+
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.engine import Hit
 from papershelf.tui.widgets.position_bar import THUMB
 from papershelf.tui.widgets.reader import Reader
-from textual.app import App, ComposeResult
-from textual.screen import Screen
 
 
 def paper(paper_id: str, words: int) -> Paper:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from keys import burst
+
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
 from papershelf.tui.app import PapershelfApp

@@ -17,6 +17,15 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rich.cells import cell_len
+from rich.segment import Segment
+from textual import events
+from textual.content import Content
+from textual.geometry import Region
+from textual.style import Style
+from textual.widget import Widget
+from textual.widgets import Input, OptionList, Static, TextArea
+
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.engine import Hit
@@ -33,14 +42,6 @@ from papershelf.tui.widgets.paper_list import PaperList
 from papershelf.tui.widgets.reader import Reader, reader_content
 from papershelf.tui.widgets.status_line import StatusLine
 from papershelf.tui.widgets.tag_pane import TagPane, _prompt
-from rich.cells import cell_len
-from rich.segment import Segment
-from textual import events
-from textual.content import Content
-from textual.geometry import Region
-from textual.style import Style
-from textual.widget import Widget
-from textual.widgets import Input, OptionList, Static, TextArea
 
 # -- payloads and the documented stand-ins ----------------------------------------------------
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import unicodedata
 
-from papershelf.tui.widgets.safe_input import PathInput, SafeInput, SafeTextArea
 from textual import events
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widget import Widget
+
+from papershelf.tui.widgets.safe_input import PathInput, SafeInput, SafeTextArea
 
 HOSTILE = "a\x9b2J\u202eb\x05\x1a\x1b[2Jc\x7f"
 BIDI = frozenset(chr(code) for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))

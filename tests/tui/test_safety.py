@@ -7,10 +7,11 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
+from textual.content import Content
+
 from papershelf.tui.text import highlighted, one_line_notice, plain, safe
 from papershelf.tui.widgets.reader import Reader
 from papershelf.tui.widgets.tag_pane import TagPane
-from textual.content import Content
 
 MARKUP = "[MASK] [/] [@click=app.quit]x[/] [link=http://x]y[/link]"
 

@@ -10,13 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_dialogs_harness import DialogHarness, still_blink
+from textual.pilot import Pilot
+
 from papershelf.tui.screens.confirm import Confirm
 from papershelf.tui.screens.export_dialog import ExportDialog
 from papershelf.tui.screens.link_chooser import LinkChooser
 from papershelf.tui.screens.note_editor import NoteEditor
 from papershelf.tui.screens.tag_editor import TagEditor
-from test_dialogs_harness import DialogHarness, still_blink
-from textual.pilot import Pilot
 
 SIZES = [(80, 24), (160, 48)]
 KNOWN = {"to-read": 40, "llm": 30, "transformers": 15, "diffusion": 12, "graph": 9, "rl": 7}

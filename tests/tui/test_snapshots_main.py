@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from papershelf.storage.library.library import Library
 
 SIZES = [(80, 24), (160, 48)]

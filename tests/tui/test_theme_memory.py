@@ -6,10 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from test_app import settle
+
 from papershelf.storage.library.library import Library
 from papershelf.storage.library.settings import SETTINGS_FILE
 from papershelf.tui.app import PapershelfApp
-from test_app import settle
 
 SIZE = (120, 40)
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_app import SIZE, Notes, go_to, settle
+
 from papershelf.storage.library.library import Library
 from papershelf.tui.app import PapershelfApp
 from papershelf.tui.commands import help_sections
 from papershelf.tui.screens.help import HelpScreen
 from papershelf.tui.screens.note_editor import NoteEditor
 from papershelf.tui.widgets.reader import Reader
-from test_app import SIZE, Notes, go_to, settle
 
 
 async def test_bulk_tag_is_one_undo_step_that_survives_a_restart(

@@ -5,8 +5,10 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import papershelf.tui.app_workflow as workflow
 import pytest
+from test_app import SIZE, Notes, go_to, settle
+
+import papershelf.tui.app_workflow as workflow
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
 from papershelf.storage.related.index import RelatedIndex
@@ -14,7 +16,6 @@ from papershelf.tui.screens.related import RelatedList, RelatedScreen
 from papershelf.tui.widgets.filter_bar import FilterBar
 from papershelf.tui.widgets.paper_list import PaperList
 from papershelf.tui.widgets.reader import Reader
-from test_app import SIZE, Notes, go_to, settle
 
 
 def expected(library: Library, paper_id: str) -> list[tuple[str, float]]:

@@ -7,14 +7,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-import papershelf.tui.app_workflow as workflow
 import pytest
+from test_app import SIZE, settle
+
+import papershelf.tui.app_workflow as workflow
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
 from papershelf.storage.related.cache import RELATED_CACHE, load, load_or_build, save
 from papershelf.storage.related.index import RelatedIndex
 from papershelf.tui.screens.related import RelatedScreen
-from test_app import SIZE, settle
 
 
 class CountedIndex(RelatedIndex):

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from test_app import SIZE, Notes, settle
+
 from papershelf.storage.library.library import Library
 from papershelf.storage.library.settings import sort_ids
 from papershelf.tui.app import PapershelfApp
 from papershelf.tui.widgets.status_line import StatusLine
-from test_app import SIZE, Notes, settle
 
 
 def shown(app: PapershelfApp) -> list[str]:

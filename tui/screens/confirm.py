@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from papershelf.tui.screens.dialogs_base import DialogScreen, clean_line, clean_text, key_hints
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Static
+
+from papershelf.tui.screens.dialogs_base import DialogScreen, clean_line, clean_text, key_hints
 
 
 class Confirm(DialogScreen[bool]):

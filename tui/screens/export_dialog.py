@@ -9,9 +9,6 @@ from datetime import date
 from pathlib import Path
 from typing import ClassVar, Literal
 
-from papershelf.tui.screens.confirm import Confirm
-from papershelf.tui.screens.dialogs_base import DialogScreen, clean_line, key_hints
-from papershelf.tui.widgets.safe_input import PathInput
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -19,6 +16,10 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
+
+from papershelf.tui.screens.confirm import Confirm
+from papershelf.tui.screens.dialogs_base import DialogScreen, clean_line, key_hints
+from papershelf.tui.widgets.safe_input import PathInput
 
 Scope = Literal["results", "tag", "marked"]
 

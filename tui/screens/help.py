@@ -6,13 +6,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from papershelf.tui.screens.dialogs_base import DialogScreen
-from papershelf.tui.text import plain
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
+
+from papershelf.tui.screens.dialogs_base import DialogScreen
+from papershelf.tui.text import plain
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from papershelf.tui.screens.dialogs_base import DialogScreen, clean_line, key_hints
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -13,6 +12,8 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
+
+from papershelf.tui.screens.dialogs_base import DialogScreen, clean_line, key_hints
 
 _DIRECT_KEYS = 9
 

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import Static, TextArea
+
 from papershelf.storage.library.library import NOTE_MAX_CHARS
 from papershelf.tui.screens.dialogs_base import (
     DialogScreen,
@@ -13,11 +19,6 @@ from papershelf.tui.screens.dialogs_base import (
     shorten,
 )
 from papershelf.tui.widgets.safe_input import SafeTextArea
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.content import Content
-from textual.widgets import Static, TextArea
 
 PASTE_LIMIT = 2 * NOTE_MAX_CHARS
 """A paste that would make the note longer than this is refused: such a note could not be saved,

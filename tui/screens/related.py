@@ -7,10 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from papershelf.storage.text.titles import display_title
-from papershelf.tui.app_trace import TRACE
-from papershelf.tui.screens.dialogs_base import DialogScreen, clean_line, key_hints, shorten
-from papershelf.tui.text import plain
 from rich.segment import Segment
 from textual import events
 from textual.app import ComposeResult
@@ -23,6 +19,11 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
+
+from papershelf.storage.text.titles import display_title
+from papershelf.tui.app_trace import TRACE
+from papershelf.tui.screens.dialogs_base import DialogScreen, clean_line, key_hints, shorten
+from papershelf.tui.text import plain
 
 _INDENT = " " * 6
 """Under the score column: the title and the shared terms line up with the name."""

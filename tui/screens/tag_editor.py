@@ -5,6 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
 from papershelf.tui.screens.dialogs_base import DialogScreen, clean_line, key_hints, shorten
 from papershelf.tui.screens.tag_editor_logic import (
     Op,
@@ -14,13 +22,6 @@ from papershelf.tui.screens.tag_editor_logic import (
     parse_tag_input,
 )
 from papershelf.tui.widgets.safe_input import SafeInput
-from textual import on
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.content import Content
-from textual.widgets import Input, Label, OptionList, Static
-from textual.widgets.option_list import Option
 
 __all__ = ["TagChange", "TagEditor", "TagEdits", "TagSuggester", "parse_tag_input"]
 

@@ -6,8 +6,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from papershelf.storage.model import normalise_tag
 from textual.suggester import Suggester
+
+from papershelf.storage.model import normalise_tag
 
 Op = Literal["add", "remove"]
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from papershelf.storage.search.engine import MAX_QUERY_TERMS, parse_query
-from papershelf.tui.app_trace import TRACE
-from papershelf.tui.widgets.safe_input import SafeInput
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
+
+from papershelf.storage.search.engine import MAX_QUERY_TERMS, parse_query
+from papershelf.tui.app_trace import TRACE
+from papershelf.tui.widgets.safe_input import SafeInput
 
 MAX_FILTER_CHARS = 200
 """Longest filter text: a pasted page would otherwise cost a search over every term per key."""

@@ -15,12 +15,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, overload
 
-from papershelf.storage.model import Paper
-from papershelf.storage.search.engine import Hit, Results, field_text
-from papershelf.storage.text.headings import heading_fields
-from papershelf.storage.text.titles import display_title
-from papershelf.tui.text import safe
-from papershelf.tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style as RichStyle
@@ -32,6 +26,13 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 from textual.style import Style
+
+from papershelf.storage.model import Paper
+from papershelf.storage.search.engine import Hit, Results, field_text
+from papershelf.storage.text.headings import heading_fields
+from papershelf.storage.text.titles import display_title
+from papershelf.tui.text import safe
+from papershelf.tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
 
 if TYPE_CHECKING:
     from papershelf.storage.library.library import Library

@@ -5,12 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from papershelf.storage.model import Entry, Paper
-from papershelf.storage.search.engine import field_text, highlight_spans, snippet
-from papershelf.storage.text.headings import heading_fields
-from papershelf.storage.text.latex import display_text
-from papershelf.tui.text import highlighted, plain, safe
-from papershelf.tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
 from rich.segment import Segment
 from textual import events
 from textual.binding import Binding, BindingType
@@ -19,6 +13,13 @@ from textual.geometry import Size
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.visual import Visual
+
+from papershelf.storage.model import Entry, Paper
+from papershelf.storage.search.engine import field_text, highlight_spans, snippet
+from papershelf.storage.text.headings import heading_fields
+from papershelf.storage.text.latex import display_text
+from papershelf.tui.text import highlighted, plain, safe
+from papershelf.tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
 
 if TYPE_CHECKING:
     from papershelf.storage.search.engine import Hit

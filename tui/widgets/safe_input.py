@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from papershelf.tui.screens.dialogs_base import clean_line, clean_text
-from papershelf.tui.text import safe
 from rich.cells import cell_len, get_character_cell_size
 from rich.text import Text
 from textual.suggester import SuggestionReady
 from textual.widgets import Input, TextArea
 from textual.widgets.text_area import Edit, EditResult
+
+from papershelf.tui.screens.dialogs_base import clean_line, clean_text
+from papershelf.tui.text import safe
 
 __all__ = ["PathInput", "SafeInput", "SafeTextArea"]
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from papershelf.tui.text import plain
 from textual.content import Content
 from textual.widgets import Static
+
+from papershelf.tui.text import plain
 
 
 class StatusLine(Static):

@@ -6,13 +6,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from papershelf.tui.text import plain
 from textual import on
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
+
+from papershelf.tui.text import plain
 
 
 class TagPane(OptionList):
