@@ -78,6 +78,61 @@ def _position(hits: Sequence[Hit], paper_id: str) -> int | None:
 class PaperList(BarScrollView, can_focus=True):
     """The filtered papers, one row each, with a cursor, bulk marks and a position bar."""
 
+    # Colours of the parts of a row (component classes), drawn by render_line.
+    DEFAULT_CSS = """
+    PaperList > .paper-list--cursor {
+        background: $block-cursor-blurred-background;
+        color: $block-cursor-blurred-foreground;
+    }
+
+    PaperList:focus > .paper-list--cursor {
+        background: $block-cursor-background;
+        color: $block-cursor-foreground;
+        text-style: $block-cursor-text-style;
+    }
+
+    PaperList > .paper-list--marked {
+        background: $secondary 25%;
+    }
+
+    PaperList > .paper-list--box {
+        color: $text-muted;
+    }
+
+    PaperList > .paper-list--name {
+        text-style: bold;
+    }
+
+    PaperList > .paper-list--title {
+        color: $text-muted;
+    }
+
+    PaperList > .paper-list--match {
+        color: $text-warning;
+        text-style: bold underline;
+    }
+
+    PaperList > .paper-list--venue {
+        color: $text-muted;
+    }
+
+    PaperList > .paper-list--tag {
+        color: $text-accent;
+    }
+
+    PaperList > .paper-list--status {
+        color: $text-success;
+    }
+
+    PaperList > .paper-list--star {
+        color: $text-warning;
+    }
+
+    PaperList > .paper-list--code {
+        color: $text-secondary;
+    }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j,down", "cursor_down", "Down", id="list.down", show=False),
         Binding("k,up", "cursor_up", "Up", id="list.up", show=False),

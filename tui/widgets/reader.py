@@ -41,6 +41,53 @@ class Reader(BarScrollView, can_focus=True):
     in the next keystroke's frame).
     """
 
+    # Colours of the parts of the text (component classes).
+    DEFAULT_CSS = """
+    Reader > .reader--name {
+        text-style: bold;
+        color: $text-primary;
+    }
+
+    Reader > .reader--title {
+        text-style: italic;
+    }
+
+    Reader > .reader--label {
+        color: $text-muted;
+    }
+
+    Reader > .reader--meta {
+        color: $text-muted;
+    }
+
+    Reader > .reader--tag {
+        color: $text-accent;
+    }
+
+    Reader > .reader--star {
+        color: $text-warning;
+    }
+
+    Reader > .reader--url {
+        color: $text-secondary;
+        text-style: underline;
+    }
+
+    Reader > .reader--match {
+        background: $warning 35%;
+        text-style: bold;
+    }
+
+    Reader > .reader--code {
+        color: $text-success;
+    }
+
+    Reader > .reader--why {
+        color: $text-warning;
+        text-style: italic;
+    }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j,down", "scroll_down", "Scroll down", id="reader.down", show=False),
         Binding("k,up", "scroll_up", "Scroll up", id="reader.up", show=False),
