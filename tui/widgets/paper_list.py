@@ -274,7 +274,7 @@ class PaperList(BarScrollView, can_focus=True):
         if self._drawn.get(-1) != (top,) or width <= 0:
             self.refresh()
             return
-        pseudo = self._pseudo_classes_cache_key
+        pseudo = self.look_key
         thumb = self.thumb(len(self._hits))
         changed = [
             y
@@ -399,7 +399,7 @@ class PaperList(BarScrollView, can_focus=True):
             self._drawn = {-1: (top,)}
         # Focus, hover and the like: computed once a row (it walks the widget's state), not
         # once a styled piece.
-        pseudo = self._pseudo_classes_cache_key
+        pseudo = self.look_key
         key = self._row_key(index, width, pseudo, bar_part(self.thumb(len(self._hits)), y))
         self._drawn[y] = key
         # Rows are cached by what they show, not by position: typing a query one key at a time

@@ -168,7 +168,7 @@ class Reader(BarScrollView, can_focus=True):
         depends on its text; only what scrolling can reach does.
         """
         width = max(0, self.scrollable_content_region.width - _BAR_COLUMNS)
-        key = (self._content, width, self._pseudo_classes_cache_key, self.text_selection)
+        key = (self._content, width, self.look_key, self.text_selection)
         if key != self._lines_key:
             self._lines_key = key
             self._lines = (
