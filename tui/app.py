@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import threading
 from pathlib import Path
 from time import perf_counter
 from typing import TYPE_CHECKING, ClassVar
@@ -14,7 +13,6 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
 from papershelf.storage.errors import PapershelfError
-from papershelf.storage.model import Entry
 from papershelf.storage.search.engine import SearchEngine
 from papershelf.tui.app_search import SEARCH_CACHE
 from papershelf.tui.app_signals import SignalExit
@@ -22,7 +20,7 @@ from papershelf.tui.app_theme import ThemeMemory
 from papershelf.tui.app_trace import TRACE
 from papershelf.tui.app_workflow import WORKFLOW_BINDINGS, WorkflowActions
 from papershelf.tui.app_workflow_sort import SortCommands
-from papershelf.tui.collector import IDLE_SECONDS, IdleCollector, freeze_long_lived
+from papershelf.tui.collector import IDLE_SECONDS, freeze_long_lived
 from papershelf.tui.commands import BoundAction, PapershelfCommands, help_sections
 from papershelf.tui.messages import IndexReady
 from papershelf.tui.screens.help import HelpScreen
@@ -120,20 +118,9 @@ class PapershelfApp(SignalExit, WorkflowActions):
 
     def __init__(self, library: Library) -> None:
         super().__init__(library)
-        self.engine: SearchEngine | None = None
-        self.query_text = ""
-        self._serial = 0
-        self.shown_serial = 0
-        """The serial of the search whose results the list shows (benchmarks wait for it)."""
         self._seen_revision = library.revision
         self._paper_count = len(library.papers())
-        self._search_error: str | None = None
         self._last_poll_error: str | None = None
-        self._reader_pending: tuple[str | None] | None = None
-        self._search_lock = threading.Lock()
-        self._last_search = 0.0
-        """Seconds the last search took: a slow one sends the next to the worker."""
-        self.collector = IdleCollector()
 
     def main_screen_ready(self) -> None:
         """Show every paper at once; build the search index only after the first frame."""
@@ -207,24 +194,12 @@ class PapershelfApp(SignalExit, WorkflowActions):
             unsaved=self.unsaved_note(),
         )
 
-    def _show_paper(self, paper_id: str | None) -> None:
-        reader = self.main_screen.reader
-        if paper_id is None:
-            reader.show(None, Entry())
-            return
-        hit = self.paper_list.current_hit
-        reader.show(
-            self.library.get(paper_id),
-            self.library.entry(paper_id),
-            hit if hit is not None and hit.paper_id == paper_id else None,
-        )
-
     def after_change(self) -> None:
         """Entries changed (here or in another process): redraw and re-filter."""
         self._seen_revision = self.library.revision
         papers = self.paper_list
         papers.refresh_rows()
-        self._show_paper(papers.current_id)
+        self.main_screen.show_paper(papers.current_id)
         if len(self.library.papers()) != self._paper_count:
             self._paper_count = len(self.library.papers())
             self.engine = None
@@ -259,40 +234,13 @@ class PapershelfApp(SignalExit, WorkflowActions):
     # -- messages from the widgets ---------------------------------------------------------------
 
     @on(PaperList.Highlighted)
-    def _highlighted(self, message: PaperList.Highlighted) -> None:
-        # The reader follows one frame later, so the list (what the typist watches) is drawn
-        # first; a burst of moves shows only the last paper.
+    def _highlighted(self) -> None:
+        # The main screen moves the reader; here the cursor's moves count as activity.
         self.collector.activity()
-        if self._reader_pending is None:
-            self.call_after_refresh(self._flush_reader)
-        self._reader_pending = (message.paper_id,)
-
-    def _flush_reader(self) -> None:
-        if self._reader_pending is not None:
-            (paper_id,) = self._reader_pending
-            self._reader_pending = None
-            self._show_paper(paper_id)
-
-    @on(PaperList.Selected)
-    def _selected(self, message: PaperList.Selected) -> None:
-        self.main_screen.reader.focus()
 
     @on(PaperList.MarksChanged)
     def _marks_changed(self, message: PaperList.MarksChanged) -> None:
         self._update_status()
-
-    @on(FilterBar.Done)
-    @on(FilterBar.Cleared)
-    def _filter_done(self) -> None:
-        self.paper_list.focus()
-
-    @on(TagPane.Chosen)
-    def _tag_chosen(self, message: TagPane.Chosen) -> None:
-        filter_bar = self.main_screen.filter_bar
-        words = filter_bar.value.split()
-        if f"#{message.tag}" not in words:
-            filter_bar.value = " ".join([*words, f"#{message.tag}"])
-        self.paper_list.focus()
 
     # -- actions ---------------------------------------------------------------------------------
 

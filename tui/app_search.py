@@ -10,6 +10,7 @@ import threading
 from collections import Counter
 from collections.abc import Sequence
 from time import perf_counter
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.worker import get_current_worker
@@ -22,6 +23,9 @@ from papershelf.tui.collector import IdleCollector
 from papershelf.tui.messages import SearchFailed, SearchFinished
 from papershelf.tui.widgets.paper_list import AllPapers
 
+if TYPE_CHECKING:
+    from papershelf.storage.library.library import Library
+
 SEARCH_CACHE = "search-index.bin"
 """The search index's cache file in the library directory (shared with `papershelf list`)."""
 INLINE_SEARCH_SECONDS = 0.008
@@ -29,19 +33,24 @@ INLINE_SEARCH_SECONDS = 0.008
 
 
 class SearchWiring(LinkActions):
-    """Runs searches for the app and shows their results; the app sets the state it uses."""
+    """Runs searches for the app and shows their results."""
 
-    engine: SearchEngine | None
-    query_text: str
-    shown_serial: int
-    _serial: int
-    _search_error: str | None
-    _search_lock: threading.Lock
-    _last_search: float
-    collector: IdleCollector
+    def __init__(self, library: Library) -> None:
+        super().__init__(library)
+        self.engine: SearchEngine | None = None
+        """The search index; None until the worker has built or loaded it."""
+        self.query_text = ""
+        self._serial = 0
+        self.shown_serial = 0
+        """The serial of the search whose results the list shows (benchmarks wait for it)."""
+        self._search_error: str | None = None
+        self._search_lock = threading.Lock()
+        self._last_search = 0.0
+        """Seconds the last search took: a slow one sends the next to the worker."""
+        self.collector = IdleCollector()
 
     def _update_status(self, searching: bool = False) -> None:
-        raise NotImplementedError
+        """Redraw the status line; the app overrides this."""
 
     def _all_hits(self) -> Sequence[Hit]:
         # The empty query needs no index: every paper in library order, made on demand.

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 
+from papershelf.storage.model import Entry
 from papershelf.tui.widgets.filter_bar import FilterBar
 from papershelf.tui.widgets.footer import QuietFooter
 from papershelf.tui.widgets.paper_list import PaperList
@@ -41,6 +43,8 @@ class MainScreen(Screen[None]):
         self._library = library
         self._on_edit = on_edit
         self._on_ready = on_ready
+        self._reader_pending: tuple[str | None] | None = None
+        """The paper the reader is to show after the next frame (None: nothing pending)."""
 
     def compose(self) -> ComposeResult:
         """Filter on top; the list beside (or above) the reader and tag pane; status; footer."""
@@ -97,3 +101,50 @@ class MainScreen(Screen[None]):
     def status_line(self) -> StatusLine:
         """The status line."""
         return self.query_one(StatusLine)
+
+    # -- what the widgets say ---------------------------------------------------------------
+
+    def show_paper(self, paper_id: str | None) -> None:
+        """Show `paper_id` in the reader, with this query's matches when the cursor is on it."""
+        reader = self.reader
+        if paper_id is None:
+            reader.show(None, Entry())
+            return
+        hit = self.paper_list.current_hit
+        reader.show(
+            self._library.get(paper_id),
+            self._library.entry(paper_id),
+            hit if hit is not None and hit.paper_id == paper_id else None,
+        )
+
+    @on(PaperList.Highlighted)
+    def _follow_cursor(self, message: PaperList.Highlighted) -> None:
+        # The reader follows one frame later, so the list (what the typist watches) is drawn
+        # first; a burst of moves shows only the last paper. The message goes on to the app.
+        if self._reader_pending is None:
+            self.call_after_refresh(self._flush_reader)
+        self._reader_pending = (message.paper_id,)
+
+    def _flush_reader(self) -> None:
+        if self._reader_pending is not None:
+            (paper_id,) = self._reader_pending
+            self._reader_pending = None
+            self.show_paper(paper_id)
+
+    @on(PaperList.Selected)
+    def _read_selected(self) -> None:
+        self.reader.focus()
+
+    @on(FilterBar.Done)
+    @on(FilterBar.Cleared)
+    def _filter_done(self) -> None:
+        self.paper_list.focus()
+
+    @on(TagPane.Chosen)
+    def _tag_chosen(self, message: TagPane.Chosen) -> None:
+        # `#tag` joins the filter (once); the filter's own edit hook runs the search.
+        filter_bar = self.filter_bar
+        words = filter_bar.value.split()
+        if f"#{message.tag}" not in words:
+            filter_bar.value = " ".join([*words, f"#{message.tag}"])
+        self.paper_list.focus()
