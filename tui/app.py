@@ -23,6 +23,7 @@ from papershelf.tui.app_workflow_sort import SortCommands
 from papershelf.tui.collector import IDLE_SECONDS, freeze_long_lived
 from papershelf.tui.commands import BoundAction, PapershelfCommands, help_sections
 from papershelf.tui.messages import IndexReady
+from papershelf.tui.output import OutputActions
 from papershelf.tui.screens.help import HelpScreen
 from papershelf.tui.text import one_line_notice
 from papershelf.tui.widgets.filter_bar import FilterBar
@@ -121,6 +122,8 @@ class PapershelfApp(SignalExit, WorkflowActions):
         self._seen_revision = library.revision
         self._paper_count = len(library.papers())
         self._last_poll_error: str | None = None
+        self.output = OutputActions(self)
+        """Copy, open and export (`y`, `o`, `e`)."""
 
     def main_screen_ready(self) -> None:
         """Show every paper at once; build the search index only after the first frame."""
@@ -281,6 +284,18 @@ class PapershelfApp(SignalExit, WorkflowActions):
         """Unmark every paper."""
         self.paper_list.clear_marks()
         self.notify_info("Marks cleared")
+
+    def action_copy_code(self) -> None:
+        """Copy the code URL of the paper in focus (a chooser when there are several)."""
+        self.output.copy_code()
+
+    def action_open_link(self) -> None:
+        """Open a link of the paper in focus in a browser."""
+        self.output.open_link()
+
+    def action_export(self) -> None:
+        """Export Markdown (the results, the marked papers or a tag)."""
+        self.output.export()
 
     def action_help(self) -> None:
         """Show every key, generated from the bindings."""

@@ -17,7 +17,7 @@ from textual.worker import get_current_worker
 
 from papershelf.storage.errors import PapershelfError
 from papershelf.storage.search.engine import Hit, Results, SearchEngine, parse_query
-from papershelf.tui.app_links import LinkActions
+from papershelf.tui.app_actions import PaperActions
 from papershelf.tui.app_trace import TRACE
 from papershelf.tui.collector import IdleCollector
 from papershelf.tui.messages import SearchFailed, SearchFinished
@@ -32,7 +32,7 @@ INLINE_SEARCH_SECONDS = 0.008
 """A search runs on the UI thread when the previous one took less (see `start_search`)."""
 
 
-class SearchWiring(LinkActions):
+class SearchWiring(PaperActions):
     """Runs searches for the app and shows their results."""
 
     def __init__(self, library: Library) -> None:
