@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import contextlib
-import threading
+from pathlib import Path
 from time import perf_counter
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
 from textual.widgets import Input
 
 from papershelf.storage.errors import PapershelfError
-from papershelf.storage.model import Entry
 from papershelf.storage.search.engine import SearchEngine
 from papershelf.tui.app_search import SEARCH_CACHE
 from papershelf.tui.app_signals import SignalExit
@@ -22,23 +20,20 @@ from papershelf.tui.app_theme import ThemeMemory
 from papershelf.tui.app_trace import TRACE
 from papershelf.tui.app_workflow import WORKFLOW_BINDINGS, WorkflowActions
 from papershelf.tui.app_workflow_sort import SortCommands
-from papershelf.tui.collector import IDLE_SECONDS, IdleCollector, freeze_long_lived
+from papershelf.tui.collector import IDLE_SECONDS, freeze_long_lived
 from papershelf.tui.commands import BoundAction, PapershelfCommands, help_sections
 from papershelf.tui.messages import IndexReady
+from papershelf.tui.output import OutputActions
 from papershelf.tui.screens.help import HelpScreen
 from papershelf.tui.text import one_line_notice
 from papershelf.tui.widgets.filter_bar import FilterBar
-from papershelf.tui.widgets.footer import QuietFooter
 from papershelf.tui.widgets.paper_list import PaperList
 from papershelf.tui.widgets.reader import Reader
-from papershelf.tui.widgets.status_line import StatusLine
 from papershelf.tui.widgets.tag_pane import TagPane
 
 if TYPE_CHECKING:
     from papershelf.storage.library.library import Library
 
-NARROW_WIDTH = 100
-"""Below this many columns the reader goes under the list instead of beside it."""
 REFRESH_SECONDS = 2.0
 
 """How often to look for changes another papershelf process saved."""
@@ -108,7 +103,9 @@ _APP: list[BindingType] = [
 class PapershelfApp(SignalExit, WorkflowActions):
     """Filter, read, tag and export the papers of one Library."""
 
-    CSS_PATH = "app.tcss"
+    # The main screen's sheet is read here: Textual 8.2.8 reads a screen's CSS_PATH when the
+    # screen is pushed, never for the default screen.
+    CSS_PATH: ClassVar[list[str | Path]] = ["app.tcss", "screens/main.tcss"]
     TITLE = "papershelf"
     COMMANDS: ClassVar = App.COMMANDS | {PapershelfCommands, SortCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -122,36 +119,16 @@ class PapershelfApp(SignalExit, WorkflowActions):
 
     def __init__(self, library: Library) -> None:
         super().__init__(library)
-        self.engine: SearchEngine | None = None
-        self.query_text = ""
-        self._serial = 0
-        self.shown_serial = 0
-        """The serial of the search whose results the list shows (benchmarks wait for it)."""
         self._seen_revision = library.revision
         self._paper_count = len(library.papers())
-        self._search_error: str | None = None
         self._last_poll_error: str | None = None
-        self._reader_pending: tuple[str | None] | None = None
-        self._search_lock = threading.Lock()
-        self._last_search = 0.0
-        """Seconds the last search took: a slow one sends the next to the worker."""
-        self.collector = IdleCollector()
+        self.output = OutputActions(self)
+        """Copy, open and export (`y`, `o`, `e`)."""
 
-    def compose(self) -> ComposeResult:
-        """Filter on top; the list beside (or above) the reader and tag pane; status; footer."""
-        yield FilterBar(on_edit=self.query_edited, id="filter")
-        with Horizontal(id="body"):
-            yield PaperList(self.library, id="papers")
-            with Vertical(id="side"):
-                yield Reader(id="reader")
-                yield TagPane(id="tags")
-        yield StatusLine(id="status")
-        yield QuietFooter()
-
-    def on_mount(self) -> None:
+    def main_screen_ready(self) -> None:
         """Show every paper at once; build the search index only after the first frame."""
         TRACE.mark("mount")
-        self._apply_layout(self.size.width)
+        self.main_screen.fit_width(self.size.width)
         self._show_results(self._serial, self._all_hits(), keep=None)
         self.paper_list.focus()
         ThemeMemory(self).start()
@@ -172,10 +149,7 @@ class PapershelfApp(SignalExit, WorkflowActions):
 
     def on_resize(self, event: events.Resize) -> None:
         """Switch between the wide and the narrow layout."""
-        self._apply_layout(event.size.width)
-
-    def _apply_layout(self, width: int) -> None:
-        self.screen_stack[0].set_class(width < NARROW_WIDTH, "-narrow")
+        self.main_screen.fit_width(event.size.width)
 
     # -- search ----------------------------------------------------------------------------------
 
@@ -212,7 +186,7 @@ class PapershelfApp(SignalExit, WorkflowActions):
 
     def _update_status(self, searching: bool = False) -> None:
         papers = self.paper_list
-        self.query_one(StatusLine).show(
+        self.main_screen.status_line.show(
             shown=len(papers.hits),
             total=len(self.library.papers()),
             query=self.query_text,
@@ -223,24 +197,12 @@ class PapershelfApp(SignalExit, WorkflowActions):
             unsaved=self.unsaved_note(),
         )
 
-    def _show_paper(self, paper_id: str | None) -> None:
-        reader = self.query_one(Reader)
-        if paper_id is None:
-            reader.show(None, Entry())
-            return
-        hit = self.paper_list.current_hit
-        reader.show(
-            self.library.get(paper_id),
-            self.library.entry(paper_id),
-            hit if hit is not None and hit.paper_id == paper_id else None,
-        )
-
     def after_change(self) -> None:
         """Entries changed (here or in another process): redraw and re-filter."""
         self._seen_revision = self.library.revision
         papers = self.paper_list
         papers.refresh_rows()
-        self._show_paper(papers.current_id)
+        self.main_screen.show_paper(papers.current_id)
         if len(self.library.papers()) != self._paper_count:
             self._paper_count = len(self.library.papers())
             self.engine = None
@@ -275,55 +237,28 @@ class PapershelfApp(SignalExit, WorkflowActions):
     # -- messages from the widgets ---------------------------------------------------------------
 
     @on(PaperList.Highlighted)
-    def _highlighted(self, message: PaperList.Highlighted) -> None:
-        # The reader follows one frame later, so the list (what the typist watches) is drawn
-        # first; a burst of moves shows only the last paper.
+    def _highlighted(self) -> None:
+        # The main screen moves the reader; here the cursor's moves count as activity.
         self.collector.activity()
-        if self._reader_pending is None:
-            self.call_after_refresh(self._flush_reader)
-        self._reader_pending = (message.paper_id,)
-
-    def _flush_reader(self) -> None:
-        if self._reader_pending is not None:
-            (paper_id,) = self._reader_pending
-            self._reader_pending = None
-            self._show_paper(paper_id)
-
-    @on(PaperList.Selected)
-    def _selected(self, message: PaperList.Selected) -> None:
-        self.query_one(Reader).focus()
 
     @on(PaperList.MarksChanged)
     def _marks_changed(self, message: PaperList.MarksChanged) -> None:
         self._update_status()
-
-    @on(FilterBar.Done)
-    @on(FilterBar.Cleared)
-    def _filter_done(self) -> None:
-        self.paper_list.focus()
-
-    @on(TagPane.Chosen)
-    def _tag_chosen(self, message: TagPane.Chosen) -> None:
-        filter_bar = self.query_one(FilterBar)
-        words = filter_bar.value.split()
-        if f"#{message.tag}" not in words:
-            filter_bar.value = " ".join([*words, f"#{message.tag}"])
-        self.paper_list.focus()
 
     # -- actions ---------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """`/` is for the filter only on the main screen and when no input has focus."""
         if action == "leave_filter":
-            return isinstance(self.focused, FilterBar) and self.screen is self.screen_stack[0]
+            return isinstance(self.focused, FilterBar) and self.screen is self.main_screen
         if action == "focus_filter":
-            return self.screen is self.screen_stack[0] and not isinstance(self.focused, Input)
+            return self.screen is self.main_screen and not isinstance(self.focused, Input)
         return True
 
     def action_leave_filter(self, keep: bool) -> None:
         """`enter`/`down` in the filter: to the results; `esc`: clear the filter first."""
         if not keep:
-            self.query_one(FilterBar).value = ""
+            self.main_screen.filter_bar.value = ""
         elif self.engine is not None:
             self.results_current()  # keys typed after `enter` act on this query's results
         # Screen.set_focus takes effect now; Widget.focus() would wait for call_later, and the
@@ -332,7 +267,7 @@ class PapershelfApp(SignalExit, WorkflowActions):
 
     def action_focus_filter(self) -> None:
         """Focus the filter (at once: keys typed right after `/` must land there)."""
-        filter_bar = self.query_one(FilterBar)
+        filter_bar = self.main_screen.filter_bar
         self.screen.set_focus(filter_bar)
         filter_bar.cursor_position = len(filter_bar.value)
 
@@ -350,18 +285,30 @@ class PapershelfApp(SignalExit, WorkflowActions):
         self.paper_list.clear_marks()
         self.notify_info("Marks cleared")
 
+    def action_copy_code(self) -> None:
+        """Copy the code URL of the paper in focus (a chooser when there are several)."""
+        self.output.copy_code()
+
+    def action_open_link(self) -> None:
+        """Open a link of the paper in focus in a browser."""
+        self.output.open_link()
+
+    def action_export(self) -> None:
+        """Export Markdown (the results, the marked papers or a tag)."""
+        self.output.export()
+
     def action_help(self) -> None:
         """Show every key, generated from the bindings."""
         self.push_screen(HelpScreen(help_sections(self, self.bound_actions())))
 
     def bound_actions(self) -> list[BoundAction]:
         """Every binding of the main screen, by area, with the node that runs it."""
-        screen = self.screen_stack[0]
+        screen = self.main_screen
         areas: list[tuple[str, list[BindingType], object]] = [
             ("Filter", [*_MOVE, *FilterBar.BINDINGS], None),
-            ("List", PaperList.BINDINGS, screen.query_one(PaperList)),
-            ("Reader", Reader.BINDINGS, screen.query_one(Reader)),
-            ("Tag pane", TagPane.BINDINGS, screen.query_one(TagPane)),
+            ("List", PaperList.BINDINGS, screen.paper_list),
+            ("Reader", Reader.BINDINGS, screen.reader),
+            ("Tag pane", TagPane.BINDINGS, screen.tag_pane),
             ("Papers", [*_PAPERS, *WORKFLOW_BINDINGS, *_OUT], None),
             ("App", _APP, None),
         ]
@@ -372,7 +319,7 @@ class PapershelfApp(SignalExit, WorkflowActions):
                     continue
                 owner = self if binding in self.BINDINGS or target is None else target
                 if section == "Filter" and binding in FilterBar.BINDINGS:
-                    owner = screen.query_one(FilterBar)
+                    owner = screen.filter_bar
                 actions.append(BoundAction(section, binding, owner))  # type: ignore[arg-type]
         return actions
 

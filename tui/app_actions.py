@@ -1,24 +1,23 @@
-"""The actions that change papers or leave the app: tags, status, star, note, undo, export.
+"""The actions that change papers: tags, status, star, note, undo and redo.
 
 `PaperActions` is the base of `PapershelfApp`; it holds no layout. Every change goes straight
 to the Library (which writes it to disk and records it in the undo journal, so that `u` and
 `ctrl+r` work across restarts and a bulk change is one step); a `PapershelfError` becomes an
 error notification. When the reader has focus, the actions apply to the paper it shows.
-Copying and opening links (`y`, `o`) are in `papershelf.tui.app_links`.
+Copying, opening and exporting (`y`, `o`, `e`) are in `papershelf.tui.output`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import date
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import work
 from textual.app import App
 
 from papershelf.storage.errors import PapershelfError, SaveError
 from papershelf.storage.model import STATUSES
+from papershelf.tui.screens.main import MainScreen
 from papershelf.tui.text import one_line_notice
 from papershelf.tui.widgets.paper_list import PaperList
 from papershelf.tui.widgets.reader import Reader
@@ -26,9 +25,7 @@ from papershelf.tui.widgets.reader import Reader
 # The dialogs, the exporter and the clipboard are imported when first used: together they
 # cost ~0.1 s of imports that would otherwise delay the first frame.
 if TYPE_CHECKING:
-    from papershelf.storage.export.selection import Selection
     from papershelf.storage.library.library import Library
-    from papershelf.tui.screens.export_dialog import ExportRequest
     from papershelf.tui.screens.tag_editor import TagChange
 
 TO_READ = "to-read"
@@ -45,13 +42,27 @@ class PaperActions(App[None]):
         super().__init__()
         self.library = library
         self._journal_notice_shown: str | None = None
+        self.main_screen = MainScreen(
+            library, on_edit=self.query_edited, on_ready=self.main_screen_ready
+        )
+        """The screen every dialog returns to (the first of the stack)."""
 
     # -- what the app provides -----------------------------------------------------------------
+
+    def get_default_screen(self) -> MainScreen:
+        """The main screen is the first of the stack."""
+        return self.main_screen
 
     @property
     def paper_list(self) -> PaperList:
         """The list widget (on the main screen, whichever screen is active)."""
-        return self.screen_stack[0].query_one(PaperList)
+        return self.main_screen.paper_list
+
+    def query_edited(self, query: str) -> None:
+        """The filter's text changed; the search wiring overrides this."""
+
+    def main_screen_ready(self) -> None:
+        """The main screen's widgets are mounted; the app overrides this to start up."""
 
     def after_change(self) -> None:
         """Redraw whatever shows entries; the app overrides this."""
@@ -244,56 +255,3 @@ class PaperActions(App[None]):
             self.notify_info(f"{'Undone' if back else 'Redone'}: {description}")
             self.after_change()
         self.show_journal_notice()
-
-    def action_export(self) -> None:
-        """Ask what to export and where; then write the Markdown file in a thread."""
-        from papershelf.tui.screens.export_dialog import ExportDialog
-
-        papers = self.paper_list
-        tags = sorted(self.library.tag_counts())
-        dialog = ExportDialog(
-            Path.cwd(), tags, len(papers.hits), len(papers.marked), self.current_tag(), self.today()
-        )
-        self.push_screen(dialog, self._export_chosen)
-
-    def _export_chosen(self, request: ExportRequest | None) -> None:
-        if request is None:
-            return
-        from papershelf.storage.export import selection
-        from papershelf.storage.export.markdown import ExportItem
-
-        library = self.library
-        if request.scope == "marked":
-            ids = self.targets()[0] if self.paper_list.marked else []
-            chosen = selection.Selection(
-                "Reading list: marked papers",
-                tuple(ExportItem(library.get(pid), library.entry(pid)) for pid in ids),
-            )
-        elif request.scope == "tag" and request.tag:
-            chosen = selection.of_tag(library.papers(), library.entry, request.tag)
-        else:
-            ids = [hit.paper_id for hit in self.paper_list.hits]
-            chosen = selection.of_query(
-                self.export_query(),
-                ids,
-                library.papers(),
-                library.get,
-                library.entry,
-                library.tag_counts(),
-            )
-        self._write_export(chosen, request.path)
-
-    @work(thread=True, group="export", description="export")
-    def _write_export(self, chosen: Selection, path: Path) -> None:
-        from papershelf.storage.export.markdown import write_export
-
-        try:
-            written = write_export(path, chosen.markdown(self.today()), overwrite=True)
-        except PapershelfError as error:
-            self.notify_error(str(error))
-            return
-        except OSError as error:
-            self.notify_error(f"Could not write {path}: {error.strerror or error}")
-            return
-        items = chosen.items
-        self.notify_info(f"Exported {_plural(len(items))} to {written}")

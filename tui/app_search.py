@@ -10,18 +10,21 @@ import threading
 from collections import Counter
 from collections.abc import Sequence
 from time import perf_counter
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.worker import get_current_worker
 
 from papershelf.storage.errors import PapershelfError
 from papershelf.storage.search.engine import Hit, Results, SearchEngine, parse_query
-from papershelf.tui.app_links import LinkActions
+from papershelf.tui.app_actions import PaperActions
 from papershelf.tui.app_trace import TRACE
 from papershelf.tui.collector import IdleCollector
 from papershelf.tui.messages import SearchFailed, SearchFinished
 from papershelf.tui.widgets.paper_list import AllPapers
-from papershelf.tui.widgets.tag_pane import TagPane
+
+if TYPE_CHECKING:
+    from papershelf.storage.library.library import Library
 
 SEARCH_CACHE = "search-index.bin"
 """The search index's cache file in the library directory (shared with `papershelf list`)."""
@@ -29,20 +32,25 @@ INLINE_SEARCH_SECONDS = 0.008
 """A search runs on the UI thread when the previous one took less (see `start_search`)."""
 
 
-class SearchWiring(LinkActions):
-    """Runs searches for the app and shows their results; the app sets the state it uses."""
+class SearchWiring(PaperActions):
+    """Runs searches for the app and shows their results."""
 
-    engine: SearchEngine | None
-    query_text: str
-    shown_serial: int
-    _serial: int
-    _search_error: str | None
-    _search_lock: threading.Lock
-    _last_search: float
-    collector: IdleCollector
+    def __init__(self, library: Library) -> None:
+        super().__init__(library)
+        self.engine: SearchEngine | None = None
+        """The search index; None until the worker has built or loaded it."""
+        self.query_text = ""
+        self._serial = 0
+        self.shown_serial = 0
+        """The serial of the search whose results the list shows (benchmarks wait for it)."""
+        self._search_error: str | None = None
+        self._search_lock = threading.Lock()
+        self._last_search = 0.0
+        """Seconds the last search took: a slow one sends the next to the worker."""
+        self.collector = IdleCollector()
 
     def _update_status(self, searching: bool = False) -> None:
-        raise NotImplementedError
+        """Redraw the status line; the app overrides this."""
 
     def _all_hits(self) -> Sequence[Hit]:
         # The empty query needs no index: every paper in library order, made on demand.
@@ -160,7 +168,7 @@ class SearchWiring(LinkActions):
             self.call_after_refresh(self._trace_rendered, shown, detail)
 
     def _refresh_side(self) -> None:
-        self.query_one(TagPane).show_counts(self._tag_counts(self.paper_list.hits))
+        self.main_screen.tag_pane.show_counts(self._tag_counts(self.paper_list.hits))
         self._update_status()
 
     def _tag_counts(self, hits: Sequence[Hit]) -> Counter[str]:

@@ -36,9 +36,7 @@ from papershelf.tui.app_workflow_sort import (
 from papershelf.tui.collector import freeze_long_lived
 from papershelf.tui.messages import IndexReady
 from papershelf.tui.screens.dialogs_base import DialogKeys
-from papershelf.tui.widgets.filter_bar import FilterBar
 from papershelf.tui.widgets.paper_list import AllPapers
-from papershelf.tui.widgets.reader import Reader
 
 if TYPE_CHECKING:
     from collections import Counter
@@ -215,7 +213,7 @@ class WorkflowActions(SearchWiring, DialogKeys):
         TRACE.mark("related-key")
         from papershelf.tui.screens.related import RelatedItem, RelatedScreen
 
-        reader = self.screen_stack[0].query_one(Reader)
+        reader = self.main_screen.reader
         paper_id = reader.paper_id or self.paper_list.current_id
         if paper_id is None:
             self.notify_info("No paper in the reader", "warning")
@@ -243,7 +241,7 @@ class WorkflowActions(SearchWiring, DialogKeys):
             papers.move_to(found)
             return
         self._jump_target = paper_id  # `_show_results` of the cleared filter keeps it
-        filter_bar = self.screen_stack[0].query_one(FilterBar)
+        filter_bar = self.main_screen.filter_bar
         if filter_bar.value:
             filter_bar.value = ""
         else:

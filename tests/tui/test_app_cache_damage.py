@@ -20,7 +20,8 @@ from cache_damage import (
     in_text,
 )
 from keys import burst
-from test_app import SIZE, first_ids, settle
+from pilot_helpers import settle
+from test_app import SIZE, first_ids
 
 import papershelf.storage.library.papers_cache as papercache
 import papershelf.storage.related.cache as related_cache

@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_app import SIZE, Notes, settle
+from pilot_helpers import settle
+from test_app import SIZE, Notes
 from textual.app import App
 from textual.message_pump import MessagePump
 

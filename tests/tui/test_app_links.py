@@ -11,7 +11,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from test_app import SIZE, Notes, go_to, settle
+from pilot_helpers import settle
+from test_app import SIZE, Notes, go_to
 
 from papershelf.storage.library.library import Library
 from papershelf.tui.app import PapershelfApp

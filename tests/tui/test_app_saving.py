@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_app import SIZE, Notes, settle
+from pilot_helpers import settle
+from test_app import SIZE, Notes
 
 from papershelf.storage.library.library import Library
 from papershelf.tui.app import PapershelfApp

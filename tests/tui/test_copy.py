@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from keys import burst
-from test_app import SIZE, Notes, go_to, settle
+from pilot_helpers import settle
+from test_app import SIZE, Notes, go_to
 
 from papershelf.storage.library.library import Library
 

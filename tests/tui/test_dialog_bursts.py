@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 from keys import burst
-from test_app import SIZE, go_to, settle
+from pilot_helpers import settle
+from test_app import SIZE, go_to
 
 from papershelf.storage.library.library import Library
 from papershelf.tui.screens.export_dialog import ExportDialog

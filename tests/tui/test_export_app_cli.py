@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_app import settle
+from pilot_helpers import settle
 
 from papershelf.cli.main import main
 from papershelf.storage.library.library import Library

@@ -74,3 +74,21 @@ async def test_keys_typed_ahead_of_the_results_act_on_the_querys_papers(
         assert len(tagged) == 1
         assert "eptide" in app.library.get(tagged[0]).abstract
         assert tagged[0] != first
+
+
+async def test_the_trace_marks_a_filter_key_before_the_query_changes(
+    make_app, monkeypatch, tmp_path
+):
+    """`FilterBar.on_key` (public) runs before Input inserts the key: the bench's start."""
+    from papershelf.tui import app_trace
+    from papershelf.tui.app_trace import Trace
+
+    trace = Trace(str(tmp_path / "trace.txt"))
+    monkeypatch.setattr(app_trace.TRACE, "_file", trace._file)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("slash", "x")
+        await pilot.pause()
+    events_seen = [line.split()[1] for line in (tmp_path / "trace.txt").read_text().splitlines()]
+    assert events_seen.index("key") < events_seen.index("changed")

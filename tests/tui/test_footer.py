@@ -12,7 +12,7 @@ async def test_footer_waits_while_covered_and_is_right_after(make_app, monkeypat
     async with app.run_test(size=(120, 40)) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()
-        footer = app.screen_stack[0].query_one(QuietFooter)
+        footer = app.main_screen.query_one(QuietFooter)
         rebuilds: list[str] = []
         original = QuietFooter.recompose
 
@@ -23,11 +23,11 @@ async def test_footer_waits_while_covered_and_is_right_after(make_app, monkeypat
         monkeypatch.setattr(QuietFooter, "recompose", counting)
         await pilot.press("question_mark")  # the help screen covers the main one
         await pilot.pause()
-        assert app.screen is not app.screen_stack[0]
+        assert app.screen is not app.main_screen
         assert rebuilds == []
         await pilot.press("escape")
         await pilot.pause()
         await pilot.pause()
-        assert app.screen is app.screen_stack[0]
+        assert app.screen is app.main_screen
         descriptions = {key.description for key in footer.query(FooterKey)}
         assert {"Quit", "Help", "Filter"} <= descriptions

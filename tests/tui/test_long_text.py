@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from time import perf_counter
 
-from test_app import SIZE, Notes, settle
+from pilot_helpers import settle
+from test_app import SIZE, Notes
 from textual import events
 from textual.widgets import Static, TextArea
 

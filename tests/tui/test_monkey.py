@@ -15,7 +15,8 @@ import os
 import random
 
 from keys import burst as send_burst
-from test_app import SIZE, settle
+from pilot_helpers import settle
+from test_app import SIZE
 from textual.binding import Binding
 
 from papershelf.tui.app import PapershelfApp

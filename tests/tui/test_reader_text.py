@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from keys import burst
+from pilot_helpers import settle
 
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
@@ -64,28 +65,22 @@ def drawn_highlights(reader: Reader) -> set[str]:
     return words
 
 
-async def settle(pilot) -> None:
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-
-
 async def test_the_drawn_highlights_follow_a_query_that_keeps_the_paper(small_app) -> None:
     app = small_app
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle(pilot.app, pilot)
         await burst(pilot, "slash", *"quokka")
-        await settle(pilot)
+        await settle(pilot.app, pilot)
         reader = app.query_one(Reader)
         assert app.paper_list.current_id == LANTERN.id
         assert drawn_highlights(reader) == {"quokkanet", "quokka"}
         # More words in one burst: the same paper stays first, its drawn matches must change.
         await burst(pilot, *" fish")
-        await settle(pilot)
+        await settle(pilot.app, pilot)
         assert app.paper_list.current_id == LANTERN.id
         assert drawn_highlights(reader) == {"quokkanet", "quokka", "fish"}
         await burst(pilot, "backspace", "backspace", "backspace", "backspace", "backspace")
-        await settle(pilot)
+        await settle(pilot.app, pilot)
         assert app.paper_list.current_id == LANTERN.id
         assert drawn_highlights(reader) == {"quokkanet", "quokka"}
 
@@ -93,22 +88,22 @@ async def test_the_drawn_highlights_follow_a_query_that_keeps_the_paper(small_ap
 async def test_an_underscored_word_is_found_and_drawn_highlighted(small_app) -> None:
     app = small_app
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle(pilot.app, pilot)
         for query in ("lifting", "'lifting"):
             await burst(pilot, "slash", *query)
-            await settle(pilot)
+            await settle(pilot.app, pilot)
             assert app.paper_list.current_id == LANTERN.id, query
             assert drawn_highlights(app.query_one(Reader)) == {"lifting"}, query
             await burst(pilot, "escape")
-            await settle(pilot)
+            await settle(pilot.app, pilot)
 
 
 async def test_a_latex_title_is_shown_converted_and_found_by_its_shown_words(small_app) -> None:
     app = small_app
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+        await settle(pilot.app, pilot)
         await burst(pilot, "slash", *"k2ie")
-        await settle(pilot)
+        await settle(pilot.app, pilot)
         reader = app.query_one(Reader)
         assert app.paper_list.current_id == KIE.id
         lines = reader.text.splitlines()

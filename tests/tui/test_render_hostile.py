@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pilot_helpers import settle
 from rich.cells import cell_len
 from rich.segment import Segment
 from textual import events
@@ -458,12 +459,6 @@ def hostile_library(tmp_path: Path) -> Library:
     library.restore({HOSTILE.id: Entry(tags=RAW_TAGS, note=RAW_NOTE)})
     library.tag([HOSTILE.id], add=[f"{CLICK}n", "[link=http://evil]y"])  # normalised tags
     return Library.open(root, seed=False)
-
-
-async def settle(app: Any, pilot: Any) -> None:
-    for _ in range(3):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 async def show_paper(app: PapershelfApp, pilot: Any, paper_id: str) -> None:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
+from pilot_helpers import settle
 from textual.content import Content
 
 from papershelf.tui.text import highlighted, one_line_notice, plain, safe
@@ -40,12 +40,6 @@ def test_markup_is_plain_text() -> None:
     assert plain("a\x1b[2Jb\x1b]52;c;aGk=\x07").plain == "a␛[2Jb␛]52;c;aGk=␇"
     assert "\u202e" not in safe("evil\u202etxt.exe")
     assert one_line_notice("copied [/] \x1b[2J\nnext") == "copied [/] ␛[2J next"
-
-
-async def settle(app: Any, pilot: Any) -> None:
-    for _ in range(3):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 async def test_hostile_paper_shows_literally_in_list_and_reader(make_app, ids) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pilot_helpers import settle
 
 from papershelf.storage.library.library import Library
 
@@ -31,18 +32,12 @@ def math_paper(library: Library) -> str:
     return next(p.id for p in library.papers() if r"\widetilde" in p.abstract)
 
 
-async def settle(pilot: Any) -> None:
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_main_screen(snap_compare, make_app, library: Library, ids: Any, size) -> None:
     decorate(library, ids)
 
     async def run_before(pilot: Any) -> None:
-        await settle(pilot)
+        await settle(pilot.app, pilot)
         await pilot.press("j", "space", "j")  # one marked row, the cursor on the third
 
     assert snap_compare(make_app(), run_before=run_before, terminal_size=size)
@@ -53,9 +48,9 @@ def test_filtered_with_matches_highlighted(snap_compare, make_app, library, ids,
     decorate(library, ids)
 
     async def run_before(pilot: Any) -> None:
-        await settle(pilot)
+        await settle(pilot.app, pilot)
         await pilot.press("slash", *"difusion", "enter")  # a typo: fuzzy match
-        await settle(pilot)
+        await settle(pilot.app, pilot)
 
     assert snap_compare(make_app(), run_before=run_before, terminal_size=size)
 
@@ -66,11 +61,11 @@ def test_reader_focused_on_math(snap_compare, make_app, library: Library, ids, s
     target = math_paper(library)
 
     async def run_before(pilot: Any) -> None:
-        await settle(pilot)
+        await settle(pilot.app, pilot)
         papers = pilot.app.paper_list
         papers.move_to([hit.paper_id for hit in papers.hits].index(target))
         await pilot.press("enter", "j", "j")
-        await settle(pilot)
+        await settle(pilot.app, pilot)
 
     assert snap_compare(make_app(), run_before=run_before, terminal_size=size)
 
@@ -78,8 +73,8 @@ def test_reader_focused_on_math(snap_compare, make_app, library: Library, ids, s
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_help_screen(snap_compare, make_app, size) -> None:
     async def run_before(pilot: Any) -> None:
-        await settle(pilot)
+        await settle(pilot.app, pilot)
         await pilot.press("question_mark")
-        await settle(pilot)
+        await settle(pilot.app, pilot)
 
     assert snap_compare(make_app(), run_before=run_before, terminal_size=size)

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from test_app import settle
+from pilot_helpers import settle
 
 from papershelf.storage.library.library import Library
 from papershelf.storage.library.settings import SETTINGS_FILE

@@ -6,7 +6,8 @@ import threading
 from typing import Any
 
 import pytest
-from test_app import SIZE, Notes, go_to, settle
+from pilot_helpers import settle
+from test_app import SIZE, Notes, go_to
 
 import papershelf.tui.app_workflow as workflow
 from papershelf.storage.library.library import Library

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from test_app import SIZE, settle
+from pilot_helpers import settle
+from test_app import SIZE
 
 import papershelf.tui.app_workflow as workflow
 from papershelf.storage.library.library import Library

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from test_app import SIZE, Notes, settle
+from pilot_helpers import settle
+from test_app import SIZE, Notes
 
 from papershelf.storage.library.library import Library
 from papershelf.storage.library.settings import sort_ids

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -45,7 +46,8 @@ class HelpScreen(DialogScreen[None]):
         Binding("G,end", "scroll('end')", "Bottom", id="help.bottom", show=False),
     ]
 
-    CSS_PATH = None  # styled by the app's sheet, not the dialogs'
+    CSS_PATH: ClassVar[str | Path | list[str | Path]] = Path(__file__).with_name("help.tcss")
+    """Its own sheet, not the dialogs' (DialogScreen.CSS_PATH)."""
     VERTICAL_BREAKPOINTS = None
     FOCUS = "#help-body"
 

@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.widgets import Static
 
 from papershelf.storage.text.titles import display_title
@@ -87,6 +88,14 @@ class RelatedList(ScrollView, can_focus=True):
         self._starts.append(len(self._rows))
         self.virtual_size = Size(0, len(self._rows))
 
+    def _style_of(self, style: VisualStyle | str) -> VisualStyle:
+        """Content's style lookup: `.name` is one of this list's component classes."""
+        if isinstance(style, VisualStyle):
+            return style
+        if style.startswith("."):
+            return self.get_visual_style(style[1:], partial=True)
+        return VisualStyle.parse(style)
+
     def render_line(self, y: int) -> Strip:
         """Row `y` of the view: one line of an entry, cut with an ellipsis at the edge."""
         width = self.scrollable_content_region.width
@@ -100,7 +109,7 @@ class RelatedList(ScrollView, can_focus=True):
         fitted = line.truncate(width, ellipsis=True, pad=True)
         segments = [
             Segment(text, style.rich_style)
-            for text, style in fitted.render(base, end="", parse_style=self._get_style)
+            for text, style in fitted.render(base, end="", parse_style=self._style_of)
         ]
         return Strip(segments, width)
 

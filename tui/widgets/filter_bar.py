@@ -95,10 +95,12 @@ class FilterBar(SafeInput):
         if self._on_edit is not None:
             self._on_edit(value)
 
-    async def _on_key(self, event: events.Key) -> None:
-        # The bench measures from the key event to the list being drawn.
+    def on_key(self, event: events.Key) -> None:
+        """Mark the key's arrival: the bench measures from here to the list being drawn.
+
+        Textual calls this before Input's own key handler (the subclass's handler first).
+        """
         TRACE.mark("key", event.key)
-        await super()._on_key(event)
 
     def action_clear_filter(self) -> None:
         """Clear the query and hand focus back."""

@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, overload
 
-from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual import events
@@ -28,23 +27,17 @@ from textual.strip import Strip
 from textual.style import Style
 
 from papershelf.storage.model import Paper
-from papershelf.storage.search.engine import Hit, Results, field_text
+from papershelf.storage.search.engine import Hit, Results
 from papershelf.storage.text.headings import heading_fields
 from papershelf.storage.text.titles import display_title
-from papershelf.tui.text import safe
+from papershelf.tui.widgets.paper_row import Piece, StyleKey, row_pieces
 from papershelf.tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
 
 if TYPE_CHECKING:
     from papershelf.storage.library.library import Library
 
-STATUS_MARKS = {"unread": " ", "reading": "◐", "read": "✓"}
-"""One cell per status, so the column lines up."""
-MARK_BOXES = ("☐", "☑")
-STAR = "★"
-CODE_MARK = "{}"
 _ANNOUNCE_AGAIN = "\x00"
 """Never a paper id: `show` sets it so that the current paper (or None) is announced again."""
-_PREFIX_WIDTH = 7  # mark, space, status, star, code (2 cells), space
 
 
 class AllPapers(Sequence[Hit]):
@@ -77,6 +70,61 @@ def _position(hits: Sequence[Hit], paper_id: str) -> int | None:
 
 class PaperList(BarScrollView, can_focus=True):
     """The filtered papers, one row each, with a cursor, bulk marks and a position bar."""
+
+    # Colours of the parts of a row (component classes), drawn by render_line.
+    DEFAULT_CSS = """
+    PaperList > .paper-list--cursor {
+        background: $block-cursor-blurred-background;
+        color: $block-cursor-blurred-foreground;
+    }
+
+    PaperList:focus > .paper-list--cursor {
+        background: $block-cursor-background;
+        color: $block-cursor-foreground;
+        text-style: $block-cursor-text-style;
+    }
+
+    PaperList > .paper-list--marked {
+        background: $secondary 25%;
+    }
+
+    PaperList > .paper-list--box {
+        color: $text-muted;
+    }
+
+    PaperList > .paper-list--name {
+        text-style: bold;
+    }
+
+    PaperList > .paper-list--title {
+        color: $text-muted;
+    }
+
+    PaperList > .paper-list--match {
+        color: $text-warning;
+        text-style: bold underline;
+    }
+
+    PaperList > .paper-list--venue {
+        color: $text-muted;
+    }
+
+    PaperList > .paper-list--tag {
+        color: $text-accent;
+    }
+
+    PaperList > .paper-list--status {
+        color: $text-success;
+    }
+
+    PaperList > .paper-list--star {
+        color: $text-warning;
+    }
+
+    PaperList > .paper-list--code {
+        color: $text-secondary;
+    }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j,down", "cursor_down", "Down", id="list.down", show=False),
@@ -219,7 +267,7 @@ class PaperList(BarScrollView, can_focus=True):
         if self._drawn.get(-1) != (top,) or width <= 0:
             self.refresh()
             return
-        pseudo = self._pseudo_classes_cache_key
+        pseudo = self.look_key
         thumb = self.thumb(len(self._hits))
         changed = [
             y
@@ -344,7 +392,7 @@ class PaperList(BarScrollView, can_focus=True):
             self._drawn = {-1: (top,)}
         # Focus, hover and the like: computed once a row (it walks the widget's state), not
         # once a styled piece.
-        pseudo = self._pseudo_classes_cache_key
+        pseudo = self.look_key
         key = self._row_key(index, width, pseudo, bar_part(self.thumb(len(self._hits)), y))
         self._drawn[y] = key
         # Rows are cached by what they show, not by position: typing a query one key at a time
@@ -452,98 +500,9 @@ class PaperList(BarScrollView, can_focus=True):
         return Content("".join(text), spans, strip_control_codes=False)
 
     def row_pieces(self, hit: Hit, width: int, marked: bool) -> list[Piece]:
-        """The row of one paper as (text, style parts) pieces, fitted to `width` cells.
-
-        Text is made safe here (`safe(..., one_line=True)`): pieces become Segments directly.
-        """
+        """The row of one paper as (text, style parts) pieces, fitted to `width` cells."""
         paper = self._library.get(hit.paper_id)
-        entry = self._library.entry(hit.paper_id)
-        left: list[Piece] = [
-            (MARK_BOXES[marked], ("box",)),
-            (" ", ()),
-            (STATUS_MARKS.get(entry.status, " "), ("status",)),
-            (STAR if entry.starred else " ", ("star",)),
-            (CODE_MARK if paper.has_code else "  ", ("code",)),
-            (" ", ()),
-        ]
         head, below = self._heading_fields(paper)
-        # The shown text of each field, which its spans index into.
-        _highlight(left, field_text(paper, entry, head), hit.spans_in(head), "name")
-        if below is not None:
-            left.append(("  ", ()))
-            _highlight(left, field_text(paper, entry, below), hit.spans_in(below), "title")
-        right: list[Piece] = []
-        if paper.venue:
-            right.append((safe(paper.venue, one_line=True), ("venue",)))
-        for tag in sorted(entry.tags):
-            if right:
-                right.append((" ", ()))
-            right.append((safe(f"#{tag}", one_line=True), ("tag",)))
-        right_length = _cells(right)
-        room = width - _PREFIX_WIDTH
-        right_width = min(right_length, max(0, room // 3))
-        # Drop the annotations only when they would be cut to a few unreadable cells; a short
-        # one that fits whole (`#rl`) is always shown.
-        if right_width < min(6, right_length):
-            right_width = 0
-        left_width = width - right_width - (1 if right_width else 0)
-        row = _fit(left, left_width, pad=True)
-        if right_width:
-            fitted = _fit(right, right_width, pad=False)
-            padding = right_width - min(right_length, right_width)
-            row.append((" " * (1 + padding), ()))
-            row.extend(fitted)
-        return row
-
-
-Piece = tuple[str, "StyleKey"]
-"""A run of row text and the component parts styling it (none: the row's base style)."""
-StyleKey = tuple[str, ...]
-
-
-def _cells(pieces: list[Piece]) -> int:
-    return sum(len(text) if text.isascii() else cell_len(text) for text, _ in pieces)
-
-
-def _highlight(out: list[Piece], text: str, spans: Sequence[tuple[int, int]], part: str) -> None:
-    """Append `text` (made safe, one line) in `part` style, with `match` over `spans`."""
-    shown = safe(text, one_line=True)
-    end = len(shown)
-    position = 0
-    for start, stop in spans:
-        start, stop = max(start, position), min(stop, end)
-        if start >= stop:
-            continue
-        if start > position:
-            out.append((shown[position:start], (part,)))
-        out.append((shown[start:stop], (part, "match")))
-        position = stop
-    if position < end:
-        out.append((shown[position:], (part,)))
-
-
-def _fit(pieces: list[Piece], width: int, *, pad: bool) -> list[Piece]:
-    """Cut `pieces` to `width` cells with an ellipsis, or pad them: like `Content.truncate`.
-
-    The ellipsis takes the style of the character it replaces, as Content's does.
-    """
-    length = _cells(pieces)
-    if length <= width:
-        if pad and length < width:
-            return [*pieces, (" " * (width - length), ())]
-        return list(pieces)
-    keep = width - 1 if width else 0
-    fitted: list[Piece] = []
-    used = 0
-    for text, parts in pieces:
-        cells = len(text) if text.isascii() else cell_len(text)
-        if used + cells <= keep:
-            fitted.append((text, parts))
-            used += cells
-            continue
-        if keep > used:
-            fitted.append((set_cell_size(text, keep - used), parts))
-        if width:
-            fitted.append(("…", parts))
-        break
-    return fitted
+        return row_pieces(
+            paper, self._library.entry(hit.paper_id), hit, (head, below), width, marked
+        )

@@ -67,6 +67,14 @@ class BarScrollView(ScrollView):
     }
     """
 
+    @property
+    def look_key(self) -> tuple[bool, bool, bool]:
+        """What changes a line's colours besides its text: hover, focus, disabled.
+
+        The same state Textual keys its own style cache on, read from public attributes.
+        """
+        return (self.mouse_hover, self.has_focus, self.is_disabled)
+
     COMPONENT_CLASSES: ClassVar[set[str]] = {"bar--thumb", "bar--track"}
 
     @property

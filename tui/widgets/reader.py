@@ -41,6 +41,53 @@ class Reader(BarScrollView, can_focus=True):
     in the next keystroke's frame).
     """
 
+    # Colours of the parts of the text (component classes).
+    DEFAULT_CSS = """
+    Reader > .reader--name {
+        text-style: bold;
+        color: $text-primary;
+    }
+
+    Reader > .reader--title {
+        text-style: italic;
+    }
+
+    Reader > .reader--label {
+        color: $text-muted;
+    }
+
+    Reader > .reader--meta {
+        color: $text-muted;
+    }
+
+    Reader > .reader--tag {
+        color: $text-accent;
+    }
+
+    Reader > .reader--star {
+        color: $text-warning;
+    }
+
+    Reader > .reader--url {
+        color: $text-secondary;
+        text-style: underline;
+    }
+
+    Reader > .reader--match {
+        background: $warning 35%;
+        text-style: bold;
+    }
+
+    Reader > .reader--code {
+        color: $text-success;
+    }
+
+    Reader > .reader--why {
+        color: $text-warning;
+        text-style: italic;
+    }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j,down", "scroll_down", "Scroll down", id="reader.down", show=False),
         Binding("k,up", "scroll_up", "Scroll up", id="reader.up", show=False),
@@ -121,7 +168,7 @@ class Reader(BarScrollView, can_focus=True):
         depends on its text; only what scrolling can reach does.
         """
         width = max(0, self.scrollable_content_region.width - _BAR_COLUMNS)
-        key = (self._content, width, self._pseudo_classes_cache_key, self.text_selection)
+        key = (self._content, width, self.look_key, self.text_selection)
         if key != self._lines_key:
             self._lines_key = key
             self._lines = (

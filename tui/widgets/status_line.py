@@ -13,6 +13,27 @@ from papershelf.tui.text import plain
 class StatusLine(Static):
     """`N of M papers · filter · sort · marked` in one line."""
 
+    # Colours of the figures (component classes); layout is the main screen's.
+    DEFAULT_CSS = """
+    StatusLine > .status-line--count {
+        color: $text;
+        text-style: bold;
+    }
+
+    StatusLine > .status-line--query {
+        color: $text-accent;
+    }
+
+    StatusLine > .status-line--marked {
+        color: $text-warning;
+        text-style: bold;
+    }
+
+    StatusLine > .status-line--error {
+        color: $text-error;
+    }
+    """
+
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "status-line--count",
         "status-line--query",

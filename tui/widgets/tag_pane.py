@@ -19,6 +19,17 @@ from papershelf.tui.text import plain
 class TagPane(OptionList):
     """Tags of the papers in the results, most used first."""
 
+    # Each tag one cell in from the edges (the pane has no padding: main.tcss); counts muted.
+    DEFAULT_CSS = """
+    TagPane > .option-list--option {
+        padding: 0 1;
+    }
+
+    TagPane > .tag-pane--count {
+        color: $text-muted;
+    }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Next tag", id="tag-pane.down", show=False),
         Binding("k", "cursor_up", "Previous tag", id="tag-pane.up", show=False),

@@ -1,0 +1,14 @@
+"""Helpers shared by the Pilot tests of tests/tui (`from pilot_helpers import settle`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App
+
+
+async def settle(app: App[Any], pilot: Any) -> None:
+    """Let workers (index, search, copy, export) finish and their messages be handled."""
+    for _ in range(3):
+        await app.workers.wait_for_complete()
+        await pilot.pause()

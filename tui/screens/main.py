@@ -1,0 +1,150 @@
+"""MainScreen: the filter bar over the paper list, the reader and tag pane, status and footer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.screen import Screen
+
+from papershelf.storage.model import Entry
+from papershelf.tui.widgets.filter_bar import FilterBar
+from papershelf.tui.widgets.footer import QuietFooter
+from papershelf.tui.widgets.paper_list import PaperList
+from papershelf.tui.widgets.reader import Reader
+from papershelf.tui.widgets.status_line import StatusLine
+from papershelf.tui.widgets.tag_pane import TagPane
+
+if TYPE_CHECKING:
+    from papershelf.storage.library.library import Library
+
+NARROW_WIDTH = 100
+"""Below this many columns the reader goes under the list instead of beside it."""
+
+
+class MainScreen(Screen[None]):
+    """The view every dialog returns to; its layout lives in `main.tcss`."""
+
+    narrow: reactive[bool] = reactive(False)
+    """True below `NARROW_WIDTH` columns: the list over (reader | tag pane)."""
+
+    def __init__(
+        self,
+        library: Library,
+        *,
+        on_edit: Callable[[str], None],
+        on_ready: Callable[[], None],
+    ) -> None:
+        super().__init__()
+        self._library = library
+        self._on_edit = on_edit
+        self._on_ready = on_ready
+        self._reader_pending: tuple[str | None] | None = None
+        """The paper the reader is to show after the next frame (None: nothing pending)."""
+
+    def compose(self) -> ComposeResult:
+        """Filter on top; the list beside (or above) the reader and tag pane; status; footer."""
+        yield FilterBar(on_edit=self._on_edit, id="filter")
+        with Horizontal(id="body"):
+            yield PaperList(self._library, id="papers")
+            with Vertical(id="side"):
+                yield Reader(id="reader")
+                yield TagPane(id="tags")
+        yield StatusLine(id="status")
+        yield QuietFooter()
+
+    def on_mount(self) -> None:
+        """Hand over to the app's start-up, now that the widgets exist.
+
+        The App's own Mount runs before this screen has composed its children. The start-up
+        runs next in the app's queue, not here: messages the widgets post from a screen's
+        handler stop at the screen (Textual never bubbles a message past its sender).
+        """
+        self.app.call_next(self._on_ready)
+
+    def fit_width(self, width: int) -> None:
+        """Pick the wide or the narrow layout for a terminal `width` columns wide.
+
+        The app calls this on its own Resize: a screen covered by a dialog gets none.
+        """
+        self.narrow = width < NARROW_WIDTH
+
+    def watch_narrow(self, narrow: bool) -> None:
+        """Switch the layout (`main.tcss` keys it on the class)."""
+        self.set_class(narrow, "-narrow")
+
+    @property
+    def filter_bar(self) -> FilterBar:
+        """The filter bar."""
+        return self.query_one(FilterBar)
+
+    @property
+    def paper_list(self) -> PaperList:
+        """The list of results."""
+        return self.query_one(PaperList)
+
+    @property
+    def reader(self) -> Reader:
+        """The reader."""
+        return self.query_one(Reader)
+
+    @property
+    def tag_pane(self) -> TagPane:
+        """The tag pane."""
+        return self.query_one(TagPane)
+
+    @property
+    def status_line(self) -> StatusLine:
+        """The status line."""
+        return self.query_one(StatusLine)
+
+    # -- what the widgets say ---------------------------------------------------------------
+
+    def show_paper(self, paper_id: str | None) -> None:
+        """Show `paper_id` in the reader, with this query's matches when the cursor is on it."""
+        reader = self.reader
+        if paper_id is None:
+            reader.show(None, Entry())
+            return
+        hit = self.paper_list.current_hit
+        reader.show(
+            self._library.get(paper_id),
+            self._library.entry(paper_id),
+            hit if hit is not None and hit.paper_id == paper_id else None,
+        )
+
+    @on(PaperList.Highlighted)
+    def _follow_cursor(self, message: PaperList.Highlighted) -> None:
+        # The reader follows one frame later, so the list (what the typist watches) is drawn
+        # first; a burst of moves shows only the last paper. The message goes on to the app.
+        if self._reader_pending is None:
+            self.call_after_refresh(self._flush_reader)
+        self._reader_pending = (message.paper_id,)
+
+    def _flush_reader(self) -> None:
+        if self._reader_pending is not None:
+            (paper_id,) = self._reader_pending
+            self._reader_pending = None
+            self.show_paper(paper_id)
+
+    @on(PaperList.Selected)
+    def _read_selected(self) -> None:
+        self.reader.focus()
+
+    @on(FilterBar.Done)
+    @on(FilterBar.Cleared)
+    def _filter_done(self) -> None:
+        self.paper_list.focus()
+
+    @on(TagPane.Chosen)
+    def _tag_chosen(self, message: TagPane.Chosen) -> None:
+        # `#tag` joins the filter (once); the filter's own edit hook runs the search.
+        filter_bar = self.filter_bar
+        words = filter_bar.value.split()
+        if f"#{message.tag}" not in words:
+            filter_bar.value = " ".join([*words, f"#{message.tag}"])
+        self.paper_list.focus()
