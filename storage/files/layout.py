@@ -18,7 +18,9 @@ from typing import Any, Literal
 from papershelf.storage.model import Entry
 
 __all__ = [
+    "ENTRY_PAPER_FIELD",
     "HOME_ENV",
+    "KEYED_BY_PAPER_SCHEMA",
     "LISTING_FILE",
     "META_ID",
     "PAPERS_FILE",
@@ -28,10 +30,12 @@ __all__ = [
     "STATE_FILE",
     "StatKey",
     "default_root",
+    "document_ids",
     "entries_from_records",
     "meta_problem",
     "read_entries",
     "resolve_root",
+    "schema_of",
     "stat_key",
 ]
 
@@ -44,10 +48,20 @@ RELATED_CACHE = "related-index.bin"
 SEARCH_CACHE = "search-index.bin"
 """The saved search index of the app and the CLI's full path (keyed by a hash of the papers)."""
 HOME_ENV = "PAPERSHELF_HOME"
-SCHEMA_VERSION = 1
-"""Version of both files' layout; a file with a higher version is refused, never overwritten."""
+SCHEMA_VERSION = 2
+"""Version of both files' layout; a file with a higher version is refused, never overwritten.
+
+1: the `papers` and `entries` tables keyed by paper id. Not a TinyDB file: TinyDB's document
+   ids are integers, so `TinyDB(path).table("papers").all()` raised ValueError.
+2: TinyDB documents with integer ids `"1"`, `"2"`, ... in file order (import order for papers,
+   paper id order for entries); the paper id is a field, `id` on a paper and `paper_id` on an
+   entry. A schema-1 file is read as it is and rewritten as schema 2 by its next write."""
+KEYED_BY_PAPER_SCHEMA = 1
+"""The last schema whose tables are keyed by paper id."""
 META_ID = "1"
 """The document id of the one record of each file's `meta` table."""
+ENTRY_PAPER_FIELD = "paper_id"
+"""The field of a state.json entry (schema 2) naming its paper."""
 
 
 StatKey = tuple[int, int, int]
@@ -112,16 +126,47 @@ def meta_problem(data: Mapping[str, Any], kind: str) -> Literal["foreign", "newe
     return "newer" if schema > SCHEMA_VERSION else None
 
 
-def entries_from_records(records: Mapping[str, Any]) -> dict[str, Entry]:
-    """The non-default entries of state.json's `entries` table, by paper id.
+def schema_of(data: Mapping[str, Any]) -> int:
+    """The schema of a file `meta_problem` accepted."""
+    schema: int = data["meta"][META_ID]["schema"]
+    return schema
 
-    Raises TypeError, ValueError or AttributeError on a record that is not an entry.
+
+def document_ids(records: Mapping[str, Any]) -> None:
+    """Check that a schema-2 table's keys are what TinyDB reads as document ids (decimal
+    integers); raises ValueError otherwise, since a stock TinyDB could not open the file."""
+    # isascii: str.isdecimal accepts other scripts' digits, which papershelf never writes.
+    if not all(key.isascii() and key.isdecimal() for key in records):
+        bad = next(key for key in records if not (key.isascii() and key.isdecimal()))
+        raise ValueError(f"the document id {bad[:20]!r} is not a number")
+
+
+def entries_from_records(records: Mapping[str, Any], schema: int) -> dict[str, Entry]:
+    """The non-default entries of state.json's `entries` table (of that `schema`), by paper id.
+
+    Raises TypeError, ValueError or AttributeError on a record that is not an entry, or (schema
+    2) a document whose paper is missing or another document's too.
     """
-    return {
-        str(paper_id): entry
-        for paper_id, record in records.items()
-        if not (entry := Entry.from_dict(record)).is_default
-    }
+    if schema <= KEYED_BY_PAPER_SCHEMA:
+        return {
+            str(paper_id): entry
+            for paper_id, record in records.items()
+            if not (entry := Entry.from_dict(record)).is_default
+        }
+    document_ids(records)
+    entries: dict[str, Entry] = {}
+    seen: set[str] = set()
+    for record in records.values():
+        paper_id = record.get(ENTRY_PAPER_FIELD) if isinstance(record, dict) else None
+        if type(paper_id) is not str or not paper_id:
+            raise ValueError(f"an entry has no {ENTRY_PAPER_FIELD}")
+        if paper_id in seen:
+            raise ValueError(f"two entries are for paper {paper_id[:20]!r}")
+        seen.add(paper_id)
+        entry = Entry.from_dict(record)
+        if not entry.is_default:
+            entries[paper_id] = entry
+    return entries
 
 
 def read_entries(path: Path) -> dict[str, Entry] | None:
@@ -151,6 +196,6 @@ def read_entries(path: Path) -> dict[str, Entry] | None:
     if not isinstance(records, dict):
         return None
     try:
-        return entries_from_records(records)
+        return entries_from_records(records, schema_of(data))
     except (TypeError, ValueError, AttributeError):
         return None
