@@ -29,8 +29,8 @@ __all__ = [
     "SEARCH_CACHE",
     "STATE_FILE",
     "StatKey",
+    "check_document_ids",
     "default_root",
-    "document_ids",
     "entries_from_records",
     "meta_problem",
     "read_entries",
@@ -132,13 +132,17 @@ def schema_of(data: Mapping[str, Any]) -> int:
     return schema
 
 
-def document_ids(records: Mapping[str, Any]) -> None:
+def check_document_ids(records: Mapping[str, Any]) -> None:
     """Check that a schema-2 table's keys are what TinyDB reads as document ids (decimal
     integers); raises ValueError otherwise, since a stock TinyDB could not open the file."""
-    # isascii: str.isdecimal accepts other scripts' digits, which papershelf never writes.
-    if not all(key.isascii() and key.isdecimal() for key in records):
-        bad = next(key for key in records if not (key.isascii() and key.isdecimal()))
-        raise ValueError(f"the document id {bad[:20]!r} is not a number")
+    # One pass in C over all keys joined (a Python check per key costs a millisecond per 5,000
+    # entries on `list`'s fast path); isascii because isdecimal also accepts other scripts'
+    # digits, which papershelf never writes.
+    joined = "".join(records)
+    if not records or (joined.isascii() and joined.isdecimal() and "" not in records):
+        return
+    bad = next((key for key in records if not (key.isascii() and key.isdecimal())), "")
+    raise ValueError(f"the document id {bad[:20]!r} is not a number")
 
 
 def entries_from_records(records: Mapping[str, Any], schema: int) -> dict[str, Entry]:
@@ -148,25 +152,23 @@ def entries_from_records(records: Mapping[str, Any], schema: int) -> dict[str, E
     2) a document whose paper is missing or another document's too.
     """
     if schema <= KEYED_BY_PAPER_SCHEMA:
-        return {
-            str(paper_id): entry
-            for paper_id, record in records.items()
-            if not (entry := Entry.from_dict(record)).is_default
-        }
-    document_ids(records)
-    entries: dict[str, Entry] = {}
-    seen: set[str] = set()
-    for record in records.values():
-        paper_id = record.get(ENTRY_PAPER_FIELD) if isinstance(record, dict) else None
-        if type(paper_id) is not str or not paper_id:
-            raise ValueError(f"an entry has no {ENTRY_PAPER_FIELD}")
-        if paper_id in seen:
-            raise ValueError(f"two entries are for paper {paper_id[:20]!r}")
-        seen.add(paper_id)
-        entry = Entry.from_dict(record)
-        if not entry.is_default:
-            entries[paper_id] = entry
-    return entries
+        paper_ids = list(map(str, records))
+    else:
+        check_document_ids(records)
+        try:
+            paper_ids = [record[ENTRY_PAPER_FIELD] for record in records.values()]
+        except (KeyError, TypeError):
+            raise ValueError(f"an entry has no {ENTRY_PAPER_FIELD}") from None
+        unique = set(paper_ids)  # TypeError for a list or an object: not an id either
+        if paper_ids and (set(map(type, unique)) != {str} or "" in unique):
+            raise ValueError(f"an entry's {ENTRY_PAPER_FIELD} is not a paper id")
+        if len(unique) != len(paper_ids):
+            raise ValueError("two entries are for the same paper")
+    return {
+        paper_id: entry
+        for paper_id, record in zip(paper_ids, records.values(), strict=True)
+        if not (entry := Entry.from_dict(record)).is_default
+    }
 
 
 def read_entries(path: Path) -> dict[str, Entry] | None:

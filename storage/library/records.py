@@ -22,7 +22,7 @@ from papershelf.storage.files.layout import (
     KEYED_BY_PAPER_SCHEMA,
     META_ID,
     SCHEMA_VERSION,
-    document_ids,
+    check_document_ids,
     entries_from_records,
     meta_problem,
     schema_of,
@@ -167,7 +167,7 @@ def _papers_from_records(records: dict[str, Any], schema: int) -> dict[str, Pape
     the paper) when a record is not one papershelf could have written, is filed under another
     paper's id (schema 1), or under a document id TinyDB cannot read or twice (schema 2)."""
     if schema > KEYED_BY_PAPER_SCHEMA:
-        document_ids(records)
+        check_document_ids(records)
     try:
         papers = list(map(_paper_from_record, records.values()))
     except ValueError as error:

@@ -243,7 +243,10 @@ def test_a_newer_schema_is_still_refused(tmp_path: Path) -> None:
     [
         ("papers.json", {"x1": OLD_PAPERS["a0ffee000002"]}),  # not a TinyDB document id
         ("papers.json", {"1": OLD_PAPERS["a0ffee000002"], "2": OLD_PAPERS["a0ffee000002"]}),
+        ("papers.json", {"": OLD_PAPERS["a0ffee000002"]}),
         ("state.json", {"1": {"tags": ["x"]}}),  # no paper_id
+        ("state.json", {"1": {"paper_id": "", "tags": ["x"]}}),
+        ("state.json", {"1": {"paper_id": ["ab"], "tags": ["x"]}}),
         ("state.json", {"1": {"paper_id": "ab", "tags": ["x"]}, "2": {"paper_id": "ab"}}),
     ],
 )
