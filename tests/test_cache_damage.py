@@ -369,7 +369,9 @@ def test_any_changed_byte_of_papers_cache_or_the_listing(shelf: Shelf, data: st.
 
 
 def records(root: Path) -> dict[str, object]:
-    return json.loads((root / "papers.json").read_text(encoding="utf-8"))["papers"]
+    """papers.json's records by paper id (the file keys them by TinyDB document id)."""
+    table = json.loads((root / "papers.json").read_text(encoding="utf-8"))["papers"]
+    return {record["id"]: record for record in table.values()}
 
 
 NEW_PAPERS = [

@@ -18,7 +18,9 @@ from typing import Any, Literal
 from papershelf.storage.model import Entry
 
 __all__ = [
+    "ENTRY_PAPER_FIELD",
     "HOME_ENV",
+    "KEYED_BY_PAPER_SCHEMA",
     "LISTING_FILE",
     "META_ID",
     "PAPERS_FILE",
@@ -27,11 +29,13 @@ __all__ = [
     "SEARCH_CACHE",
     "STATE_FILE",
     "StatKey",
+    "check_document_ids",
     "default_root",
     "entries_from_records",
     "meta_problem",
     "read_entries",
     "resolve_root",
+    "schema_of",
     "stat_key",
 ]
 
@@ -44,10 +48,20 @@ RELATED_CACHE = "related-index.bin"
 SEARCH_CACHE = "search-index.bin"
 """The saved search index of the app and the CLI's full path (keyed by a hash of the papers)."""
 HOME_ENV = "PAPERSHELF_HOME"
-SCHEMA_VERSION = 1
-"""Version of both files' layout; a file with a higher version is refused, never overwritten."""
+SCHEMA_VERSION = 2
+"""Version of both files' layout; a file with a higher version is refused, never overwritten.
+
+1: the `papers` and `entries` tables keyed by paper id. Not a TinyDB file: TinyDB's document
+   ids are integers, so `TinyDB(path).table("papers").all()` raised ValueError.
+2: TinyDB documents with integer ids `"1"`, `"2"`, ... in file order (import order for papers,
+   paper id order for entries); the paper id is a field, `id` on a paper and `paper_id` on an
+   entry. A schema-1 file is read as it is and rewritten as schema 2 by its next write."""
+KEYED_BY_PAPER_SCHEMA = 1
+"""The last schema whose tables are keyed by paper id."""
 META_ID = "1"
 """The document id of the one record of each file's `meta` table."""
+ENTRY_PAPER_FIELD = "paper_id"
+"""The field of a state.json entry (schema 2) naming its paper."""
 
 
 StatKey = tuple[int, int, int]
@@ -112,14 +126,47 @@ def meta_problem(data: Mapping[str, Any], kind: str) -> Literal["foreign", "newe
     return "newer" if schema > SCHEMA_VERSION else None
 
 
-def entries_from_records(records: Mapping[str, Any]) -> dict[str, Entry]:
-    """The non-default entries of state.json's `entries` table, by paper id.
+def schema_of(data: Mapping[str, Any]) -> int:
+    """The schema of a file `meta_problem` accepted."""
+    schema: int = data["meta"][META_ID]["schema"]
+    return schema
 
-    Raises TypeError, ValueError or AttributeError on a record that is not an entry.
+
+def check_document_ids(records: Mapping[str, Any]) -> None:
+    """Check that a schema-2 table's keys are what TinyDB reads as document ids (decimal
+    integers); raises ValueError otherwise, since a stock TinyDB could not open the file."""
+    # One pass in C over all keys joined (a Python check per key costs a millisecond per 5,000
+    # entries on `list`'s fast path); isascii because isdecimal also accepts other scripts'
+    # digits, which papershelf never writes.
+    joined = "".join(records)
+    if not records or (joined.isascii() and joined.isdecimal() and "" not in records):
+        return
+    bad = next((key for key in records if not (key.isascii() and key.isdecimal())), "")
+    raise ValueError(f"the document id {bad[:20]!r} is not a number")
+
+
+def entries_from_records(records: Mapping[str, Any], schema: int) -> dict[str, Entry]:
+    """The non-default entries of state.json's `entries` table (of that `schema`), by paper id.
+
+    Raises TypeError, ValueError or AttributeError on a record that is not an entry, or (schema
+    2) a document whose paper is missing or another document's too.
     """
+    if schema <= KEYED_BY_PAPER_SCHEMA:
+        paper_ids = list(map(str, records))
+    else:
+        check_document_ids(records)
+        try:
+            paper_ids = [record[ENTRY_PAPER_FIELD] for record in records.values()]
+        except (KeyError, TypeError):
+            raise ValueError(f"an entry has no {ENTRY_PAPER_FIELD}") from None
+        unique = set(paper_ids)  # TypeError for a list or an object: not an id either
+        if paper_ids and (set(map(type, unique)) != {str} or "" in unique):
+            raise ValueError(f"an entry's {ENTRY_PAPER_FIELD} is not a paper id")
+        if len(unique) != len(paper_ids):
+            raise ValueError("two entries are for the same paper")
     return {
-        str(paper_id): entry
-        for paper_id, record in records.items()
+        paper_id: entry
+        for paper_id, record in zip(paper_ids, records.values(), strict=True)
         if not (entry := Entry.from_dict(record)).is_default
     }
 
@@ -151,6 +198,6 @@ def read_entries(path: Path) -> dict[str, Entry] | None:
     if not isinstance(records, dict):
         return None
     try:
-        return entries_from_records(records)
+        return entries_from_records(records, schema_of(data))
     except (TypeError, ValueError, AttributeError):
         return None

@@ -18,7 +18,13 @@ from papershelf.storage.files.layout import PAPERS_FILE
 from papershelf.storage.library import papers_cache
 from papershelf.storage.library.lock import LibraryLock
 from papershelf.storage.library.quarantine import move_aside
-from papershelf.storage.library.records import meta, papers_of, read_checked
+from papershelf.storage.library.records import (
+    meta,
+    paper_records,
+    papers_of,
+    read_checked,
+    table,
+)
 from papershelf.storage.model import Paper
 
 __all__ = ["PapersFile"]
@@ -105,12 +111,13 @@ class PapersFile:
     def save(self) -> None:
         """Write papers.json (under the lock), reusing the stored records of unchanged papers;
         raises `SaveError`, keeping `pending`."""
-        previous = (self._raw or {}).get("papers", {})
-        records: dict[str, Any] = {}
+        previous = paper_records(self._raw)
+        records: list[dict[str, Any]] = []
         for paper_id, paper in self.papers.items():
             record = None if paper_id in self.pending else previous.get(paper_id)
-            records[paper_id] = record if record is not None else paper.to_dict()
-        data = {"meta": meta("papers"), "papers": records}
+            records.append(record if record is not None else paper.to_dict())
+        # Always the current schema, so the first import after an upgrade migrates the file.
+        data = {"meta": meta("papers"), "papers": table(records)}
         self.store.write(data)
         self._raw = data
         self.pending = set()

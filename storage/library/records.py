@@ -8,6 +8,7 @@ untouched; one that is damaged raises `CorruptFileError` for the caller to move 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import fields
 from operator import attrgetter
 from pathlib import Path
@@ -17,14 +18,26 @@ from papershelf.storage.caches.columns import is_optional_str, is_str, is_str_tu
 from papershelf.storage.errors import LibraryError
 from papershelf.storage.files.jsonstore import AtomicJSONStorage, CorruptFileError
 from papershelf.storage.files.layout import (
+    ENTRY_PAPER_FIELD,
+    KEYED_BY_PAPER_SCHEMA,
     META_ID,
     SCHEMA_VERSION,
+    check_document_ids,
     entries_from_records,
     meta_problem,
+    schema_of,
 )
 from papershelf.storage.model import Entry, Paper
 
-__all__ = ["entries_of", "meta", "papers_of", "read_checked"]
+__all__ = [
+    "entries_of",
+    "entry_records",
+    "meta",
+    "paper_records",
+    "papers_of",
+    "read_checked",
+    "table",
+]
 
 _PAPER_FIELDS = tuple(field.name for field in fields(Paper))
 _PAPER_CHECKS = (
@@ -45,6 +58,30 @@ _PAPER_CHECKS = (
 def meta(kind: str) -> dict[str, dict[str, Any]]:
     """The `meta` table of a papers or state file this papershelf writes."""
     return {META_ID: {"schema": SCHEMA_VERSION, "kind": kind, "app": "papershelf"}}
+
+
+def table(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A table as schema 2 stores it: TinyDB documents with ids "1", "2", ... in this order."""
+    return {str(number): record for number, record in enumerate(records, 1)}
+
+
+def paper_records(data: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """The records of papers.json's data (as `papers_of` accepted it) by paper id: what a save
+    reuses for papers it did not change. A record carries its id in either schema."""
+    records = (data or {}).get("papers", {})
+    return {record["id"]: record for record in records.values()}
+
+
+def entry_records(data: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """The records of state.json's data (as `entries_of` accepted it) by paper id, each with
+    its `paper_id` field as schema 2 stores it: what a save reuses for entries it did not
+    change (a schema-1 record gains the field, so the first save migrates it)."""
+    if data is None:
+        return {}
+    records = data.get("entries", {})
+    if schema_of(data) <= KEYED_BY_PAPER_SCHEMA:
+        return {key: {ENTRY_PAPER_FIELD: key, **record} for key, record in records.items()}
+    return {record[ENTRY_PAPER_FIELD]: record for record in records.values()}
 
 
 def read_checked(store: AtomicJSONStorage, kind: str) -> dict[str, Any] | None:
@@ -78,7 +115,9 @@ def _check_meta(data: dict[str, Any], kind: str, path: Path) -> None:
 def papers_of(data: dict[str, Any] | None, store: AtomicJSONStorage) -> dict[str, Paper]:
     """The papers of papers.json's data by id; `CorruptFileError` when a record is invalid."""
     try:
-        return _papers_from_records((data or {}).get("papers", {}))
+        if data is None:
+            return {}
+        return _papers_from_records(data.get("papers", {}), schema_of(data))
     except (TypeError, ValueError, AttributeError) as error:
         raise CorruptFileError(store.path, str(error), store.loaded_key) from None
 
@@ -86,7 +125,9 @@ def papers_of(data: dict[str, Any] | None, store: AtomicJSONStorage) -> dict[str
 def entries_of(data: dict[str, Any] | None, store: AtomicJSONStorage) -> dict[str, Entry]:
     """The entries of state.json's data by id; `CorruptFileError` when one is invalid."""
     try:
-        return entries_from_records((data or {}).get("entries", {}))
+        if data is None:
+            return {}
+        return entries_from_records(data.get("entries", {}), schema_of(data))
     except (TypeError, ValueError, AttributeError) as error:
         reason = f"an entry is invalid: {error}"
         raise CorruptFileError(store.path, reason, store.loaded_key) from None
@@ -121,9 +162,12 @@ def _paper_from_record(record: Any) -> Paper:
     return Paper.from_dict(record)
 
 
-def _papers_from_records(records: dict[str, Any]) -> dict[str, Paper]:
-    """papers.json's `papers` table as Papers by id; `ValueError` (naming the paper) when a
-    record is not one papershelf could have written, or is filed under another paper's id."""
+def _papers_from_records(records: dict[str, Any], schema: int) -> dict[str, Paper]:
+    """papers.json's `papers` table (of that `schema`) as Papers by id; `ValueError` (naming
+    the paper) when a record is not one papershelf could have written, is filed under another
+    paper's id (schema 1), or under a document id TinyDB cannot read or twice (schema 2)."""
+    if schema > KEYED_BY_PAPER_SCHEMA:
+        check_document_ids(records)
     try:
         papers = list(map(_paper_from_record, records.values()))
     except ValueError as error:
@@ -135,6 +179,11 @@ def _papers_from_records(records: dict[str, Any]) -> dict[str, Paper]:
         for paper in papers:
             Paper.from_dict(paper.to_dict())  # names the first bad field
         raise ValueError("a paper record is invalid")
+    if schema > KEYED_BY_PAPER_SCHEMA:
+        loaded = {paper.id: paper for paper in papers}
+        if len(loaded) != len(papers):
+            raise ValueError("a paper is recorded twice")
+        return loaded
     loaded = dict(zip(records, papers, strict=True))
     for key, paper in loaded.items():
         if key != paper.id:

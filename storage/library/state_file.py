@@ -22,12 +22,24 @@ from papershelf.storage.files.jsonstore import (
     atomic_write,
     parse_object,
 )
-from papershelf.storage.files.layout import STATE_FILE, entries_from_records, meta_problem
+from papershelf.storage.files.layout import (
+    ENTRY_PAPER_FIELD,
+    STATE_FILE,
+    entries_from_records,
+    meta_problem,
+    schema_of,
+)
 from papershelf.storage.library import state_backups
 from papershelf.storage.library.journal import JournalStore, Step
 from papershelf.storage.library.lock import LibraryLock
 from papershelf.storage.library.quarantine import move_aside
-from papershelf.storage.library.records import entries_of, meta, read_checked
+from papershelf.storage.library.records import (
+    entries_of,
+    entry_records,
+    meta,
+    read_checked,
+    table,
+)
 from papershelf.storage.model import Entry
 
 __all__ = ["StateFile"]
@@ -109,12 +121,15 @@ class StateFile:
     def save(self) -> None:
         """Write state.json from memory (under the lock); raises `SaveError`, keeping `pending`."""
         # Records of entries this process did not change are reused as they were read.
-        previous = (self.raw or {}).get("entries", {})
-        records = {}
+        previous = entry_records(self.raw)
+        records = []
         for paper_id in sorted(self.entries):
             record = None if paper_id in self.pending else previous.get(paper_id)
-            records[paper_id] = record if record is not None else self.entries[paper_id].to_dict()
-        data = {"meta": meta("state"), "entries": records}
+            if record is None:
+                record = {ENTRY_PAPER_FIELD: paper_id, **self.entries[paper_id].to_dict()}
+            records.append(record)
+        # Always the current schema, so the first change after an upgrade migrates the file.
+        data = {"meta": meta("state"), "entries": table(records)}
         payload = self.store.write_payload(data)
         self.raw = data
         self.pending.clear()
@@ -208,4 +223,4 @@ class StateFile:
         data = parse_object(raw, self.store.path, None)
         if meta_problem(data, "state") is not None or not isinstance(data.get("entries"), dict):
             raise ValueError("not a state file this papershelf reads")
-        return entries_from_records(data["entries"])
+        return entries_from_records(data["entries"], schema_of(data))

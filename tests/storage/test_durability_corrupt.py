@@ -9,6 +9,7 @@ import os
 import shutil
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from killworker import make_papers
@@ -16,7 +17,7 @@ from killworker import make_papers
 import papershelf.storage.library.papers_cache as papercache
 import papershelf.storage.library.state_backups as backups
 from papershelf.storage.errors import LibraryError
-from papershelf.storage.files.layout import stat_key
+from papershelf.storage.files.layout import SCHEMA_VERSION, stat_key
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Entry
 
@@ -110,7 +111,7 @@ def test_good_versions_survive_damage_and_the_changes_after_it(lib: Library):
     assert fresh.entry(paper).tags == wanted_tags
     assert fresh.entry(paper).note == "change 5 after the damage"
     for path in backups.list_backups(lib.root):  # every backup holds the recovered tags
-        assert wanted_tags <= Entry.from_dict(json.loads(path.read_bytes())["entries"][paper]).tags
+        assert wanted_tags <= Entry.from_dict(by_paper(json.loads(path.read_bytes()))[paper]).tags
     assert len(corrupt_copies(lib.root, "state.json")) == 1
 
 
@@ -237,16 +238,25 @@ def test_damaged_papers_file_is_moved_aside_and_rebuilt_by_reimport(lib: Library
     assert sum("precious" in again.entry(p.id).tags for p in again.papers()) == 3
 
 
-def test_a_record_filed_under_another_id_is_damage(lib: Library):
+def by_paper(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A state.json's entry records by paper id (schema 2 files them under document ids)."""
+    return {record["paper_id"]: record for record in state["entries"].values()}
+
+
+@pytest.mark.parametrize(("schema", "told"), [(1, "is paper"), (SCHEMA_VERSION, "twice")])
+def test_a_record_filed_under_another_id_is_damage(lib: Library, schema: int, told: str):
     path = lib.root / "papers.json"
     data = json.loads(path.read_bytes())
+    if schema == 1:  # keyed by paper id, as schema 1 was
+        data["meta"]["1"]["schema"] = 1
+        data["papers"] = {record["id"]: record for record in data["papers"].values()}
     table = data["papers"]
     first, second = list(table)[:2]
     table[first] = table[second]  # two keys, one paper: it would silently vanish
     path.write_text(json.dumps(data))
     opened = Library.open(lib.root, seed=False)
     assert opened.papers() == ()
-    assert "is paper" in opened.take_notices()[0]
+    assert told in opened.take_notices()[0]
 
 
 def test_an_import_takes_nothing_from_the_papers_cache(lib: Library):
@@ -288,7 +298,7 @@ def test_a_symlinked_state_file_is_written_through_its_link(lib: Library, tmp_pa
     library = Library.open(lib.root, seed=False)
     library.set_starred([library.papers()[0].id], True)
     assert state.is_symlink() and state.resolve() == target
-    assert json.loads(target.read_bytes())["entries"][library.papers()[0].id]["starred"]
+    assert by_paper(json.loads(target.read_bytes()))[library.papers()[0].id]["starred"]
     assert not list(synced.glob(".*.tmp")) and not list(lib.root.glob(".*.tmp"))
 
 

@@ -337,10 +337,12 @@ def test_state_file_is_tinydb_shaped_with_schema(lib: Library):
     data = json.loads((lib.root / "state.json").read_text())
     assert data["meta"]["1"]["schema"] == SCHEMA_VERSION
     assert data["meta"]["1"]["kind"] == "state"
-    assert data["entries"][a]["tags"] == ["x"]
+    # TinyDB documents: integer ids, the paper a field.
+    assert data["entries"] == {"1": {"paper_id": a, **lib.entry(a).to_dict()}}
     papers = json.loads((lib.root / "papers.json").read_text())
     assert papers["meta"]["1"] == {"schema": SCHEMA_VERSION, "kind": "papers", "app": "papershelf"}
-    assert list(papers["papers"]) == ids(lib)
+    assert list(papers["papers"]) == [str(n) for n in range(1, len(ids(lib)) + 1)]
+    assert [record["id"] for record in papers["papers"].values()] == ids(lib)
 
 
 @pytest.mark.parametrize("name", ["papers.json", "state.json"])
@@ -417,11 +419,13 @@ def test_orphan_entries_are_kept(lib: Library):
     path = lib.root / "state.json"
     lib.tag(ids(lib)[:1], add=["x"])
     data = json.loads(path.read_text())
-    data["entries"]["0123456789ab"] = Entry(tags=frozenset({"orphan"})).to_dict()
+    orphan = {"paper_id": "0123456789ab", **Entry(tags=frozenset({"orphan"})).to_dict()}
+    data["entries"][str(len(data["entries"]) + 1)] = orphan
     path.write_text(json.dumps(data))
     os.utime(path, ns=(1, 1))
     lib.tag(ids(lib)[1:2], add=["y"])
-    assert json.loads(path.read_text())["entries"]["0123456789ab"]["tags"] == ["orphan"]
+    records = json.loads(path.read_text())["entries"].values()
+    assert orphan in records
 
 
 @settings(max_examples=40)

@@ -43,7 +43,7 @@ from papershelf.storage.export.backup import restore_backup, write_backup
 from papershelf.storage.export.markdown import ExportItem, to_markdown
 from papershelf.storage.export.roundtrip import import_reading_list
 from papershelf.storage.files.jsonstore import parse_object
-from papershelf.storage.files.layout import entries_from_records
+from papershelf.storage.files.layout import entries_from_records, schema_of
 from papershelf.storage.library.journal import JournalStore
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Entry
@@ -116,7 +116,7 @@ def disk_entries(path: Path) -> Entries | None:
     """The entries of a state file as the Library would read them, or None when damaged."""
     try:
         data = parse_object(path.read_bytes(), path, None)
-        return comparable(entries_from_records(data["entries"]))
+        return comparable(entries_from_records(data["entries"], schema_of(data)))
     except Exception:
         return None
 
@@ -437,7 +437,7 @@ class LibraryMachine(RuleBasedStateMachine):
 
 def disk_entries_from_bytes(raw: bytes, root: Path) -> Entries:
     data = parse_object(raw, root / "backup", None)
-    return comparable(entries_from_records(data["entries"]))
+    return comparable(entries_from_records(data["entries"], schema_of(data)))
 
 
 def test_the_library_loses_nothing_it_acknowledged(small_disk, tmp_path: Path) -> None:

@@ -136,6 +136,11 @@ DAMAGED_STATES = [
     '{"meta": {"1": {"schema": 1, "kind": "state"}}, "entries": {"abc": 5}}',
     '{"meta": {"1": {"schema": 1, "kind": "state"}}, "entries": {"abc": {"tags": 5}}}',
     '{"meta": {"1": {"schema": 1, "kind": "state"}}, "entries": {"abc": {"tags": "ab"}}}',
+    # Schema 2: TinyDB documents; the paper is a field, the key a document id.
+    '{"meta": {"1": {"schema": 2, "kind": "state"}}, "entries": {"abc": {"paper_id": "abc"}}}',
+    '{"meta": {"1": {"schema": 2, "kind": "state"}}, "entries": {"1": {"tags": ["x"]}}}',
+    '{"meta": {"1": {"schema": 2, "kind": "state"}}, "entries": {"1": {"paper_id": "abc",'
+    ' "tags": "ab"}}}',
 ]
 FOREIGN_STATES = [
     '{"entries": {}}',
