@@ -11,6 +11,8 @@ for TinyDB or filelock.
 from __future__ import annotations
 
 import os
+import re
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -124,6 +126,31 @@ def meta_problem(data: Mapping[str, Any], kind: str) -> Literal["foreign", "newe
     if not isinstance(record, dict) or record.get("kind") != kind or type(schema) is not int:
         return "foreign"
     return "newer" if schema > SCHEMA_VERSION else None
+
+
+_HEAD_BYTES = 256
+_SCHEMA_IN_HEAD = re.compile(rb'^\{"meta":\s*\{"1":\s*\{"schema":\s*(\d{1,6})\b')
+
+
+def schema_on_disk(path: Path) -> int | None:
+    """The schema papershelf wrote at the head of `path` (its `meta` table comes first), read
+    from the first bytes alone: None when the file is missing, not regular, or not papershelf's
+    shape (the full read then decides). A cheap check: the open of a library with papers.cache
+    never parses papers.json."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        head = os.read(fd, _HEAD_BYTES)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    found = _SCHEMA_IN_HEAD.match(head)
+    return int(found.group(1)) if found else None
 
 
 def schema_of(data: Mapping[str, Any]) -> int:

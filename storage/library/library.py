@@ -179,6 +179,10 @@ class Library:
                     temp.unlink()
             library._papers.reload()
             library._state.reload()
+            # A library from before schema 2 takes the shape stock TinyDB reads at once,
+            # not only at the next import or change (the files' contract, README "Scripting").
+            library._papers.upgrade()
+            library._state.upgrade()
             first_start = not library._papers.papers and not library._has_history()
         if seed and first_start:
             library.import_files(bundled_seed_files())

@@ -12,9 +12,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from papershelf.storage.errors import LibraryError
+from papershelf.storage.errors import LibraryError, SaveError
 from papershelf.storage.files.jsonstore import AtomicJSONStorage, CorruptFileError, StatKey
-from papershelf.storage.files.layout import PAPERS_FILE
+from papershelf.storage.files.layout import (
+    PAPERS_FILE,
+    SCHEMA_VERSION,
+    schema_of,
+    schema_on_disk,
+)
 from papershelf.storage.library import papers_cache
 from papershelf.storage.library.lock import LibraryLock
 from papershelf.storage.library.quarantine import move_aside
@@ -106,6 +111,24 @@ class PapersFile:
         self.key = key
         self._listed = None
         self.revision += 1
+        return True
+
+    def upgrade(self) -> bool:
+        """Rewrite a papers.json of an older schema in the current one (under the lock), so
+        that a stock TinyDB reads it; True when it did. The records come from papers.json
+        itself (`reload(for_write=True)`), never from papers.cache; a failed write is no
+        error: the file stays readable to papershelf, and the next open or import tries again.
+        """
+        schema = schema_on_disk(self.store.path)
+        if schema is None or schema >= SCHEMA_VERSION or self.pending:
+            return False
+        self.reload(for_write=True)
+        if self._raw is None or schema_of(self._raw) >= SCHEMA_VERSION:
+            return False
+        try:
+            self.save()
+        except SaveError:
+            return False
         return True
 
     def save(self) -> None:

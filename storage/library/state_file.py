@@ -24,6 +24,7 @@ from papershelf.storage.files.jsonstore import (
 )
 from papershelf.storage.files.layout import (
     ENTRY_PAPER_FIELD,
+    SCHEMA_VERSION,
     STATE_FILE,
     entries_from_records,
     meta_problem,
@@ -108,6 +109,18 @@ class StateFile:
         if changed:
             self.revision += 1
         return changed
+
+    def upgrade(self) -> bool:
+        """Rewrite a state.json of an older schema in the current one (under the lock, after
+        `reload`), so that a stock TinyDB reads it; True when it did. A failed write is no
+        error: the old file stays readable, and the next open or change tries again."""
+        if self.raw is None or self.unsaved or schema_of(self.raw) >= SCHEMA_VERSION:
+            return False
+        try:
+            self.save()
+        except SaveError:
+            return False
+        return True
 
     def _lay_pending_over(self, loaded: dict[str, Entry]) -> None:
         """Changes that failed to save win over the disk version of the same paper."""

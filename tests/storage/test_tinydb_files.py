@@ -148,14 +148,28 @@ def old_library(root: Path) -> Path:
 OLD_STATE = {pid: Entry.from_dict(record) for pid, record in OLD_ENTRIES.items()}
 
 
-def test_a_schema_1_library_opens_keeps_everything_and_migrates_on_the_next_write(
+def _schema(path: Path) -> int:
+    return json.loads(path.read_bytes())["meta"]["1"]["schema"]
+
+
+def test_a_schema_1_library_opens_keeps_everything_and_takes_the_new_shape(
     tmp_path: Path,
 ) -> None:
     root = old_library(tmp_path / "old")
+    # A read-only open (`papershelf list`, `show`) reads the old shape and writes nothing.
+    reader = Library.open(root, seed=False, read_only=True)
+    assert [paper.to_dict() for paper in reader.papers()] == list(OLD_PAPERS.values())
+    assert _schema(root / "papers.json") == _schema(root / "state.json") == 1
+
+    # The first locked open rewrites both files at once, so stock TinyDB reads them.
     library = Library.open(root, seed=False)
     assert [paper.to_dict() for paper in library.papers()] == list(OLD_PAPERS.values())
     assert dict(library.entries()) == OLD_STATE
-    assert json.loads((root / "state.json").read_bytes())["meta"]["1"]["schema"] == 1  # not yet
+    assert _schema(root / "papers.json") == _schema(root / "state.json") == SCHEMA_VERSION
+    assert [doc["id"] for doc in _tinydb_papers(root)] == list(OLD_PAPERS)
+    assert [paper.to_dict() for paper in Library.open(root, seed=False).papers()] == list(
+        OLD_PAPERS.values()
+    )
 
     # The first change rewrites state.json in the new shape; undo reaches back past it.
     library.tag(["b0ffee000003"], add=["new"])
