@@ -66,6 +66,16 @@ def _aside_name(path: Path, suffix: str) -> Path:
     return target
 
 
+def _still_seen(path: Path, key: StatKey) -> Path | None:
+    """The file behind `path` (through a symbolic link) when it is still the version seen
+    (`key`); None when it has been replaced or removed since."""
+    path = real_target(path)
+    try:
+        return path if stat_key(os.stat(path)) == key else None
+    except FileNotFoundError:
+        return None
+
+
 def keep_aside(path: Path, key: StatKey, suffix: str) -> Path | None:
     """Keep the damaged file `path` as `<name>.corrupt-<suffix>` too, leaving it in place.
 
@@ -74,19 +84,16 @@ def keep_aside(path: Path, key: StatKey, suffix: str) -> Path | None:
     hard links are not possible the file is moved aside instead. None when the file was
     replaced meanwhile (see `move_aside`).
     """
-    path = real_target(path)
-    try:
-        if stat_key(os.stat(path)) != key:
-            return None
-    except FileNotFoundError:
+    seen = _still_seen(path, key)
+    if seen is None:
         return None
-    target = _aside_name(path, suffix)
+    target = _aside_name(seen, suffix)
     try:
-        os.link(path, target, follow_symlinks=False)
+        os.link(seen, target, follow_symlinks=False)
     except OSError as error:
         if error.errno not in (errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EMLINK):
             raise
-        os.replace(path, target)
+        os.replace(seen, target)
     return target
 
 
@@ -98,14 +105,11 @@ def move_aside(path: Path, key: StatKey, suffix: str) -> Path | None:
     stays where it is and its target is moved (in the target's directory), so a library whose
     state.json lives elsewhere (a synced folder) keeps its link.
     """
-    path = real_target(path)
-    try:
-        if stat_key(os.stat(path)) != key:
-            return None
-    except FileNotFoundError:
+    seen = _still_seen(path, key)
+    if seen is None:
         return None
-    target = _aside_name(path, suffix)
-    os.replace(path, target)
+    target = _aside_name(seen, suffix)
+    os.replace(seen, target)
     return target
 
 
