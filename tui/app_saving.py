@@ -37,7 +37,7 @@ class UnsavedChanges(CrashGuard):
     _save_error: str | None = None
     """The last save failure's message, while changes are unsaved."""
 
-    def _update_status(self, searching: bool = False) -> None:
+    def update_status(self, searching: bool = False) -> None:
         raise NotImplementedError
 
     def on_mount(self) -> None:
@@ -67,7 +67,7 @@ class UnsavedChanges(CrashGuard):
             markup=False,
             timeout=10,
         )
-        self._update_status()
+        self.update_status()
 
     def retry_save(self) -> bool:
         """Try to write what is unsaved; True when it is now on disk."""
@@ -83,7 +83,7 @@ class UnsavedChanges(CrashGuard):
             return False
         self._save_error = None
         self.notify("Saved: every change is on disk now", markup=False)
-        self._update_status()
+        self.update_status()
         return True
 
     def last_save_attempt(self) -> str | None:
