@@ -33,12 +33,13 @@ def _plural(count: int, word: str) -> str:
 class UnsavedChanges(CrashGuard):
     """Retries failed saves and refuses to forget them silently."""
 
-    library: Library
-    _save_error: str | None = None
-    """The last save failure's message, while changes are unsaved."""
+    def __init__(self, library: Library) -> None:
+        super().__init__(library)
+        self._save_error: str | None = None
+        """The last save failure's message, while changes are unsaved."""
 
     def update_status(self, searching: bool = False) -> None:
-        raise NotImplementedError
+        """Redraw the status line (the unsaved count is on it); the app draws it."""
 
     def on_mount(self) -> None:
         """Start retrying; a library opened with unsaved changes (a recovery) shows them."""
