@@ -24,7 +24,7 @@ from papershelf.tui.app_trace import TRACE
 from papershelf.tui.app_workflow_sort import SortedHits
 from papershelf.tui.collector import freeze_long_lived
 from papershelf.tui.messages import IndexReady, SearchFailed, SearchFinished
-from papershelf.tui.widgets.paper_list import AllPapers
+from papershelf.tui.widgets.hits import AllPapers
 
 if TYPE_CHECKING:
     from papershelf.storage.model import Paper

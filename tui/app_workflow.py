@@ -33,7 +33,7 @@ from papershelf.tui.app_workflow_sort import (
 )
 from papershelf.tui.collector import freeze_long_lived
 from papershelf.tui.messages import IndexReady
-from papershelf.tui.widgets.paper_list import AllPapers
+from papershelf.tui.widgets.hits import AllPapers
 
 if TYPE_CHECKING:
     from papershelf.storage.files.layout import StatKey

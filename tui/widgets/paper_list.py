@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, overload
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style as RichStyle
@@ -27,9 +27,10 @@ from textual.strip import Strip
 from textual.style import Style
 
 from papershelf.storage.model import Paper
-from papershelf.storage.search.engine import Hit, Results
+from papershelf.storage.search.engine import Hit
 from papershelf.storage.text.headings import heading_fields
 from papershelf.storage.text.titles import display_title
+from papershelf.tui.widgets.hits import position
 from papershelf.tui.widgets.paper_row import Piece, StyleKey, row_pieces
 from papershelf.tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
 
@@ -38,34 +39,6 @@ if TYPE_CHECKING:
 
 _ANNOUNCE_AGAIN = "\x00"
 """Never a paper id: `show` sets it so that the current paper (or None) is announced again."""
-
-
-class AllPapers(Sequence[Hit]):
-    """The results of the empty query: one Hit per paper, built only when a row needs it."""
-
-    def __init__(self, papers: Sequence[Paper]) -> None:
-        self._papers = papers
-
-    def __len__(self) -> int:
-        return len(self._papers)
-
-    @overload
-    def __getitem__(self, index: int) -> Hit: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Hit]: ...
-
-    def __getitem__(self, index: int | slice) -> Hit | Sequence[Hit]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self._papers)))]
-        return Hit(paper_id=self._papers[index].id, score=0.0, field="", terms=(), spans={})
-
-
-def _position(hits: Sequence[Hit], paper_id: str) -> int | None:
-    """Where paper `paper_id` is in `hits` (without making every Hit when it can)."""
-    if isinstance(hits, Results):
-        return hits.position(paper_id)
-    return next((i for i, hit in enumerate(hits) if hit.paper_id == paper_id), None)
 
 
 class PaperList(BarScrollView, can_focus=True):
@@ -227,7 +200,7 @@ class PaperList(BarScrollView, can_focus=True):
         self.shown_count += 1
         index = 0
         if keep is not None:
-            found = _position(hits, keep)
+            found = position(hits, keep)
             index = found if found is not None else min(self._cursor, max(0, len(hits) - 1))
         self._cursor = index
         self._set_row_count(len(hits))
