@@ -1,30 +1,39 @@
-"""PapershelfApp: the main screen's layout, key bindings, live search and refresh wiring."""
+"""PapershelfApp: key bindings, start-up and refresh; the actions live in composed objects.
+
+The app holds one object per thing the keys act on: `papers` (tags, status, star, note, undo),
+`search` (the filter's live search), `workflow` (sort orders, related papers) and `output`
+(copy, open, export). Its `action_*` methods are one-line delegations to them; what stays App
+behaviour (overriding Textual's hooks) is the crash guard, the saving and signal handling and
+the dialog keys, in the bases.
+"""
 
 from __future__ import annotations
 
-import contextlib
+from datetime import date
 from pathlib import Path
-from time import perf_counter
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
 from papershelf.storage.errors import PapershelfError
-from papershelf.storage.search.engine import SearchEngine
-from papershelf.tui.app_search import SEARCH_CACHE
+from papershelf.tui.app_actions import PaperActions
+from papershelf.tui.app_bindings import APP, LEAVE_FILTER, MOVE, OUT, PAPERS
+from papershelf.tui.app_search import SearchWiring
 from papershelf.tui.app_signals import SignalExit
 from papershelf.tui.app_theme import ThemeMemory
 from papershelf.tui.app_trace import TRACE
-from papershelf.tui.app_workflow import WORKFLOW_BINDINGS, WorkflowActions
+from papershelf.tui.app_workflow import WORKFLOW_BINDINGS, RelatedReady, WorkflowActions
 from papershelf.tui.app_workflow_sort import SortCommands
-from papershelf.tui.collector import IDLE_SECONDS, freeze_long_lived
+from papershelf.tui.collector import IDLE_SECONDS, IdleCollector
 from papershelf.tui.commands import BoundAction, PapershelfCommands, help_sections
-from papershelf.tui.messages import IndexReady
+from papershelf.tui.messages import IndexReady, SearchFailed, SearchFinished
 from papershelf.tui.output import OutputActions
+from papershelf.tui.screens.dialogs_base import DialogKeys
 from papershelf.tui.screens.help import HelpScreen
+from papershelf.tui.screens.main import MainScreen
 from papershelf.tui.text import one_line_notice
 from papershelf.tui.widgets.filter_bar import FilterBar
 from papershelf.tui.widgets.paper_list import PaperList
@@ -38,69 +47,8 @@ REFRESH_SECONDS = 2.0
 
 """How often to look for changes another papershelf process saved."""
 
-_MOVE: list[BindingType] = [
-    # A priority binding runs before the next key is routed, so `/` then fast typing (or a
-    # paste) lands in the filter; check_action lets `/` through to any focused Input.
-    Binding("slash", "focus_filter", "Filter", id="app.filter", priority=True),
-    Binding("escape", "back", "Back to the list", id="app.back", show=False),
-]
-_PAPERS: list[BindingType] = [
-    Binding("t", "tag", "Tags", id="app.tag", tooltip="Edit tags (of the marked papers, if any)"),
-    Binding(
-        "T",
-        "toggle_to_read",
-        "To-read",
-        id="app.to-read",
-        show=False,
-        tooltip="Toggle #to-read (on the marked papers, if any)",
-    ),
-    Binding(
-        "s",
-        "cycle_status",
-        "Status",
-        id="app.status",
-        tooltip="Cycle unread → reading → read (marked papers, if any)",
-    ),
-    Binding("asterisk", "star", "Star", id="app.star", tooltip="Star or unstar (marked, if any)"),
-    Binding("n", "note", "Note", id="app.note", show=False, tooltip="Edit the paper's note"),
-    Binding("A", "mark_all", "Mark all results", id="app.mark-all", show=False),
-    Binding("U", "clear_marks", "Clear marks", id="app.clear-marks", show=False),
-]
-_OUT: list[BindingType] = [
-    Binding(
-        "y",
-        "copy_code",
-        "Copy URL",
-        id="app.copy",
-        tooltip="Copy the code URL (a chooser when there are several), else the paper's page",
-    ),
-    Binding(
-        "o",
-        "open_link",
-        "Open",
-        id="app.open",
-        show=False,
-        tooltip="Open a code URL, link or the paper's page in a browser (http/https only)",
-    ),
-    Binding("e", "export", "Export", id="app.export", tooltip="Export Markdown"),
-]
-# Leaving the filter must happen before the next key is routed: the app forwards keys to the
-# focused widget's queue, so with a widget-level binding a fast `enter` then `T` would type "T"
-# into the filter. These priority bindings run in the app's own loop, only while the filter has
-# focus (check_action), and are documented by the filter bar's own bindings on the help screen.
-_LEAVE_FILTER: list[BindingType] = [
-    Binding("enter", "leave_filter(True)", "To the results", show=False, priority=True),
-    Binding("down", "leave_filter(True)", "To the results", show=False, priority=True),
-    Binding("escape", "leave_filter(False)", "Clear filter", show=False, priority=True),
-]
-_APP: list[BindingType] = [
-    Binding("question_mark", "help", "Help", id="app.help"),
-    Binding("ctrl+p", "command_palette", "Commands", id="app.palette", show=False),
-    Binding("q", "quit", "Quit", id="app.quit"),
-]
 
-
-class PapershelfApp(SignalExit, WorkflowActions):
+class PapershelfApp(SignalExit, DialogKeys):
     """Filter, read, tag and export the papers of one Library."""
 
     # The main screen's sheet is read here: Textual 8.2.8 reads a screen's CSS_PATH when the
@@ -109,29 +57,65 @@ class PapershelfApp(SignalExit, WorkflowActions):
     TITLE = "papershelf"
     COMMANDS: ClassVar = App.COMMANDS | {PapershelfCommands, SortCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
-        *_MOVE,
-        *_PAPERS,
+        *MOVE,
+        *PAPERS,
         *WORKFLOW_BINDINGS,
-        *_OUT,
-        *_APP,
-        *_LEAVE_FILTER,
+        *OUT,
+        *APP,
+        *LEAVE_FILTER,
     ]
 
     def __init__(self, library: Library) -> None:
-        super().__init__(library)
+        super().__init__(library)  # the crash guard keeps it: `self.library`
         self._seen_revision = library.revision
         self._paper_count = len(library.papers())
         self._last_poll_error: str | None = None
-        self.output = OutputActions(self)
+        self.collector = IdleCollector()
+        # The parts take this app (`papershelf.tui.app`); pyright checks this file as `tui/app.py`
+        # (it does not walk the `papershelf/tui` symlink), so it sees two classes: the ignores
+        # below are for that reading only.
+        app = self
+        self.papers: PaperActions = PaperActions(app)  # pyright: ignore[reportArgumentType]
+        """Tags, status, star, note, undo and redo (`t`, `T`, `s`, `*`, `n`, `u`, `ctrl+r`)."""
+        self.search: SearchWiring = SearchWiring(app)  # pyright: ignore[reportArgumentType]
+        """The filter's live search and its results."""
+        self.workflow: WorkflowActions = WorkflowActions(app)  # pyright: ignore[reportArgumentType]
+        """Sort orders, related papers and the jump to a paper (`S`, `r`)."""
+        self.output: OutputActions = OutputActions(app)  # pyright: ignore[reportArgumentType]
         """Copy, open and export (`y`, `o`, `e`)."""
+        self.main_screen = MainScreen(
+            library, on_edit=self.search.query_edited, on_ready=self.main_screen_ready
+        )
+        """The screen every dialog returns to (the first of the stack)."""
+
+    def get_default_screen(self) -> MainScreen:
+        """The main screen is the first of the stack."""
+        return self.main_screen
+
+    @property
+    def paper_list(self) -> PaperList:
+        """The list widget (on the main screen, whichever screen is active)."""
+        return self.main_screen.paper_list
+
+    def today(self) -> date:
+        """Today's date (a method, so tests can fix it)."""
+        return date.today()
+
+    def notify_error(self, message: str) -> None:
+        """An error the user caused or must know about, as one safe line."""
+        self.notify(one_line_notice(message), severity="error", markup=False)
+
+    def notify_info(self, message: str, severity: str = "information") -> None:
+        """A one-line notification of user text, never parsed as markup."""
+        self.notify(one_line_notice(message, 300), severity=severity, markup=False)  # type: ignore[arg-type]
 
     def main_screen_ready(self) -> None:
         """Show every paper at once; build the search index only after the first frame."""
         TRACE.mark("mount")
         self.main_screen.fit_width(self.size.width)
-        self._show_results(self._serial, self._all_hits(), keep=None)
+        self.search.show_results(self.search.serial, self.workflow.all_hits(), keep=None)
         self.paper_list.focus()
-        ThemeMemory(self).start()
+        ThemeMemory(self).start()  # pyright: ignore[reportArgumentType] (see __init__)
         self.set_interval(REFRESH_SECONDS, self.guarded(self.poll_library, "the reload"))
         self.collector.start()
         self.set_interval(IDLE_SECONDS / 2, self.guarded(self.collector.tick, "the collector"))
@@ -145,55 +129,44 @@ class PapershelfApp(SignalExit, WorkflowActions):
 
     def _first_frame(self) -> None:
         TRACE.mark("first-frame")
-        self._build_index()
+        self.search.build_index()
 
     def on_resize(self, event: events.Resize) -> None:
         """Switch between the wide and the narrow layout."""
         self.main_screen.fit_width(event.size.width)
 
-    # -- search ----------------------------------------------------------------------------------
-
-    @work(thread=True, exclusive=True, group="index")
-    def _build_index(self) -> None:
-        # The index comes from the library's cache file when it matches the papers (a tenth
-        # of a second instead of two; `papershelf list` keeps it fresh too); warm-up fills the
-        # tables the first keystrokes need.
-        started = perf_counter()
-        cache = self.library.root / SEARCH_CACHE
-        papers = self.library.papers()
-        if cache.exists():
-            engine = SearchEngine.load(cache, papers)
-        else:
-            engine = SearchEngine(papers)
-            with contextlib.suppress(OSError):
-                engine.save(cache)
-        engine.warm(abstracts=False)
-        self.post_message(IndexReady(engine, perf_counter() - started))
-        with self._search_lock:  # the abstracts as shown, for `'exact` terms: after typing starts
-            engine.substring_ids("abstract", "\x00")
+    # -- messages from the workers ---------------------------------------------------------------
 
     @on(IndexReady)
     def _index_ready(self, message: IndexReady) -> None:
-        TRACE.mark("index-ready", f"{message.seconds:.3f}")
-        self.engine = message.engine
-        freeze_long_lived()  # the index lives as long as the library
-        if self.query_text.strip():
-            self.start_search(keep=None)  # the query typed while the index was being built
-        else:
-            self._update_status()
+        self.search.index_ready(message)  # first: a query typed meanwhile is searched
+        self.workflow.index_ready(message)
+
+    @on(SearchFinished)
+    def _search_finished(self, message: SearchFinished) -> None:
+        self.search.finished(message)
+
+    @on(SearchFailed)
+    def _search_failed(self, message: SearchFailed) -> None:
+        self.search.failed(message)
+
+    @on(RelatedReady)
+    def _related_ready(self, message: RelatedReady) -> None:
+        self.workflow.related_ready(message)
 
     # -- redrawing -------------------------------------------------------------------------------
 
-    def _update_status(self, searching: bool = False) -> None:
-        papers = self.paper_list
+    def update_status(self, searching: bool = False) -> None:
+        """Redraw the status line."""
+        papers, search = self.paper_list, self.search
         self.main_screen.status_line.show(
             shown=len(papers.hits),
             total=len(self.library.papers()),
-            query=self.query_text,
+            query=search.query_text,
             marked=len(papers.marked),
-            searching=searching or (bool(self.query_text.strip()) and self.engine is None),
-            error=self._search_error,
-            sort=self.sort_label,
+            searching=searching or (bool(search.query_text.strip()) and search.engine is None),
+            error=search.error,
+            sort=self.workflow.sort_label,
             unsaved=self.unsaved_note(),
         )
 
@@ -205,12 +178,13 @@ class PapershelfApp(SignalExit, WorkflowActions):
         self.main_screen.show_paper(papers.current_id)
         if len(self.library.papers()) != self._paper_count:
             self._paper_count = len(self.library.papers())
-            self.engine = None
-            self._build_index()
-        if self.query_text.strip() or self.sort_follows_entries:
-            self.start_search(keep=papers.current_id)  # `is:read`, `#tag`, the order may differ
+            self.search.engine = None
+            self.search.build_index()
+        if self.search.query_text.strip() or self.workflow.sort_follows_entries:
+            # `is:read`, `#tag`, the order may differ
+            self.search.start_search(keep=papers.current_id)
         else:
-            self._refresh_side()
+            self.search.refresh_side()
 
     def poll_library(self) -> None:
         """Pick up changes another process saved (the CLI, a second app)."""
@@ -232,7 +206,7 @@ class PapershelfApp(SignalExit, WorkflowActions):
         for notice in self.library.take_notices():
             self.notify(one_line_notice(notice, 400), severity="warning", markup=False, timeout=30)
         if self.library.pending:
-            self._update_status()  # a recovery not yet written is an unsaved change
+            self.update_status()  # a recovery not yet written is an unsaved change
 
     # -- messages from the widgets ---------------------------------------------------------------
 
@@ -243,7 +217,7 @@ class PapershelfApp(SignalExit, WorkflowActions):
 
     @on(PaperList.MarksChanged)
     def _marks_changed(self, message: PaperList.MarksChanged) -> None:
-        self._update_status()
+        self.update_status()
 
     # -- actions ---------------------------------------------------------------------------------
 
@@ -259,8 +233,8 @@ class PapershelfApp(SignalExit, WorkflowActions):
         """`enter`/`down` in the filter: to the results; `esc`: clear the filter first."""
         if not keep:
             self.main_screen.filter_bar.value = ""
-        elif self.engine is not None:
-            self.results_current()  # keys typed after `enter` act on this query's results
+        elif self.search.engine is not None:
+            self.search.results_current()  # keys typed after `enter` act on this query's results
         # Screen.set_focus takes effect now; Widget.focus() would wait for call_later, and the
         # next key would still be routed to the filter.
         self.screen.set_focus(self.paper_list)
@@ -285,6 +259,42 @@ class PapershelfApp(SignalExit, WorkflowActions):
         self.paper_list.clear_marks()
         self.notify_info("Marks cleared")
 
+    def action_tag(self) -> None:
+        """Open the tag editor for the marked papers or the one under the cursor."""
+        self.papers.tag()
+
+    def action_toggle_to_read(self) -> None:
+        """Add `to-read` (or remove it when every target has it)."""
+        self.papers.toggle_to_read()
+
+    def action_cycle_status(self) -> None:
+        """unread -> reading -> read -> unread."""
+        self.papers.cycle_status()
+
+    def action_star(self) -> None:
+        """Star (or unstar when every target is starred)."""
+        self.papers.star()
+
+    def action_note(self) -> None:
+        """Edit the note of the paper in the reader (when focused) or under the cursor."""
+        self.papers.note()
+
+    def action_undo(self) -> None:
+        """Take back the latest change to the user's state (from the journal)."""
+        self.papers.undo()
+
+    def action_redo(self) -> None:
+        """Do again the latest undone change."""
+        self.papers.redo()
+
+    def action_sort(self, order: str = "") -> None:
+        """Show the results in `order`, or in the next order of the cycle; remember it."""
+        self.workflow.sort(order)
+
+    def action_related(self) -> None:
+        """Open "more like this" for the paper in the reader."""
+        self.workflow.related()
+
     def action_copy_code(self) -> None:
         """Copy the code URL of the paper in focus (a chooser when there are several)."""
         self.output.copy_code()
@@ -305,12 +315,12 @@ class PapershelfApp(SignalExit, WorkflowActions):
         """Every binding of the main screen, by area, with the node that runs it."""
         screen = self.main_screen
         areas: list[tuple[str, list[BindingType], object]] = [
-            ("Filter", [*_MOVE, *FilterBar.BINDINGS], None),
+            ("Filter", [*MOVE, *FilterBar.BINDINGS], None),
             ("List", PaperList.BINDINGS, screen.paper_list),
             ("Reader", Reader.BINDINGS, screen.reader),
             ("Tag pane", TagPane.BINDINGS, screen.tag_pane),
-            ("Papers", [*_PAPERS, *WORKFLOW_BINDINGS, *_OUT], None),
-            ("App", _APP, None),
+            ("Papers", [*PAPERS, *WORKFLOW_BINDINGS, *OUT], None),
+            ("App", APP, None),
         ]
         actions: list[BoundAction] = []
         for section, bindings, target in areas:
@@ -323,14 +333,14 @@ class PapershelfApp(SignalExit, WorkflowActions):
                 actions.append(BoundAction(section, binding, owner))  # type: ignore[arg-type]
         return actions
 
-    # -- for the actions module ------------------------------------------------------------------
+    # -- for the output actions ------------------------------------------------------------------
 
     def export_query(self) -> str:
         """The filter's text: an export of the results is titled by it (`export.selection`)."""
-        return self.query_text
+        return self.search.query_text
 
     def current_tag(self) -> str | None:
         """The first tag of the library the filter names, if any (`storage.export.selection`)."""
         from papershelf.storage.export.selection import first_tag
 
-        return first_tag(self.query_text, self.library.tag_counts())
+        return first_tag(self.search.query_text, self.library.tag_counts())

@@ -50,7 +50,10 @@ _NOT_ABANDONABLE = (events.Compose, events.Mount)
 class CrashGuard(App[None]):
     """Turns unexpected exceptions into an abandoned action or a clean exit 70."""
 
-    library: Library
+    def __init__(self, library: Library) -> None:
+        super().__init__()
+        self.library = library
+        """Where `crash.log` goes (the library's directory), and what a last save saves."""
 
     def notify(
         self,

@@ -33,12 +33,13 @@ def _plural(count: int, word: str) -> str:
 class UnsavedChanges(CrashGuard):
     """Retries failed saves and refuses to forget them silently."""
 
-    library: Library
-    _save_error: str | None = None
-    """The last save failure's message, while changes are unsaved."""
+    def __init__(self, library: Library) -> None:
+        super().__init__(library)
+        self._save_error: str | None = None
+        """The last save failure's message, while changes are unsaved."""
 
-    def _update_status(self, searching: bool = False) -> None:
-        raise NotImplementedError
+    def update_status(self, searching: bool = False) -> None:
+        """Redraw the status line (the unsaved count is on it); the app draws it."""
 
     def on_mount(self) -> None:
         """Start retrying; a library opened with unsaved changes (a recovery) shows them."""
@@ -67,7 +68,7 @@ class UnsavedChanges(CrashGuard):
             markup=False,
             timeout=10,
         )
-        self._update_status()
+        self.update_status()
 
     def retry_save(self) -> bool:
         """Try to write what is unsaved; True when it is now on disk."""
@@ -83,7 +84,7 @@ class UnsavedChanges(CrashGuard):
             return False
         self._save_error = None
         self.notify("Saved: every change is on disk now", markup=False)
-        self._update_status()
+        self.update_status()
         return True
 
     def last_save_attempt(self) -> str | None:

@@ -1,30 +1,34 @@
 """The app's live search: the filter's text -> ranked results in the list, tag pane and status.
 
-A quick search runs on the UI thread, so the list changes in the same frame as the filter's
-text; a slow one (and the next after it) runs in a thread worker, where the newest search wins.
+`SearchWiring` is composed by the app (`app.search`), not inherited. A quick search runs on the
+UI thread, so the list changes in the same frame as the filter's text; a slow one (and the next
+after it) runs in a thread worker, where the newest search wins. The search index is loaded (or
+built) in a worker after the first frame.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import Counter
 from collections.abc import Sequence
+from functools import partial
 from time import perf_counter
 from typing import TYPE_CHECKING
 
-from textual import on, work
 from textual.worker import get_current_worker
 
 from papershelf.storage.errors import PapershelfError
 from papershelf.storage.search.engine import Hit, Results, SearchEngine, parse_query
-from papershelf.tui.app_actions import PaperActions
 from papershelf.tui.app_trace import TRACE
-from papershelf.tui.collector import IdleCollector
-from papershelf.tui.messages import SearchFailed, SearchFinished
-from papershelf.tui.widgets.paper_list import AllPapers
+from papershelf.tui.app_workflow_sort import SortedHits
+from papershelf.tui.collector import freeze_long_lived
+from papershelf.tui.messages import IndexReady, SearchFailed, SearchFinished
+from papershelf.tui.widgets.hits import AllPapers
 
 if TYPE_CHECKING:
-    from papershelf.storage.library.library import Library
+    from papershelf.storage.model import Paper
+    from papershelf.tui.app import PapershelfApp
 
 SEARCH_CACHE = "search-index.bin"
 """The search index's cache file in the library directory (shared with `papershelf list`)."""
@@ -32,146 +36,200 @@ INLINE_SEARCH_SECONDS = 0.008
 """A search runs on the UI thread when the previous one took less (see `start_search`)."""
 
 
-class SearchWiring(PaperActions):
-    """Runs searches for the app and shows their results."""
+class SearchWiring:
+    """Runs searches for the app that composes it and shows their results."""
 
-    def __init__(self, library: Library) -> None:
-        super().__init__(library)
+    def __init__(self, app: PapershelfApp) -> None:
+        self._app = app
+        self.library = app.library
         self.engine: SearchEngine | None = None
         """The search index; None until the worker has built or loaded it."""
         self.query_text = ""
-        self._serial = 0
+        self.serial = 0
+        """The serial of the newest search (each query edit starts one)."""
         self.shown_serial = 0
         """The serial of the search whose results the list shows (benchmarks wait for it)."""
-        self._search_error: str | None = None
-        self._search_lock = threading.Lock()
-        self._last_search = 0.0
+        self.error: str | None = None
+        """What the status line says is wrong with the query, if anything."""
+        self.lock = threading.Lock()
+        """Held while the engine searches: its caches are not shared between threads."""
+        self.last_search = 0.0
         """Seconds the last search took: a slow one sends the next to the worker."""
-        self.collector = IdleCollector()
 
-    def _update_status(self, searching: bool = False) -> None:
-        """Redraw the status line; the app overrides this."""
+    # -- the index -------------------------------------------------------------------------------
 
-    def _all_hits(self) -> Sequence[Hit]:
-        # The empty query needs no index: every paper in library order, made on demand.
-        return AllPapers(self.library.papers())
+    def build_index(self) -> None:
+        """Load (or build) the search index in a worker; `IndexReady` brings it back."""
+        self._app.run_worker(
+            partial(self._load_index, self.library.papers()),
+            thread=True,
+            exclusive=True,
+            group="index",
+            description="search index",  # not the repr of 10k papers
+        )
+
+    def _load_index(self, papers: Sequence[Paper]) -> None:
+        # The index comes from the library's cache file when it matches the papers (a tenth
+        # of a second instead of two; `papershelf list` keeps it fresh too); warm-up fills the
+        # tables the first keystrokes need.
+        started = perf_counter()
+        cache = self.library.root / SEARCH_CACHE
+        if cache.exists():
+            engine = SearchEngine.load(cache, papers)
+        else:
+            engine = SearchEngine(papers)
+            with contextlib.suppress(OSError):
+                engine.save(cache)
+        engine.warm(abstracts=False)
+        self._app.post_message(IndexReady(engine, perf_counter() - started))
+        with self.lock:  # the abstracts as shown, for `'exact` terms: after typing starts
+            engine.substring_ids("abstract", "\x00")
+
+    def index_ready(self, message: IndexReady) -> None:
+        """The index is there: run the query typed while it was being built."""
+        TRACE.mark("index-ready", f"{message.seconds:.3f}")
+        self.engine = message.engine
+        freeze_long_lived()  # the index lives as long as the library
+        if self.query_text.strip():
+            self.start_search(keep=None)
+        else:
+            self._app.update_status()
+
+    # -- searching -------------------------------------------------------------------------------
 
     def query_edited(self, query: str) -> None:
         """The filter's text changed (typed, pasted, cleared or set by code): search for it."""
         TRACE.mark("changed")
-        self.collector.activity()
+        self._app.collector.activity()
+        self._app.workflow.new_query(self.query_text, query)
         self.query_text = query
         self.start_search(keep=None)
 
     def start_search(self, keep: str | None) -> None:
         """Search for the current query; the newest search wins, older ones are dropped."""
-        self._serial += 1
+        self.serial += 1
         query = self.query_text
         if not query.strip():
-            self._show_results(self._serial, self._all_hits(), keep=keep)
+            self.show_results(self.serial, self._app.workflow.all_hits(), keep=keep)
         elif self.engine is None:
-            self._update_status(searching=True)  # queued: IndexReady starts it
-        elif self._last_search < INLINE_SEARCH_SECONDS and self._search_lock.acquire(False):
+            self._app.update_status(searching=True)  # queued: IndexReady starts it
+        elif self.last_search < INLINE_SEARCH_SECONDS and self.lock.acquire(False):
             # Quick searches run right here, so that the list changes in the same frame as the
             # filter's text (a worker round trip costs a frame or two); a slow one moves the
             # next search to the worker, which never blocks typing.
             try:
                 started = perf_counter()
                 hits = self.engine.results(query, self.library.entries())
-                self._last_search = perf_counter() - started
+                self.last_search = perf_counter() - started
             except PapershelfError as error:
-                self._search_error = str(error)
-                self._update_status()
+                self.error = str(error)
+                self._app.update_status()
                 return
             finally:
-                self._search_lock.release()
-            TRACE.mark("searched", f"{self._serial} {self._last_search * 1000:.2f} inline")
-            self._show_results(self._serial, hits, keep=keep)
+                self.lock.release()
+            TRACE.mark("searched", f"{self.serial} {self.last_search * 1000:.2f} inline")
+            self.show_results(self.serial, hits, keep=keep)
         else:
             entries = dict(self.library.entries())  # a snapshot: the worker runs in a thread
-            self._search(self.engine, query, entries, self._serial, keep)
-            self._update_status(searching=True)
+            self._app.run_worker(
+                partial(self._search, self.engine, query, entries, self.serial, keep),
+                thread=True,
+                exclusive=True,
+                group="search",
+                description=f"search {self.serial}",  # not the repr of every entry
+            )
+            self._app.update_status(searching=True)
 
     def results_current(self) -> bool:
         """Whether the list shows the results of the query as typed. A key that acts on a
         paper can arrive before a slow search's results (`/graph enter T` typed ahead): the
         search then runs here, at once, so the key acts on a paper of its query's results. Until
         the index has loaded there are none to give: say so, and act on nothing."""
-        if self.shown_serial == self._serial:
+        if self.shown_serial == self.serial:
             return True
         if self.engine is None:
-            self.notify_info("Still loading the search index: try again in a moment", "warning")
+            self._app.notify_info(
+                "Still loading the search index: try again in a moment", "warning"
+            )
             return False
         try:
-            with self._search_lock:  # a worker's search finishes first (the engine's caches)
+            with self.lock:  # a worker's search finishes first (the engine's caches)
                 hits = self.engine.results(self.query_text, self.library.entries())
         except PapershelfError as error:
-            self._search_error = str(error)
-            self._update_status()
+            self.error = str(error)
+            self._app.update_status()
             return False
-        self._show_results(self._serial, hits, keep=None)
+        self.show_results(self.serial, hits, keep=None)
         return True
 
-    @work(thread=True, exclusive=True, group="search")
     def _search(
         self, engine: SearchEngine, query: str, entries: dict, serial: int, keep: str | None
     ) -> None:
         started = perf_counter()
         try:
-            with self._search_lock:  # the engine's caches are not shared between threads
+            with self.lock:  # the engine's caches are not shared between threads
                 hits = engine.results(query, entries)
         except PapershelfError as error:
-            self.post_message(SearchFailed(serial, query, str(error)))
+            self._app.post_message(SearchFailed(serial, query, str(error)))
             return
         except Exception as error:
             # Unexpected: the crash guard logs it; the status line must not say "searching…"
             # for ever.
-            self.post_message(
+            self._app.post_message(
                 SearchFailed(serial, query, f"search failed ({type(error).__name__})")
             )
             raise
         finally:
-            self._last_search = perf_counter() - started
+            self.last_search = perf_counter() - started
         if not get_current_worker().is_cancelled:
             seconds = perf_counter() - started
             TRACE.mark("searched", f"{serial} {seconds * 1000:.2f}")
-            self.post_message(SearchFinished(serial, query, hits, keep, seconds))
+            self._app.post_message(SearchFinished(serial, query, hits, keep, seconds))
 
-    @on(SearchFinished)
-    def _search_finished(self, message: SearchFinished) -> None:
+    def finished(self, message: SearchFinished) -> None:
+        """A worker's results: shown if they are still the newest."""
         # Not when shown already: `results_current` caught up, and the cursor has moved since.
-        if message.serial == self._serial != self.shown_serial:
+        if message.serial == self.serial != self.shown_serial:
             TRACE.mark("results", str(message.serial))
-            self._show_results(message.serial, message.hits, keep=message.keep)
+            self.show_results(message.serial, message.hits, keep=message.keep)
 
-    @on(SearchFailed)
-    def _search_failed(self, message: SearchFailed) -> None:
-        if message.serial == self._serial:
-            self._search_error = message.message
-            self._update_status()
+    def failed(self, message: SearchFailed) -> None:
+        """A worker's search failed: the status line says why (if it is still the newest)."""
+        if message.serial == self.serial:
+            self.error = message.message
+            self._app.update_status()
 
-    def _show_results(self, serial: int, hits: Sequence[Hit], keep: str | None) -> None:
+    # -- showing ---------------------------------------------------------------------------------
+
+    def show_results(self, serial: int, hits: Sequence[Hit], keep: str | None) -> None:
+        """Show `hits` (in the chosen order) in the list, the tag pane and the status line."""
+        hits, keep = self._app.workflow.arrange(hits, keep)
         # What the CLI would refuse (`has:pdf`, `is:done`) the status line says, in its words.
-        self._search_error = next(iter(parse_query(self.query_text).errors), None)
+        self.error = next(iter(parse_query(self.query_text).errors), None)
         self.shown_serial = serial
-        self.paper_list.show(hits, keep=keep)
-        self._refresh_side()
+        papers = self._app.paper_list
+        papers.show(hits, keep=keep)
+        self.refresh_side()
         if TRACE.enabled:
             detail = f"{serial} {len(hits)} {self.query_text!r}"
-            self.call_after_refresh(self._trace_rendered, self.paper_list.shown_count, detail)
+            self._app.call_after_refresh(self._trace_rendered, papers.shown_count, detail)
 
     def _trace_rendered(self, shown: int, detail: str) -> None:
         # Marked after the first frame that drew these results (not just any frame).
-        if self.paper_list.painted_count >= shown:
+        if self._app.paper_list.painted_count >= shown:
             TRACE.mark("list-rendered", detail)
         else:
-            self.call_after_refresh(self._trace_rendered, shown, detail)
+            self._app.call_after_refresh(self._trace_rendered, shown, detail)
 
-    def _refresh_side(self) -> None:
-        self.main_screen.tag_pane.show_counts(self._tag_counts(self.paper_list.hits))
-        self._update_status()
+    def refresh_side(self) -> None:
+        """Redraw the tag pane's counts and the status line for the results shown."""
+        self._app.main_screen.tag_pane.show_counts(self._tag_counts(self._app.paper_list.hits))
+        self._app.update_status()
 
     def _tag_counts(self, hits: Sequence[Hit]) -> Counter[str]:
+        # The counts do not depend on the order: count the unsorted results (fast paths there).
+        if isinstance(hits, SortedHits):
+            hits = hits.base
         # Only tagged papers are looked at (a bit test each), never all 10k hits.
         if isinstance(hits, AllPapers) or (
             isinstance(hits, Results) and len(hits) == len(self.library.papers())

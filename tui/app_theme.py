@@ -10,19 +10,19 @@ from papershelf.storage.library.settings import save_settings
 if TYPE_CHECKING:
     from textual.theme import Theme
 
-    from papershelf.tui.app_workflow import WorkflowActions
+    from papershelf.tui.app import PapershelfApp
 
 
 class ThemeMemory:
     """Puts back the theme saved in settings.json and saves each one chosen afterwards."""
 
-    def __init__(self, app: WorkflowActions) -> None:
+    def __init__(self, app: PapershelfApp) -> None:
         self.app = app
 
     def start(self) -> None:
         """Apply the saved theme (a name this Textual does not know is ignored), then listen."""
         app = self.app
-        saved = app.settings.theme
+        saved = app.workflow.settings.theme
         if saved is not None and saved in app.available_themes:
             app.theme = saved
         # Textual publishes every change of `App.theme` (the palette's "Change theme" too).
@@ -30,10 +30,10 @@ class ThemeMemory:
 
     def _changed(self, theme: Theme) -> None:
         app = self.app
-        if theme.name == app.settings.theme:
+        if theme.name == app.workflow.settings.theme:
             return
-        app.settings = app.settings.with_theme(theme.name)
+        app.workflow.settings = app.workflow.settings.with_theme(theme.name)
         try:
-            save_settings(app.library.root, app.settings)
+            save_settings(app.library.root, app.workflow.settings)
         except PapershelfError as error:
             app.notify_error(f"Theme not remembered: {error}")

@@ -1,19 +1,19 @@
 """The reading workflow on top of the search: undo/redo keys, "more like this", sort orders.
 
-`WorkflowActions` sits between `SearchWiring` and `PapershelfApp`: it puts the results in the
-chosen order (`_all_hits`, `_show_results`), loads the related-papers index in a thread after
-the search index is ready (and again when the papers change; built and saved when the library's
-`related-index.bin` is not theirs), and opens the related screen.
+`WorkflowActions` is composed by the app (`app.workflow`), not inherited: it puts the
+search's results in the chosen order (`all_hits`, `arrange`), loads the related-papers index
+in a thread after the search index is ready (and again when the papers change; built and
+saved when the library's `related-index.bin` is not theirs), and opens the related screen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from time import perf_counter
 from typing import TYPE_CHECKING
 
-from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.worker import get_current_worker
@@ -23,27 +23,22 @@ from papershelf.storage.library.settings import SORT_ORDERS, load_settings, save
 from papershelf.storage.model import Paper
 from papershelf.storage.related.cache import load_or_build
 from papershelf.storage.related.index import RelatedIndex
-from papershelf.tui.app_search import SearchWiring
 from papershelf.tui.app_trace import TRACE
 from papershelf.tui.app_workflow_sort import (
     ORDER_LABELS,
     RELEVANCE,
-    SortedHits,
     find_position,
     next_order,
     sort_hits,
 )
 from papershelf.tui.collector import freeze_long_lived
 from papershelf.tui.messages import IndexReady
-from papershelf.tui.screens.dialogs_base import DialogKeys
-from papershelf.tui.widgets.paper_list import AllPapers
+from papershelf.tui.widgets.hits import AllPapers
 
 if TYPE_CHECKING:
-    from collections import Counter
-
     from papershelf.storage.files.layout import StatKey
-    from papershelf.storage.library.library import Library
     from papershelf.storage.search.engine import Hit
+    from papershelf.tui.app import PapershelfApp
 
 RELATED_COUNT = 10
 
@@ -81,12 +76,13 @@ class RelatedReady(Message):
     loaded: bool = False
 
 
-class WorkflowActions(SearchWiring, DialogKeys):
-    """Sort orders, related papers and the jump to a paper; the app adds layout."""
+class WorkflowActions:
+    """Sort orders, related papers and the jump to a paper, for the app that composes it."""
 
-    def __init__(self, library: Library) -> None:
-        super().__init__(library)
-        self.settings = load_settings(library.root)
+    def __init__(self, app: PapershelfApp) -> None:
+        self._app = app
+        self.library = app.library
+        self.settings = load_settings(app.library.root)
         self.by_relevance = True
         """With a query: rank by relevance (the default) instead of `settings.sort`."""
         self.related_index: RelatedIndex | None = None
@@ -100,7 +96,7 @@ class WorkflowActions(SearchWiring, DialogKeys):
     @property
     def sort_order(self) -> str:
         """The order the results are shown in (`relevance` only while there is a query)."""
-        if self.query_text.strip() and self.by_relevance:
+        if self._app.search.query_text.strip() and self.by_relevance:
             return RELEVANCE
         return self.settings.sort
 
@@ -118,7 +114,8 @@ class WorkflowActions(SearchWiring, DialogKeys):
         papers = self.library.papers()
         return {paper.id: paper for paper in papers}
 
-    def _all_hits(self) -> Sequence[Hit]:
+    def all_hits(self) -> Sequence[Hit]:
+        """Every paper in the remembered order (the results of the empty query)."""
         # Every paper in the remembered order; kept until the papers or the entries change,
         # so that leaving and clearing the filter do not sort 10k papers again.
         order = self.settings.sort
@@ -134,30 +131,27 @@ class WorkflowActions(SearchWiring, DialogKeys):
             self._sorted_all = (papers, order, revision)
         return self._sorted_all_hits
 
-    def _show_results(self, serial: int, hits: Sequence[Hit], keep: str | None) -> None:
-        if self.query_text.strip() and not self.by_relevance:
+    def arrange(self, hits: Sequence[Hit], keep: str | None) -> tuple[Sequence[Hit], str | None]:
+        """`hits` in the chosen order, and the paper to keep the cursor on (a jump's target)."""
+        if self._app.search.query_text.strip() and not self.by_relevance:
             hits = sort_hits(hits, self.settings.sort, self._papers_by_id(), self.library.entries())
         if self._jump_target is not None:
             keep, self._jump_target = self._jump_target, None
-        super()._show_results(serial, hits, keep)
+        return hits, keep
 
-    def _tag_counts(self, hits: Sequence[Hit]) -> Counter[str]:
-        # The counts do not depend on the order: count the unsorted results (fast paths there).
-        return super()._tag_counts(hits.base if isinstance(hits, SortedHits) else hits)
-
-    def query_edited(self, query: str) -> None:
+    def new_query(self, old: str, query: str) -> None:
         """A new query (the filter was empty) is ranked by relevance, whatever the last order."""
-        if query.strip() and not self.query_text.strip():
+        if query.strip() and not old.strip():
             self.by_relevance = True
-        super().query_edited(query)
 
-    def action_sort(self, order: str = "") -> None:
+    def sort(self, order: str = "") -> None:
         """Show the results in `order`, or in the next order of the cycle; remember it."""
-        with_query = bool(self.query_text.strip())
+        app = self._app
+        with_query = bool(app.search.query_text.strip())
         new = order or next_order(self.sort_order, with_query=with_query)
         if new == RELEVANCE:
             if not with_query:
-                self.notify_info("Relevance needs a filter: type a query with /", "warning")
+                app.notify_info("Relevance needs a filter: type a query with /", "warning")
                 return
             self.by_relevance = True
         elif new in SORT_ORDERS:
@@ -167,17 +161,17 @@ class WorkflowActions(SearchWiring, DialogKeys):
                 try:
                     save_settings(self.library.root, self.settings)
                 except PapershelfError as error:
-                    self.notify_error(f"Sort order not remembered: {error}")
+                    app.notify_error(f"Sort order not remembered: {error}")
         else:
-            self.notify_info(f"Unknown sort order: {new}", "warning")
+            app.notify_info(f"Unknown sort order: {new}", "warning")
             return
-        self.notify_info(f"Sorted by {self.sort_label}")
-        self.start_search(keep=self.paper_list.current_id)
+        app.notify_info(f"Sorted by {self.sort_label}")
+        app.search.start_search(keep=app.paper_list.current_id)
 
     # -- related papers --------------------------------------------------------------------------
 
-    @on(IndexReady)
-    def _index_ready_for_related(self, message: IndexReady) -> None:
+    def index_ready(self, message: IndexReady) -> None:
+        """Load the related-papers index for the papers the search index was made of."""
         # After the search index, never before the first frame; again when the papers change
         # (an import here or in another process rebuilds the search index first).
         papers = self.library.papers()
@@ -190,17 +184,25 @@ class WorkflowActions(SearchWiring, DialogKeys):
         # these papers came from (None: an import not saved, so nothing is loaded or saved).
         self._build_related(papers, self.library.papers_key)
 
-    @work(thread=True, exclusive=True, group="related")
     def _build_related(self, papers: Sequence[Paper], key: StatKey | None) -> None:
+        self._app.run_worker(
+            partial(self._load_related, papers, key),
+            thread=True,
+            exclusive=True,
+            group="related",
+            description="related-papers index",  # not the repr of 10k papers
+        )
+
+    def _load_related(self, papers: Sequence[Paper], key: StatKey | None) -> None:
         # Loading the saved index takes tens of milliseconds; a build holds the GIL for seconds
         # while the user types (it slows every frame), so it happens once per set of papers.
         started = perf_counter()
         index, loaded = load_or_build(self.library.root, key, papers, build=RelatedIndex)
         if not get_current_worker().is_cancelled:
-            self.post_message(RelatedReady(index, papers, perf_counter() - started, loaded))
+            self._app.post_message(RelatedReady(index, papers, perf_counter() - started, loaded))
 
-    @on(RelatedReady)
-    def _related_ready(self, message: RelatedReady) -> None:
+    def related_ready(self, message: RelatedReady) -> None:
+        """Keep the related-papers index the worker loaded or built."""
         # The seconds last: bench/bench_related_app.py reads them as the detail's last word.
         how = "loaded" if message.loaded else "built"
         TRACE.mark("related-ready", f"{how} {message.seconds:.3f}")
@@ -208,19 +210,19 @@ class WorkflowActions(SearchWiring, DialogKeys):
         self.related_index = message.index
         self._related_papers = message.papers
 
-    def action_related(self) -> None:
+    def related(self) -> None:
         """Open "more like this" for the paper in the reader."""
         TRACE.mark("related-key")
         from papershelf.tui.screens.related import RelatedItem, RelatedScreen
 
-        reader = self.main_screen.reader
-        paper_id = reader.paper_id or self.paper_list.current_id
+        app = self._app
+        paper_id = app.main_screen.reader.paper_id or app.paper_list.current_id
         if paper_id is None:
-            self.notify_info("No paper in the reader", "warning")
+            app.notify_info("No paper in the reader", "warning")
             return
         index = self.related_index
         if index is None or paper_id not in index:
-            self.notify_info("Related papers: still indexing… try again in a moment", "warning")
+            app.notify_info("Related papers: still indexing… try again in a moment", "warning")
             return
         items = []
         for other_id, score in index.related(paper_id, RELATED_COUNT):
@@ -228,21 +230,21 @@ class WorkflowActions(SearchWiring, DialogKeys):
             terms = tuple(index.shared_terms(paper_id, other_id))
             items.append(RelatedItem(other_id, other.name, other.title, other.venue, score, terms))
         name = self.library.get(paper_id).name
-        self.push_screen(RelatedScreen(name, items), self.jump_to)
+        app.push_screen(RelatedScreen(name, items), self.jump_to)
 
     def jump_to(self, paper_id: str | None) -> None:
         """Put the list's cursor on `paper_id`, clearing the filter when it hides the paper."""
         if paper_id is None:
             return
-        papers = self.paper_list
+        papers = self._app.paper_list
         found = find_position(papers.hits, paper_id)
         papers.focus()
         if found is not None:
             papers.move_to(found)
             return
-        self._jump_target = paper_id  # `_show_results` of the cleared filter keeps it
-        filter_bar = self.main_screen.filter_bar
+        self._jump_target = paper_id  # `arrange` of the cleared filter's results keeps it
+        filter_bar = self._app.main_screen.filter_bar
         if filter_bar.value:
             filter_bar.value = ""
         else:
-            self.start_search(keep=None)
+            self._app.search.start_search(keep=None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -43,14 +43,14 @@ class HasBoundActions(Protocol):
         ...
 
 
-def key_display(app: App[object], binding: Binding) -> str:
+def key_display(app: App[Any], binding: Binding) -> str:
     """How the keys of `binding` are written for people (`j/↓`), keymap included."""
     keys = [key.strip() for key in binding.key.split(",") if key.strip()]
     shown = [app.get_key_display(Binding(key, binding.action)) for key in keys]
     return " / ".join(dict.fromkeys(shown))
 
 
-def help_sections(app: App[object], actions: Iterable[BoundAction]) -> list[HelpSection]:
+def help_sections(app: App[Any], actions: Iterable[BoundAction]) -> list[HelpSection]:
     """Group the bound actions by area, in first-seen order, for the help screen."""
     grouped: dict[str, list[KeyHelp]] = {}
     for action in actions:

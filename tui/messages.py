@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from papershelf.storage.search.engine import Hit, SearchEngine
 
 
@@ -25,7 +27,7 @@ class SearchFinished(Message):
 
     serial: int
     query: str
-    hits: list[Hit]
+    hits: Sequence[Hit]
     keep: str | None
     seconds: float
 

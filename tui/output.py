@@ -25,7 +25,7 @@ from papershelf.storage.errors import PapershelfError
 # cost ~0.1 s of imports that would otherwise delay the first frame.
 if TYPE_CHECKING:
     from papershelf.storage.export.selection import Selection
-    from papershelf.tui.app_actions import PaperActions
+    from papershelf.tui.app import PapershelfApp
     from papershelf.tui.clipboard import Clipboard
     from papershelf.tui.screens.export_dialog import ExportRequest
 
@@ -48,7 +48,7 @@ def _plural(count: int, word: str = "paper") -> str:
 class OutputActions:
     """`y`, `o` and `e`: copy, open and export, for the app that composes it."""
 
-    def __init__(self, app: PaperActions) -> None:
+    def __init__(self, app: PapershelfApp) -> None:
         self._app = app
         self._copy_chain: Clipboard | None = None  # made on the first copy
         self._copy_lock = threading.Lock()
@@ -71,7 +71,7 @@ class OutputActions:
     def copy_code(self) -> None:
         """Copy the code URL of the paper in focus (a chooser when it has several); a paper
         without code offers its own page instead."""
-        paper_id = self._app.current_paper_id()
+        paper_id = self._app.papers.current_paper_id()
         if paper_id is None:
             return
         paper = self._app.library.get(paper_id)
@@ -110,7 +110,7 @@ class OutputActions:
 
     def open_link(self) -> None:
         """Open the paper's code URL, link or page in a browser (http/https only)."""
-        paper_id = self._app.current_paper_id()
+        paper_id = self._app.papers.current_paper_id()
         if paper_id is None:
             return
         paper = self._app.library.get(paper_id)
@@ -160,7 +160,7 @@ class OutputActions:
         app = self._app
         library = app.library
         if request.scope == "marked":
-            ids = app.targets()[0] if app.paper_list.marked else []
+            ids = app.papers.targets()[0] if app.paper_list.marked else []
             chosen = selection.Selection(
                 "Reading list: marked papers",
                 tuple(ExportItem(library.get(pid), library.entry(pid)) for pid in ids),

@@ -17,6 +17,7 @@ from pilot_helpers import settle
 from textual.widgets import Input
 
 import papershelf.tui.app as app_module
+import papershelf.tui.app_search as search_module
 from papershelf.storage.errors import SaveError
 from papershelf.storage.library.library import Library
 from papershelf.tui.app import PapershelfApp
@@ -76,7 +77,7 @@ async def test_start_shows_every_paper_and_focuses_the_list(make_app, library: L
         assert first_ids(app) == [paper.id for paper in library.papers()]
         assert isinstance(app.focused, PaperList)
         assert f"{total} of {total} papers" in app.query_one("#status").text
-        assert app.engine is not None  # built in a worker after the first frame
+        assert app.search.engine is not None  # built in a worker after the first frame
         reader = app.query_one(Reader)
         assert reader.paper_id == library.papers()[0].id
         assert reader.text.startswith(library.papers()[0].name)
@@ -165,17 +166,17 @@ async def test_a_query_typed_before_the_index_is_ready_is_queued(
     make_app, monkeypatch: pytest.MonkeyPatch, ids
 ) -> None:
     release = threading.Event()
-    real_engine = app_module.SearchEngine
+    real_engine = search_module.SearchEngine
 
     def slow_engine(papers):  # type: ignore[no-untyped-def]
         release.wait(timeout=30)
         return real_engine(papers)
 
-    monkeypatch.setattr(app_module, "SearchEngine", slow_engine)
+    monkeypatch.setattr(search_module, "SearchEngine", slow_engine)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert app.engine is None
+        assert app.search.engine is None
         await pilot.press("slash", *"wombat")
         await pilot.pause()
         assert app.query_one(FilterBar).value == "wombat"
@@ -183,7 +184,7 @@ async def test_a_query_typed_before_the_index_is_ready_is_queued(
         assert len(app.paper_list.hits) == 37  # unchanged until the index exists
         release.set()
         await settle(app, pilot)
-        assert app.engine is not None
+        assert app.search.engine is not None
         assert first_ids(app) == [ids.nocode]
 
 

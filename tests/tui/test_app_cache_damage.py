@@ -69,7 +69,7 @@ async def test_the_app_answers_as_without_caches(library_root: Path, damage: Dam
     app = PapershelfApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        engine = app.engine
+        engine = app.search.engine
         assert engine is not None, "the index worker gave no engine"
         for query in QUERIES:
             assert hits(engine, query, library) == expected[query], query
@@ -77,7 +77,7 @@ async def test_the_app_answers_as_without_caches(library_root: Path, damage: Dam
         await burst(pilot, "slash", *"quokka|wombat")
         await settle(app, pilot)
         assert first_ids(app) == [pid for pid, _ in hits(fresh, "quokka|wombat", reference)]
-        index = app.related_index
+        index = app.workflow.related_index
         assert index is not None
         assert index.related(pid) == related
         assert app.is_running

@@ -97,7 +97,7 @@ async def test_a_failing_search_worker_does_not_leave_searching_on_screen(
             raise RuntimeError("search exploded")
 
         monkeypatch.setattr(SearchEngine, "results", broken)
-        app._last_search = 1.0  # as after a slow search: the next one runs in the worker
+        app.search.last_search = 1.0  # as after a slow search: the next one runs in the worker
         await pilot.press("slash", "g")
         await settle(app, pilot)
         assert app.is_running and app._exception is None

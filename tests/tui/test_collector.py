@@ -63,7 +63,7 @@ async def test_the_app_freezes_its_index_and_restores_gc_when_it_stops(make_app)
     async with app.run_test() as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert app.engine is not None
+        assert app.search.engine is not None
         assert gc.get_threshold()[2] == NO_AUTOMATIC_FULL_COLLECTION
         assert gc.get_freeze_count() > 0  # the library and its index are out of gc's way
         await pilot.press("slash", "d")

@@ -56,10 +56,10 @@ async def test_keys_typed_ahead_of_the_results_act_on_the_querys_papers(
     async with app.run_test(size=(120, 40)) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()  # IndexReady handled
-        engine = app.engine
+        engine = app.search.engine
         assert engine is not None
         first = app.paper_list.current_id
-        app.engine = None  # as while the index is rebuilt: searches wait for IndexReady
+        app.search.engine = None  # as while the index is rebuilt: searches wait for IndexReady
         await pilot.press("slash", *"peptide")
         assert app.paper_list.current_id == first  # the older results are still shown
         await pilot.press("enter", "T")
@@ -67,7 +67,7 @@ async def test_keys_typed_ahead_of_the_results_act_on_the_querys_papers(
         assert any("Still loading the search index" in m for m in shown)  # ... and said why
         await pilot.press("slash", "escape")  # the filter cleared
         await pilot.press("slash", *"peptide")  # typed while the index is away
-        app.engine = engine  # the index is there, the results not shown yet
+        app.search.engine = engine  # the index is there, the results not shown yet
         assert app.paper_list.current_id == first
         await pilot.press("enter", "T")
         tagged = [pid for pid, e in reopen(library_root).entries().items() if "to-read" in e.tags]

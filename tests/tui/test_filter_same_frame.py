@@ -47,8 +47,8 @@ async def test_the_query_is_searched_before_the_key_returns(make_app) -> None:
         shown = app.paper_list.shown_count
         bar.insert_text_at_cursor("zebrafish")
         # No await in between: the list already holds the new results.
-        assert app.query_text == "zebrafish"
+        assert app.search.query_text == "zebrafish"
         assert app.paper_list.shown_count == shown + 1
-        expected = app.engine.results("zebrafish", app.library.entries())
+        expected = app.search.engine.results("zebrafish", app.library.entries())
         assert len(expected) > 0
         assert [hit.paper_id for hit in app.paper_list.hits] == [hit.paper_id for hit in expected]

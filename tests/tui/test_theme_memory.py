@@ -56,7 +56,7 @@ async def test_a_theme_this_textual_does_not_know_is_ignored(
     app = PapershelfApp(Library.open(library_root, seed=False))
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        assert app.theme != "x" and app.sort_order == "name"
+        assert app.theme != "x" and app.workflow.sort_order == "name"
         assert app.is_running
     # Starting with it changed nothing in the file.
     assert json.loads((library_root / SETTINGS_FILE).read_text())["theme"] == "x"

@@ -135,7 +135,7 @@ async def test_the_index_is_rebuilt_when_papers_are_imported(make_app, library: 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        first = app.related_index
+        first = app.workflow.related_index
         assert first is not None and len(first) == 37
         source = library.papers()[0]
         twin = Paper(
@@ -149,8 +149,8 @@ async def test_the_index_is_rebuilt_when_papers_are_imported(make_app, library: 
         Library.open(library.root, seed=False).import_papers([twin], "later.jsonl")
         app.poll_library()  # what the timer does every two seconds
         await settle(app, pilot)
-        assert app.related_index is not first
-        assert len(app.related_index) == 38
+        assert app.workflow.related_index is not first
+        assert len(app.workflow.related_index) == 38
         await go_to(app, pilot, source.id)
         await pilot.press("r")
         await pilot.pause()

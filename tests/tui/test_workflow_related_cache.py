@@ -56,7 +56,7 @@ async def test_the_app_loads_a_valid_cache_instead_of_building(
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        index = app.related_index
+        index = app.workflow.related_index
         assert index is not None and len(index) == 37
         assert builds == []
         assert not isinstance(index, CountedIndex)
@@ -80,7 +80,7 @@ async def test_without_a_cache_the_app_builds_once_and_saves_it(
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert builds == [37]
-        built = app.related_index
+        built = app.workflow.related_index
         assert built is not None
     saved = load(library.root, library.papers_key, library.papers())
     assert saved is not None
@@ -90,7 +90,7 @@ async def test_without_a_cache_the_app_builds_once_and_saves_it(
     again = make_app()
     async with again.run_test(size=SIZE) as pilot:
         await settle(again, pilot)
-        assert again.related_index is not None and len(again.related_index) == 37
+        assert again.workflow.related_index is not None and len(again.workflow.related_index) == 37
         assert builds == [37]  # the second start loaded it
 
 
@@ -115,7 +115,7 @@ async def test_a_cache_of_an_older_papers_json_is_rebuilt_at_start(
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert builds == [38]
-        index = app.related_index
+        index = app.workflow.related_index
         assert index is not None
         assert index.related(cache_before_import.id, k=1)[0][0] == "0123456789ab"
     saved = load(library.root, library.papers_key, library.papers())
@@ -132,7 +132,7 @@ async def test_a_cache_of_other_papers_under_the_same_key_is_rebuilt(
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert builds == [37]
-        index = app.related_index
+        index = app.workflow.related_index
         assert index is not None and [p.id for p in index.papers] == [
             p.id for p in library.papers()
         ]
@@ -150,6 +150,6 @@ async def test_papers_imported_while_running_are_indexed_and_saved(
         app.poll_library()  # what the timer does every two seconds
         await settle(app, pilot)
         assert builds == [37, 38]
-        assert app.related_index is not None and len(app.related_index) == 38
+        assert app.workflow.related_index is not None and len(app.workflow.related_index) == 38
         saved = load(library.root, library.papers_key, library.papers())
         assert saved is not None and saved.related(source.id, k=1)[0][0] == "0123456789ab"

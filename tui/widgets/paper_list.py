@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, overload
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
-from rich.style import Style as RichStyle
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
@@ -27,45 +26,19 @@ from textual.strip import Strip
 from textual.style import Style
 
 from papershelf.storage.model import Paper
-from papershelf.storage.search.engine import Hit, Results
+from papershelf.storage.search.engine import Hit
 from papershelf.storage.text.headings import heading_fields
 from papershelf.storage.text.titles import display_title
-from papershelf.tui.widgets.paper_row import Piece, StyleKey, row_pieces
+from papershelf.tui.widgets.hits import position
+from papershelf.tui.widgets.paper_row import Piece, row_pieces
 from papershelf.tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
+from papershelf.tui.widgets.row_styles import RowStyles
 
 if TYPE_CHECKING:
     from papershelf.storage.library.library import Library
 
 _ANNOUNCE_AGAIN = "\x00"
 """Never a paper id: `show` sets it so that the current paper (or None) is announced again."""
-
-
-class AllPapers(Sequence[Hit]):
-    """The results of the empty query: one Hit per paper, built only when a row needs it."""
-
-    def __init__(self, papers: Sequence[Paper]) -> None:
-        self._papers = papers
-
-    def __len__(self) -> int:
-        return len(self._papers)
-
-    @overload
-    def __getitem__(self, index: int) -> Hit: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Hit]: ...
-
-    def __getitem__(self, index: int | slice) -> Hit | Sequence[Hit]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self._papers)))]
-        return Hit(paper_id=self._papers[index].id, score=0.0, field="", terms=(), spans={})
-
-
-def _position(hits: Sequence[Hit], paper_id: str) -> int | None:
-    """Where paper `paper_id` is in `hits` (without making every Hit when it can)."""
-    if isinstance(hits, Results):
-        return hits.position(paper_id)
-    return next((i for i, hit in enumerate(hits) if hit.paper_id == paper_id), None)
 
 
 class PaperList(BarScrollView, can_focus=True):
@@ -191,8 +164,7 @@ class PaperList(BarScrollView, can_focus=True):
         self._headings: dict[str, tuple[str, str | None]] = {}
         """Row key last drawn at each screen row, and the scroll offset it was drawn at (-1)."""
         self._announced: str | None = None
-        self._styles: dict[str, Style] = {}
-        self._rich_styles: dict[tuple[object, str], dict[StyleKey, RichStyle]] = {}
+        self._row_styles = RowStyles(self.get_visual_style)
 
     # -- state -------------------------------------------------------------------------------
 
@@ -227,7 +199,7 @@ class PaperList(BarScrollView, can_focus=True):
         self.shown_count += 1
         index = 0
         if keep is not None:
-            found = _position(hits, keep)
+            found = position(hits, keep)
             index = found if found is not None else min(self._cursor, max(0, len(hits) - 1))
         self._cursor = index
         self._set_row_count(len(hits))
@@ -424,35 +396,12 @@ class PaperList(BarScrollView, can_focus=True):
         )
 
     def _part(self, name: str) -> Style:
-        # Looked up for every cell group of every row: keep them until the styles change.
-        style = self._styles.get(name)
-        if style is None:
-            style = self._styles[name] = self.get_visual_style(f"paper-list--{name}", partial=True)
-        return style
-
-    def _rich_styles_for(self, pseudo: object, base: str) -> dict[StyleKey, RichStyle]:
-        """Terminal styles by parts, for `base` rows in pseudo-class state `pseudo`."""
-        styles = self._rich_styles.get((pseudo, base))
-        if styles is None:
-            styles = self._rich_styles[(pseudo, base)] = {}
-        return styles
-
-    def _rich_style(
-        self, styles: dict[StyleKey, RichStyle], base: str, parts: StyleKey
-    ) -> RichStyle:
-        """The terminal style of `parts` over the row's `base` style, combined as Content would."""
-        style = styles.get(parts)
-        if style is None:
-            base_style = self.get_visual_style(base) if base else self.get_visual_style()
-            combined = Style.combine([base_style, *(self._part(part) for part in parts)])
-            style = styles[parts] = combined.rich_style
-        return style
+        return self._row_styles.part(name)
 
     def notify_style_update(self) -> None:
         """The theme or CSS changed: forget cached styles and rows."""
         super().notify_style_update()
-        self._styles.clear()
-        self._rich_styles.clear()
+        self._row_styles.clear()
         self._row_cache.clear()
 
     def _render_row(self, key: tuple[object, ...], index: int, width: int, pseudo: object) -> Strip:
@@ -462,16 +411,16 @@ class PaperList(BarScrollView, can_focus=True):
         segments: list[Segment] = []
         if paper_id is not None:
             base = "paper-list--cursor" if is_cursor else "paper-list--marked" if marked else ""
-            styles = self._rich_styles_for(pseudo, base)
+            styles = self._row_styles.for_state(pseudo, base)
             hit = self._hits[index]
             segments = [
-                Segment(text, self._rich_style(styles, base, parts))
+                Segment(text, self._row_styles.rich(styles, base, parts))
                 for text, parts in self.row_pieces(hit, text_width, bool(marked))
                 if text
             ]
-            blank = self._rich_style(styles, base, ())
+            blank = self._row_styles.rich(styles, base, ())
         else:
-            blank = self._rich_style(self._rich_styles_for(pseudo, ""), "", ())
+            blank = self._row_styles.rich(self._row_styles.for_state(pseudo, ""), "", ())
         row = Strip(segments).adjust_cell_length(text_width, blank)
         if width <= 0:
             return row
