@@ -44,7 +44,7 @@ async def measure(library: Library, runs: int) -> None:
     app = PapershelfApp(library)
     async with app.run_test(size=(160, 48)) as pilot:
         started = time.perf_counter()
-        while app.related_index is None:
+        while app.workflow.related_index is None:
             await app.workers.wait_for_complete()
             await pilot.pause()
         ready = time.perf_counter() - started
@@ -75,7 +75,7 @@ async def measure(library: Library, runs: int) -> None:
                     await pilot.press("S")
                     await app.workers.wait_for_complete()
                     await pilot.pause()
-                    steps.setdefault(app.sort_order, []).append(
+                    steps.setdefault(app.workflow.sort_order, []).append(
                         (time.perf_counter() - started) * 1000
                     )
             label = f"query {query!r} ({len(app.paper_list.hits)} results)" if query else "no query"

@@ -46,7 +46,7 @@ def main() -> int:
 
     async def drive() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
-            while app.engine is None:
+            while app.search.engine is None:
                 await asyncio.sleep(0.05)
             await pilot.pause(0.3)
             await pilot.press("slash")
@@ -55,9 +55,9 @@ def main() -> int:
                     started = time.perf_counter()
                     if not args.no_profile:
                         profile.enable()
-                    serial = app._serial + 1
+                    serial = app.search.serial + 1
                     await pilot.press("space" if char == " " else char)
-                    while app.shown_serial < serial:
+                    while app.search.shown_serial < serial:
                         await asyncio.sleep(0.0005)
                     await pilot.pause()
                     if not args.no_profile:

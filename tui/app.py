@@ -71,17 +71,13 @@ class PapershelfApp(SignalExit, DialogKeys):
         self._paper_count = len(library.papers())
         self._last_poll_error: str | None = None
         self.collector = IdleCollector()
-        # The parts take this app (`papershelf.tui.app`); pyright checks this file as `tui/app.py`
-        # (it does not walk the `papershelf/tui` symlink), so it sees two classes: the ignores
-        # below are for that reading only.
-        app = self
-        self.papers: PaperActions = PaperActions(app)  # pyright: ignore[reportArgumentType]
+        self.papers: PaperActions = PaperActions(self)
         """Tags, status, star, note, undo and redo (`t`, `T`, `s`, `*`, `n`, `u`, `ctrl+r`)."""
-        self.search: SearchWiring = SearchWiring(app)  # pyright: ignore[reportArgumentType]
+        self.search: SearchWiring = SearchWiring(self)
         """The filter's live search and its results."""
-        self.workflow: WorkflowActions = WorkflowActions(app)  # pyright: ignore[reportArgumentType]
+        self.workflow: WorkflowActions = WorkflowActions(self)
         """Sort orders, related papers and the jump to a paper (`S`, `r`)."""
-        self.output: OutputActions = OutputActions(app)  # pyright: ignore[reportArgumentType]
+        self.output: OutputActions = OutputActions(self)
         """Copy, open and export (`y`, `o`, `e`)."""
         self.main_screen = MainScreen(
             library, on_edit=self.search.query_edited, on_ready=self.main_screen_ready
@@ -115,7 +111,7 @@ class PapershelfApp(SignalExit, DialogKeys):
         self.main_screen.fit_width(self.size.width)
         self.search.show_results(self.search.serial, self.workflow.all_hits(), keep=None)
         self.paper_list.focus()
-        ThemeMemory(self).start()  # pyright: ignore[reportArgumentType] (see __init__)
+        ThemeMemory(self).start()
         self.set_interval(REFRESH_SECONDS, self.guarded(self.poll_library, "the reload"))
         self.collector.start()
         self.set_interval(IDLE_SECONDS / 2, self.guarded(self.collector.tick, "the collector"))

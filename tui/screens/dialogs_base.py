@@ -209,13 +209,13 @@ class DialogKeys(App[None]):
             serial, event = self._held_keys.pop(0)
             if into_dialog and isinstance(event, events.Paste) and screen.refuse_paste(event.text):
                 continue
-            target: MessagePump = self.focused or self.screen
+            target: Widget = self.focused or self.screen
             self._note_origin(event, serial)
             await super().on_event(event)
             if into_dialog:
                 self._start_hops(target)
 
-    def _start_hops(self, target: MessagePump) -> None:
+    def _start_hops(self, target: Widget) -> None:
         self._key_in_flight = True
         self._hop([target, *target.ancestors], 0, again=True)
 

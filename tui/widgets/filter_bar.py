@@ -9,10 +9,10 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
-from textual.widget import Widget
 
 from papershelf.storage.search.engine import MAX_QUERY_TERMS, parse_query
 from papershelf.tui.app_trace import TRACE
+from papershelf.tui.widgets.reactives import VIRTUAL_SIZE
 from papershelf.tui.widgets.safe_input import SafeInput
 
 MAX_FILTER_CHARS = 200
@@ -89,7 +89,7 @@ class FilterBar(SafeInput):
         # CSS makes it auto-sized): store the new virtual size quietly (horizontal scrolling
         # reads it) and Input's own assignment is then a no-op; the text repaints all the same.
         if not self.styles.auto_dimensions:
-            self.set_reactive(Widget.virtual_size, Size(self.content_width, 1))
+            self.set_reactive(VIRTUAL_SIZE, Size(self.content_width, 1))
         super()._watch_value(value)
         self._say_if_cut(value)
         if self._on_edit is not None:

@@ -32,6 +32,7 @@ from papershelf.storage.text.titles import display_title
 from papershelf.tui.widgets.hits import position
 from papershelf.tui.widgets.paper_row import Piece, row_pieces
 from papershelf.tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
+from papershelf.tui.widgets.reactives import VIRTUAL_SIZE
 from papershelf.tui.widgets.row_styles import RowStyles
 
 if TYPE_CHECKING:
@@ -223,7 +224,7 @@ class PaperList(BarScrollView, can_focus=True):
         size = Size(0, rows)
         if size == self.virtual_size:
             return
-        self.set_reactive(PaperList.virtual_size, size)
+        self.set_reactive(VIRTUAL_SIZE, size)
         if self.scroll_y > self.max_scroll_y:
             self.scroll_to(y=self.max_scroll_y, animate=False)
 

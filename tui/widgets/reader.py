@@ -20,6 +20,7 @@ from papershelf.storage.text.headings import heading_fields
 from papershelf.storage.text.latex import display_text
 from papershelf.tui.text import highlighted, plain, safe
 from papershelf.tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
+from papershelf.tui.widgets.reactives import VIRTUAL_SIZE
 
 if TYPE_CHECKING:
     from papershelf.storage.search.engine import Hit
@@ -176,7 +177,7 @@ class Reader(BarScrollView, can_focus=True):
                 if width
                 else []
             )
-            self.set_reactive(Reader.virtual_size, Size(width, len(self._lines)))
+            self.set_reactive(VIRTUAL_SIZE, Size(width, len(self._lines)))
             if self.scroll_y > self.max_scroll_y:
                 self.scroll_to(y=self.max_scroll_y, animate=False)
         return self._lines
@@ -307,7 +308,8 @@ def _context(text: str, spans: Sequence[tuple[int, int]], terms: Sequence[str]) 
     found = list(spans) or highlight_spans(text, terms)
     if not found:
         return ", ".join(terms)
-    return snippet(text, tuple(found[0]))
+    start, end = found[0]
+    return snippet(text, (start, end))
 
 
 def _abstract(
