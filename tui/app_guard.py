@@ -72,7 +72,7 @@ class CrashGuard(App[None]):
         self.post_message(Notify(notification))
 
     def last_save_attempt(self) -> str | None:
-        """Try to save what is unsaved; a line naming what is lost, or None (the saving mixin)."""
+        """Try to save what is unsaved; a line naming what is lost, or None (see UnsavedChanges)."""
         return None
 
     # -- abandoning ------------------------------------------------------------------------------
