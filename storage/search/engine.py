@@ -37,8 +37,6 @@ from papershelf.storage.search.index import (
     SearchIndex,
     Tier,
     WordMatch,
-    bits_to_ids,
-    ids_to_bits,
     match_quality,
 )
 from papershelf.storage.search.parse import (
@@ -50,6 +48,7 @@ from papershelf.storage.search.parse import (
     parse_query,
     words_of,
 )
+from papershelf.storage.search.postings import bits_to_ids, ids_to_bits
 from papershelf.storage.text.titles import display_title, marked_up, shown_text
 
 __all__ = [

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import overload
 
 from papershelf.storage.search.highlight import Spans
+from papershelf.storage.search.postings import ids_to_bits
 
 
 class Explainer:
@@ -218,9 +219,5 @@ class Results(Sequence[Hit]):
     def bits(self) -> int:
         """The results as a bitset of library indices."""
         if self._bits is None:
-            from papershelf.storage.search.index import (
-                ids_to_bits,  # here: no import cycle at load time
-            )
-
             self._bits = ids_to_bits(self._order, len(self._ids))
         return self._bits

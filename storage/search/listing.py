@@ -61,17 +61,15 @@ from papershelf.storage.files.layout import (
     StatKey,
     stat_key,
 )
-from papershelf.storage.search.index import (
-    INDEXED_FIELDS,
-    PARTS,
+from papershelf.storage.search.index import INDEXED_FIELDS, PARTS, SearchIndex
+from papershelf.storage.search.parse import fold_text
+from papershelf.storage.search.postings import (
     FieldPostings,
     Posting,
     Postings,
-    SearchIndex,
     bitset_words,
     decode_posting,
 )
-from papershelf.storage.search.parse import fold_text
 from papershelf.storage.text.titles import shown_text
 
 if TYPE_CHECKING:

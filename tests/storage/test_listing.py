@@ -23,9 +23,10 @@ import papershelf.storage.search.listing as listing
 from papershelf.storage.files.layout import read_entries
 from papershelf.storage.library.library import Library
 from papershelf.storage.search.engine import SearchEngine
-from papershelf.storage.search.index import INDEXED_FIELDS, FieldPostings, SearchIndex
+from papershelf.storage.search.index import INDEXED_FIELDS, SearchIndex
 from papershelf.storage.search.listing import ListedPaper, ListingUnusable
 from papershelf.storage.search.parse import fold_text
+from papershelf.storage.search.postings import FieldPostings
 from papershelf.storage.text.titles import shown_text
 
 REPO = Path(__file__).resolve().parents[2]

@@ -17,7 +17,7 @@ from papershelf.storage.search.engine import (
     parse_query,
     snippet,
 )
-from papershelf.storage.search.index import bits_to_ids, ids_to_bits
+from papershelf.storage.search.postings import bits_to_ids, ids_to_bits
 
 
 def paper(pid: str, name: str, title: str | None, abstract: str, **kw) -> Paper:

@@ -15,13 +15,8 @@ from hypothesis import strategies as st
 from papershelf.storage.ingest.parse import read_file
 from papershelf.storage.model import Paper
 from papershelf.storage.search.engine import SearchEngine
-from papershelf.storage.search.index import (
-    INDEXED_FIELDS,
-    FieldPostings,
-    SearchIndex,
-    bitset_words,
-    fingerprint,
-)
+from papershelf.storage.search.index import INDEXED_FIELDS, SearchIndex, fingerprint
+from papershelf.storage.search.postings import FieldPostings, bitset_words
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "search" / "abstracts.jsonl"
 QUERIES = ("diffusion", "graph", "transf", "difusion", "learning model", "gnn", "'policy")
