@@ -18,8 +18,6 @@ positions; `test_any_changed_byte_of_papers_cache_or_the_listing` adds hypothesi
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import shutil
@@ -48,13 +46,14 @@ from cache_damage import (
     other_letter,
     write_in_place,
 )
+from cli_helpers import build_search_library
+from cli_helpers import run_captured as run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import papershelf.storage.library.papers_cache as papercache
 import papershelf.storage.related.cache as related_cache
 import papershelf.storage.search.listing as listing
-from papershelf.cli.main import main
 from papershelf.storage.files.layout import stat_key
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
@@ -63,8 +62,6 @@ from papershelf.storage.search.index import INDEXED_FIELDS, SearchIndex, tokeniz
 from papershelf.storage.search.listing import ListingUnusable
 
 REPO = Path(__file__).resolve().parent.parent
-FIXTURE = REPO / "tests" / "fixtures" / "search" / "abstracts.jsonl"
-SEEDS = sorted((REPO / "seeds").glob("*.txt"))
 
 QUERIES = (
     "diffusion",  # a word
@@ -75,25 +72,6 @@ QUERIES = (
     "#to-read",  # a tag
     "has:code",  # a filter
 )
-
-
-def run(*argv: str | Path) -> tuple[int, str, str]:
-    """The CLI in this process: exit status, stdout, stderr."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main([str(arg) for arg in argv])
-    return code, out.getvalue(), err.getvalue()
-
-
-def build(root: Path) -> None:
-    library = Library.open(root, seed=False)
-    reports = library.import_files([FIXTURE, *SEEDS])
-    assert not any(report.error for report in reports)
-    ids = [paper.id for paper in library.papers()]
-    library.tag(ids[:40], add=["to-read"])
-    library.set_status(ids[5:30], "reading")
-    library.set_starred(ids[::7], True)
-    library.set_note(ids[3], "a note on diffusion transformers")
 
 
 def sweep_query(root: Path) -> str:
@@ -239,7 +217,7 @@ class Shelf:
 def shelf(tmp_path_factory: pytest.TempPathFactory) -> Shelf:
     base = tmp_path_factory.mktemp("cache-damage")
     root = base / "lib"
-    build(root)
+    build_search_library(root)
     papers = Library.open(root, seed=False).papers()
     ids = [papers[0].id, papers[len(papers) // 2].id]
     sweep = sweep_query(root)
@@ -396,7 +374,7 @@ def test_an_import_after_damage_writes_no_damage_into_papers_json(
     into papers.json for good (tags orphaned; a colliding id made a paper vanish). The result
     must be what a twin library that never had caches writes."""
     root, twin = tmp_path / "lib", tmp_path / "twin"
-    build(root)
+    build_search_library(root)
     twin.mkdir()
     for name in ("papers.json", "state.json"):
         shutil.copy(root / name, twin / name)
@@ -425,7 +403,7 @@ def test_an_import_after_damage_writes_no_damage_into_papers_json(
 
 def test_an_import_through_the_cli_after_damage_matches_the_twin(tmp_path: Path) -> None:
     root, twin = tmp_path / "lib", tmp_path / "twin"
-    build(root)
+    build_search_library(root)
     twin.mkdir()
     for name in ("papers.json", "state.json"):
         shutil.copy(root / name, twin / name)
@@ -470,7 +448,7 @@ def test_real_processes_answer_as_without_caches(tmp_path: Path) -> None:
     import sys
 
     root, bare = tmp_path / "lib", tmp_path / "bare"
-    build(root)
+    build_search_library(root)
     pid = Library.open(root, seed=False).papers()[0].id
     assert run("--db", root, "list", "warm")[0] == 0
     shutil.copytree(root, bare)
