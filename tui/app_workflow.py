@@ -27,13 +27,12 @@ from papershelf.tui.app_trace import TRACE
 from papershelf.tui.app_workflow_sort import (
     ORDER_LABELS,
     RELEVANCE,
-    find_position,
     next_order,
     sort_hits,
 )
 from papershelf.tui.collector import freeze_long_lived
 from papershelf.tui.messages import IndexReady
-from papershelf.tui.widgets.hits import AllPapers
+from papershelf.tui.widgets.hits import AllPapers, position
 
 if TYPE_CHECKING:
     from papershelf.storage.files.layout import StatKey
@@ -237,7 +236,7 @@ class WorkflowActions:
         if paper_id is None:
             return
         papers = self._app.paper_list
-        found = find_position(papers.hits, paper_id)
+        found = position(papers.hits, paper_id)
         papers.focus()
         if found is not None:
             papers.move_to(found)

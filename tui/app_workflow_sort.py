@@ -70,13 +70,6 @@ class SortedHits(Sequence[SearchHit]):
         return self._positions.get(paper_id)
 
 
-def find_position(hits: Sequence[SearchHit], paper_id: str) -> int | None:
-    """Where paper `paper_id` is in `hits`, or None (without making every Hit when it can)."""
-    if isinstance(hits, Results | SortedHits):
-        return hits.position(paper_id)
-    return next((i for i, hit in enumerate(hits) if hit.paper_id == paper_id), None)
-
-
 def _paper_id(hits: Sequence[SearchHit], index: int) -> str:
     return hits.paper_id(index) if isinstance(hits, Results) else hits[index].paper_id
 

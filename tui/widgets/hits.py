@@ -1,16 +1,17 @@
 """The list's results when no search made them: every paper, and where a paper is in results.
 
 `AllPapers` stands for the empty query's 10k results without making 10k `Hit`s; `position`
-finds a paper in any results (`Results` answer it without making a Hit each).
+finds a paper in any results (those that `Locates`, such as `Results` and sorted results,
+answer it without making a Hit each).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import overload
+from typing import Protocol, overload, runtime_checkable
 
 from papershelf.storage.model import Paper
-from papershelf.storage.search.engine import Hit, Results
+from papershelf.storage.search.engine import Hit
 
 
 class AllPapers(Sequence[Hit]):
@@ -34,8 +35,15 @@ class AllPapers(Sequence[Hit]):
         return Hit(paper_id=self._papers[index].id, score=0.0, field="", terms=(), spans={})
 
 
+@runtime_checkable
+class Locates(Protocol):
+    """Results that find a paper without making a Hit per row (`Results`, sorted results)."""
+
+    def position(self, paper_id: str) -> int | None: ...
+
+
 def position(hits: Sequence[Hit], paper_id: str) -> int | None:
     """Where paper `paper_id` is in `hits` (without making every Hit when it can)."""
-    if isinstance(hits, Results):
+    if isinstance(hits, Locates):
         return hits.position(paper_id)
     return next((i for i, hit in enumerate(hits) if hit.paper_id == paper_id), None)
