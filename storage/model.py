@@ -39,7 +39,24 @@ class Paper:
     imported_at: str = ""
     authors: tuple[str, ...] = ()
     url: str | None = None
-    """The record's own landing page (JSON input), when it has one."""
+    """The record's own landing page (JSON or BibTeX `url`, arXiv's abs page), when it has one."""
+    year: int | None = None
+    """Year of publication, when a source gives one."""
+    doi: str | None = None
+    """DOI, normalised by `papershelf.storage.text.identifiers.doi` (lower case, no resolver)."""
+    arxiv_id: str | None = None
+    """arXiv identifier without version (`2501.01234`, `hep-th/9901001`)."""
+    openreview_id: str | None = None
+    """OpenReview forum id."""
+    pdf_url: str | None = None
+    """A link to the PDF, when a source gives one."""
+    kind: str | None = None
+    """The BibTeX entry type it came as (`inproceedings`, `article`, ...), lower case."""
+    cite_key: str | None = None
+    """The citation key it came with (a `.bib` file's), kept so exports cite it the same way."""
+    extra: tuple[tuple[str, str], ...] = ()
+    """Other bibliographic fields as (name, value) pairs, names lower case and unique, in source
+    order (BibTeX `pages`, `volume`, `publisher`, ...): kept so a BibTeX round trip loses none."""
 
     @property
     def has_code(self) -> bool:
@@ -74,7 +91,22 @@ class Paper:
             "imported_at": self.imported_at,
             "authors": list(self.authors),
             "url": self.url,
+            "year": self.year,
+            "doi": self.doi,
+            "arxiv_id": self.arxiv_id,
+            "openreview_id": self.openreview_id,
+            "pdf_url": self.pdf_url,
+            "kind": self.kind,
+            "cite_key": self.cite_key,
+            "extra": [list(pair) for pair in self.extra],
         }
+
+    @property
+    def identifiers(self) -> tuple[str, ...]:
+        """The paper's identifiers as `scheme:value` keys (`doi:10.1/x`, `arxiv:2501.01234`,
+        `openreview:abc`): an import matches papers by any of them."""
+        keys = (("doi", self.doi), ("arxiv", self.arxiv_id), ("openreview", self.openreview_id))
+        return tuple(f"{scheme}:{value}" for scheme, value in keys if value)
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Paper:
@@ -101,6 +133,14 @@ class Paper:
             imported_at=_text(data, "imported_at", ""),
             authors=_texts(data, "authors"),
             url=_optional_text(data, "url"),
+            year=_optional_year(data),
+            doi=_optional_text(data, "doi"),
+            arxiv_id=_optional_text(data, "arxiv_id"),
+            openreview_id=_optional_text(data, "openreview_id"),
+            pdf_url=_optional_text(data, "pdf_url"),
+            kind=_optional_text(data, "kind"),
+            cite_key=_optional_text(data, "cite_key"),
+            extra=_pairs(data, "extra"),
         )
 
 
@@ -123,6 +163,29 @@ def _texts(data: dict[str, object], key: str) -> tuple[str, ...]:
     if type(value) not in (list, tuple) or not all(type(item) is str for item in value):  # type: ignore[union-attr]
         raise ValueError(f"{key} must be a list of texts")
     return tuple(value)  # type: ignore[arg-type]
+
+
+def _optional_year(data: dict[str, object]) -> int | None:
+    value = data.get("year")
+    # bool is an int subclass; `true` is not a year.
+    if value is not None and type(value) is not int:
+        raise ValueError(f"year must be a whole number or null, not {type(value).__name__}")
+    return value
+
+
+def _pairs(data: dict[str, object], key: str) -> tuple[tuple[str, str], ...]:
+    value = data.get(key, ())
+    if type(value) not in (list, tuple):
+        raise ValueError(f"{key} must be a list of [name, value] pairs")
+    pairs: list[tuple[str, str]] = []
+    for item in value:  # type: ignore[union-attr]
+        if type(item) not in (list, tuple) or len(item) != 2:
+            raise ValueError(f"{key} must be a list of [name, value] pairs")
+        name, text = item
+        if type(name) is not str or type(text) is not str:
+            raise ValueError(f"{key} must be a list of [name, value] pairs of texts")
+        pairs.append((name, text))
+    return tuple(pairs)
 
 
 @dataclass(frozen=True, slots=True)

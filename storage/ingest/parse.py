@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from papershelf.storage.errors import IngestError
 from papershelf.storage.ingest.decode import MAX_FILE_BYTES, decode, read_bytes, source_name
+from papershelf.storage.ingest.merge import MatchIndex, merge_papers
 from papershelf.storage.ingest.paragraphs import dedupe_key, paper_id, paragraphs, venue_from_header
 from papershelf.storage.model import Paper, utc_now
 from papershelf.storage.names.derive import derive_name
@@ -25,6 +26,7 @@ from papershelf.storage.text.urls import canonical, is_code_url, split_urls
 __all__ = [
     "MAX_ABSTRACT_CHARS",
     "MAX_FILE_BYTES",
+    "Collector",
     "ParseResult",
     "clean_name",
     "clean_text",
@@ -62,24 +64,6 @@ def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
     return first + tuple(item for item in dict.fromkeys(second) if item not in first)
 
 
-def merge_papers(old: Paper, new: Paper) -> Paper:
-    """Merge two copies of one paper (same id): `old` wins where both have a value."""
-    if old.id != new.id:
-        raise ValueError(f"cannot merge different papers {old.id} and {new.id}")
-    return replace(
-        old,
-        name=old.name or new.name,
-        title=old.title or new.title,
-        venue=old.venue or new.venue,
-        sources=_union(old.sources, new.sources),
-        code_urls=_union(old.code_urls, new.code_urls),
-        links=_union(old.links, new.links),
-        imported_at=old.imported_at or new.imported_at,
-        authors=old.authors or new.authors,
-        url=old.url or new.url,
-    )
-
-
 def _make_paper(
     abstract: str,
     source: str,
@@ -108,13 +92,15 @@ def _make_paper(
     )
 
 
-class _Collector:
-    """Keeps papers unique by id, in first-seen order, counting merged duplicates."""
+class Collector:
+    """Keeps one file's papers unique (`merge.MatchIndex`: by abstract, identifier or title), in
+    first-seen order, counting merged duplicates. Every importer collects through one."""
 
     def __init__(self) -> None:
         self.papers: dict[str, Paper] = {}
         self.duplicates = 0
         self.skipped = 0
+        self._index = MatchIndex(self.papers)
 
     def result(self, source: str, venue: str | None) -> ParseResult:
         """What the file held: the papers collected, in order, with the counts."""
@@ -127,12 +113,14 @@ class _Collector:
         )
 
     def add(self, paper: Paper) -> None:
-        old = self.papers.get(paper.id)
-        if old is None:
+        """Keep `paper`, or merge it into the paper of this file it is a record of."""
+        found = self._index.find(paper)
+        if found is None:
             self.papers[paper.id] = paper
         else:
-            self.papers[paper.id] = merge_papers(old, paper)
+            paper = self.papers[found] = merge_papers(self.papers[found], paper)
             self.duplicates += 1
+        self._index.added(paper)
 
 
 def _check_length(abstract: str, source: str, line: int) -> None:
@@ -146,7 +134,7 @@ def _check_length(abstract: str, source: str, line: int) -> None:
 
 
 def _parse_text(text: str, source: str, venue: str | None, now: str) -> ParseResult:
-    collector = _Collector()
+    collector = Collector()
     header_venue: str | None = None
     for index, paragraph in enumerate(paragraphs(text)):
         _check_length(paragraph.text, source, paragraph.line)
@@ -248,7 +236,7 @@ class _JsonError(ValueError):
 def _parse_json(
     records: list[tuple[int, Any]], source: str, venue: str | None, now: str
 ) -> ParseResult:
-    collector = _Collector()
+    collector = Collector()
     venues: set[str | None] = set()
     for line, record in records:
         if not isinstance(record, dict):

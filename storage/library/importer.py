@@ -20,6 +20,7 @@ from papershelf.storage.text.clean import clean_name
 if TYPE_CHECKING:
     # Imported where used: `papershelf list` and the app's start never parse a file.
     from papershelf.storage.ingest import parse
+    from papershelf.storage.ingest.merge import MatchIndex
 
 __all__ = ["FileReport", "Importer", "bundled_seed_files"]
 
@@ -105,7 +106,10 @@ class Importer:
             held.reload(for_write=True)
             papers = dict(held.papers)
             changed: set[str] = set()
-            counts = [_merge(batch, papers, changed) for batch in batches]
+            from papershelf.storage.ingest.merge import MatchIndex
+
+            index = MatchIndex(papers)
+            counts = [_merge(batch, papers, changed, index) for batch in batches]
             if changed:
                 held.replace(papers, changed)
             if held.pending:
@@ -114,20 +118,26 @@ class Importer:
         return counts
 
 
-def _merge(batch: Sequence[Paper], papers: dict[str, Paper], changed: set[str]) -> tuple[int, int]:
-    from papershelf.storage.ingest import parse
+def _merge(
+    batch: Sequence[Paper], papers: dict[str, Paper], changed: set[str], index: MatchIndex
+) -> tuple[int, int]:
+    """Add `batch` to `papers`, each record merged into the paper it matches (by abstract,
+    identifier or title: `ingest.merge.MatchIndex`), which keeps its id."""
+    from papershelf.storage.ingest.merge import merge_papers
 
     added = seen = 0
     for paper in batch:
-        old = papers.get(paper.id)
-        if old is None:
+        found = index.find(paper)
+        if found is None:
             added += 1
             merged = paper
         else:
             seen += 1
-            merged = parse.merge_papers(old, paper)
+            old = papers[found]
+            merged = merge_papers(old, paper)
             if merged == old:
                 continue
-        papers[paper.id] = merged
-        changed.add(paper.id)
+        papers[merged.id] = merged
+        changed.add(merged.id)
+        index.added(merged)
     return added, seen

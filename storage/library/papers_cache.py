@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import repeat
 from operator import attrgetter
 from pathlib import Path
 
-from papershelf.storage.caches.columns import is_optional_str, is_str, is_str_tuples, valid_columns
+from papershelf.storage.caches.columns import paper_column_checks, valid_columns
 from papershelf.storage.caches.frame import CacheFile, stat_key_bytes
 from papershelf.storage.files.jsonstore import StatKey, stale_temp_files
 from papershelf.storage.model import Paper
@@ -48,13 +48,7 @@ _FILE = CacheFile(MAGIC, FORMAT, key_size=24)
 _FIELDS: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Paper))
 
 
-_CHECKS: dict[str, Callable[[tuple[object, ...]], bool]] = {
-    "str": is_str,
-    "str | None": is_optional_str,
-    "tuple[str, ...]": is_str_tuples,
-}
-"""How to check a column, by the field's annotation (a string: model.py defers annotations)."""
-_FIELD_CHECKS = [_CHECKS.get(str(field.type)) for field in dataclasses.fields(Paper)]
+_FIELD_CHECKS = paper_column_checks()
 _SETTERS = [getattr(Paper, name).__set__ for name in _FIELDS]
 """The slots' member descriptors: setting through them skips the frozen `__setattr__`."""
 

@@ -14,7 +14,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
-from papershelf.storage.caches.columns import is_optional_str, is_str, is_str_tuples, valid_columns
+from papershelf.storage.caches.columns import paper_column_checks, valid_columns
 from papershelf.storage.errors import LibraryError
 from papershelf.storage.files.jsonstore import AtomicJSONStorage, CorruptFileError
 from papershelf.storage.files.layout import (
@@ -40,19 +40,7 @@ __all__ = [
 ]
 
 _PAPER_FIELDS = tuple(field.name for field in fields(Paper))
-_PAPER_CHECKS = (
-    is_str,  # id
-    is_str,  # name
-    is_optional_str,  # title
-    is_str,  # abstract
-    is_optional_str,  # venue
-    is_str_tuples,  # sources
-    is_str_tuples,  # code_urls
-    is_str_tuples,  # links
-    is_str,  # imported_at
-    is_str_tuples,  # authors
-    is_optional_str,  # url
-)
+_PAPER_CHECKS = paper_column_checks()
 
 
 def meta(kind: str) -> dict[str, dict[str, Any]]:
@@ -156,10 +144,28 @@ def _paper_from_record(record: Any) -> Paper:
                 record["imported_at"],
                 tuple(authors),
                 record["url"],
+                record.get("year"),
+                record.get("doi"),
+                record.get("arxiv_id"),
+                record.get("openreview_id"),
+                record.get("pdf_url"),
+                record.get("kind"),
+                record.get("cite_key"),
+                _pairs(record.get("extra")),
             )
     except (KeyError, TypeError):
         pass
     return Paper.from_dict(record)
+
+
+def _pairs(value: Any) -> tuple[tuple[str, str], ...]:
+    """`extra` as stored (a list of [name, value] lists) as tuples; anything else is left for
+    the column check to refuse."""
+    if value is None:
+        return ()
+    if type(value) is list and all(type(item) is list and len(item) == 2 for item in value):
+        return tuple(map(tuple, value))  # type: ignore[return-value]
+    raise TypeError("extra is not a list of pairs")  # the slow path names the field
 
 
 def _papers_from_records(records: dict[str, Any], schema: int) -> dict[str, Paper]:

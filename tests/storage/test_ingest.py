@@ -288,8 +288,8 @@ def test_merge_papers_rules() -> None:
     assert merged.name == "Name" and merged.title == "Title" and merged.venue == "V"
     assert merged.code_urls == ("https://github.com/a/b", "https://github.com/c/d")
     assert merged.links == ("l1", "l2") and merged.authors == ("Z",)
-    with pytest.raises(ValueError):
-        merge_papers(old, Paper("other", "n", None, "y", None, ()))
+    # A record matched by identifier or title has another id: the stored paper's id is kept.
+    assert merge_papers(old, Paper("other", "n", None, "y", None, ())).id == "abc"
 
 
 def test_ids_and_dedupe_key() -> None:
