@@ -154,3 +154,24 @@ def test_a_matched_record_always_lands_on_a_stored_paper(records: list) -> None:
 
 def test_title_key_folds_case_braces_and_punctuation() -> None:
     assert title_key("{BERT}: Pre-Training of Deep") == title_key("bert pre training of deep")
+
+
+def test_find_takes_an_identifier_or_the_imported_citation_key(tmp_path: Path) -> None:
+    library = _library(tmp_path)
+    falcon = _paper(
+        ABSTRACT,
+        title="Falcon",
+        arxiv_id="2501.01234",
+        doi="10.1234/falcon",
+        cite_key="lee2025falcon",
+    )
+    other = _paper(title="Other", doi="10.1234/other")
+    library.import_papers([falcon, other])
+    for ref in (
+        "arXiv:2501.01234v2",
+        "https://arxiv.org/abs/2501.01234",
+        "https://doi.org/10.1234/FALCON",
+        "lee2025falcon",
+    ):
+        assert library.find(ref).id == falcon.id
+    assert library.find("10.1234/other").id == other.id
