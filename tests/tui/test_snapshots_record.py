@@ -1,5 +1,5 @@
-"""Snapshots of a paper's bibliographic record (issue 13): the reader with every field, and
-hostile author names.
+"""Snapshots of a paper's bibliographic record (issue 13): the reader with every field, the
+reader with hostile author names, and the list's authors column.
 
 Update with `pytest tests/tui/test_snapshots_record.py --snapshot-update`, then look at the
 report before committing the SVGs.
@@ -39,3 +39,12 @@ def test_reader_with_hostile_authors(snap_compare, tmp_path: Path) -> None:
         await settle(pilot.app, pilot)
 
     assert snap_compare(record_app(tmp_path), run_before=run_before, terminal_size=(100, 30))
+
+
+def test_list_with_the_authors_column(snap_compare, tmp_path: Path) -> None:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot.app, pilot)
+        await pilot.app.run_action("toggle_authors_column")
+        await settle(pilot.app, pilot)
+
+    assert snap_compare(record_app(tmp_path), run_before=run_before, terminal_size=(140, 24))
