@@ -6,10 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from papershelf.storage.ingest.parse import parse_bytes
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
+from papershelf.storage.text import identifiers
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "record_fields.jsonl"
 
@@ -113,3 +116,23 @@ def test_show_json_imports_back_with_the_same_record(tmp_path: Path) -> None:
     assert [[getattr(p, f) for f in fields] for p in papers] == [
         [getattr(p, f) for f in fields] for p in library.papers()
     ]
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=5,
+)
+FIELDS = ("year", "doi", "arxiv_id", "arxiv", "openreview_id", "openreview", "pdf_url", "pdf")
+
+
+@given(
+    st.dictionaries(st.sampled_from(FIELDS), JSON_VALUES | st.sampled_from(["2017", "1706.03762"]))
+)
+def test_any_json_in_the_record_fields_imports_or_is_left_out(record: dict[str, object]) -> None:
+    paper = one({"abstract": "We propose Wombat, a burrow counter.", **record})
+    assert paper.year is None or 1000 <= paper.year <= 9999
+    for value in (paper.doi, paper.arxiv_id, paper.openreview_id, paper.pdf_url):
+        assert value is None or (value == value.strip() and value.isprintable())
+    assert paper.doi is None or identifiers.doi(paper.doi) == paper.doi
+    assert paper.arxiv_id is None or identifiers.arxiv_id(paper.arxiv_id) == paper.arxiv_id

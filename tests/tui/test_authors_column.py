@@ -176,3 +176,36 @@ def test_without_the_column_rows_are_as_before() -> None:
         )
         if authors_width(width):
             assert "Vaswani" in shown
+
+
+async def test_the_palette_names_the_command_by_what_it_will_do(root) -> None:
+    from papershelf.tui.app_columns import ColumnCommands
+
+    app = PapershelfApp(Library.open(root, seed=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        provider = ColumnCommands(app.screen)
+        (hit,) = [hit async for hit in provider.discover()]
+        assert str(hit.display) == "Show authors column"
+        await hit.command()  # type: ignore[misc]
+        await settle(app, pilot)
+        assert app.paper_list.show_authors
+        (hit,) = [hit async for hit in provider.discover()]
+        assert str(hit.display) == "Hide authors column"
+        assert [hit async for hit in provider.search("sort by venue")] == []
+
+
+async def test_a_column_that_cannot_be_remembered_is_still_shown_and_said(root) -> None:
+    (root / SETTINGS_FILE).mkdir()  # nothing can replace a directory
+    app = PapershelfApp(Library.open(root, seed=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        notes = Notes(app)
+        await app.run_action("toggle_authors_column")
+        await settle(app, pilot)
+        assert app.paper_list.show_authors
+        assert any(
+            message.startswith("Authors column not remembered: ") and severity == "error"
+            for message, severity in notes.items
+        )
+        assert notes.last == "Authors column shown"
