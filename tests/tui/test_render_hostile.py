@@ -39,7 +39,7 @@ from papershelf.tui.screens.export_dialog import ExportDialog
 from papershelf.tui.screens.link_chooser import LinkChooser
 from papershelf.tui.screens.note_editor import NoteEditor
 from papershelf.tui.screens.tag_editor import TagEditor
-from papershelf.tui.widgets.paper_list import PaperList
+from papershelf.tui.widgets.list_rows import ListRows
 from papershelf.tui.widgets.reader import Reader, reader_content
 from papershelf.tui.widgets.status_line import StatusLine
 from papershelf.tui.widgets.tag_pane import TagPane, _prompt
@@ -203,9 +203,8 @@ def make_paper(
 
 
 def row_of(paper: Paper, entry: Entry, width: int | None = None) -> tuple[Content, int]:
-    papers = PaperList(OnePaper(paper, entry))  # type: ignore[arg-type]
     # Component styles need a mounted widget; the text under test does not depend on them.
-    papers._part = lambda name: Style(bold=True)  # type: ignore[method-assign]
+    rows = ListRows(OnePaper(paper, entry), lambda *_, **__: Style(bold=True))  # type: ignore[arg-type]
     described = shown(paper.name, True) + (
         "  " + shown(paper.title, True) if paper.title and paper.title != paper.name else ""
     )
@@ -213,7 +212,7 @@ def row_of(paper: Paper, entry: Entry, width: int | None = None) -> tuple[Conten
         # Wide enough that nothing is cut: the annotations get up to a third of the room.
         width = 20 + 3 * (cell_len(described) + cell_len(annotations_of(paper, entry)))
     hit = Hit(paper.id, 0.0, "")
-    return papers.row_content(hit, width, False), width
+    return rows.content(hit, width, False), width
 
 
 def annotations_of(paper: Paper, entry: Entry) -> str:
