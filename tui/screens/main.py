@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.reactive import reactive
+from textual.reactive import reactive, var
 from textual.screen import Screen
 
 from papershelf.storage.model import Entry
@@ -32,6 +32,20 @@ class MainScreen(Screen[None]):
     narrow: reactive[bool] = reactive(False)
     """True below `NARROW_WIDTH` columns: the list over (reader | tag pane)."""
 
+    # What the status line shows, bound to its own reactives (`data_bind`). The list's counts
+    # follow the list (`on_mount`); the app's parts set the rest where each fact changes:
+    # the search the query, its error and `searching`, the workflow the order, the saving the
+    # unsaved note, the app the number of papers.
+    result_count: var[int] = var(0)
+    mark_count: var[int] = var(0)
+    paper_count: var[int] = var(0)
+    query_text: var[str] = var("")
+    query_error: var[str | None] = var(None)
+    searching: var[bool] = var(False)
+    sort_label: var[str] = var("library order")
+    by_relevance: var[bool] = var(True)
+    unsaved_note: var[str | None] = var(None)
+
     def __init__(
         self,
         library: Library,
@@ -54,7 +68,17 @@ class MainScreen(Screen[None]):
             with Vertical(id="side"):
                 yield Reader(id="reader")
                 yield TagPane(id="tags")
-        yield StatusLine(id="status")
+        yield StatusLine(id="status").data_bind(
+            MainScreen.result_count,
+            MainScreen.mark_count,
+            MainScreen.paper_count,
+            MainScreen.query_text,
+            MainScreen.query_error,
+            MainScreen.searching,
+            MainScreen.sort_label,
+            MainScreen.by_relevance,
+            MainScreen.unsaved_note,
+        )
         yield QuietFooter()
 
     def on_mount(self) -> None:
@@ -64,7 +88,16 @@ class MainScreen(Screen[None]):
         runs next in the app's queue, not here: messages the widgets post from a screen's
         handler stop at the screen (Textual never bubbles a message past its sender).
         """
+        papers = self.paper_list
+        self.watch(papers, "result_count", self._results_counted)
+        self.watch(papers, "mark_count", self._marks_counted)
         self.app.call_next(self._on_ready)
+
+    def _results_counted(self, count: int) -> None:
+        self.result_count = count
+
+    def _marks_counted(self, count: int) -> None:
+        self.mark_count = count
 
     def fit_width(self, width: int) -> None:
         """Pick the wide or the narrow layout for a terminal `width` columns wide.

@@ -22,6 +22,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
+from textual.reactive import var
 from textual.strip import Strip
 
 from papershelf.storage.search.engine import Hit
@@ -132,11 +133,10 @@ class PaperList(BarScrollView, can_focus=True):
 
         paper_id: str
 
-    @dataclass
-    class MarksChanged(Message):
-        """The set of marked papers changed."""
-
-        count: int
+    result_count: var[int] = var(0)
+    """How many results are shown (the status line follows it)."""
+    mark_count: var[int] = var(0)
+    """How many papers are marked (the status line follows it)."""
 
     def __init__(
         self,
@@ -195,6 +195,7 @@ class PaperList(BarScrollView, can_focus=True):
             index = found if found is not None else min(self._cursor, max(0, len(hits) - 1))
         self._cursor = index
         self._set_row_count(len(hits))
+        self.result_count = len(hits)
         if keep is None:
             self.scroll_to(y=0, animate=False)
         self._scroll_to_cursor()
@@ -250,7 +251,7 @@ class PaperList(BarScrollView, can_focus=True):
         """Replace the marked set."""
         self._marks = set(ids)
         self.refresh_rows()
-        self.post_message(self.MarksChanged(len(self._marks)))
+        self.mark_count = len(self._marks)
 
     def _announce(self) -> None:
         current = self.current_id
