@@ -85,9 +85,7 @@ class PapershelfApp(CrashGuard, DialogKeys):
         """Changes held in memory after a failed save: retried, shown, asked about at `q`."""
         self.signals: SignalExit = SignalExit(self)
         """SIGHUP and SIGTERM: a last save, then exit 128+N."""
-        self.main_screen = MainScreen(
-            library, on_edit=self.search.query_edited, on_ready=self.main_screen_ready
-        )
+        self.main_screen = MainScreen(library, on_edit=self.search.query_edited)
         """The screen every dialog returns to (the first of the stack)."""
 
     def get_default_screen(self) -> MainScreen:
@@ -116,6 +114,7 @@ class PapershelfApp(CrashGuard, DialogKeys):
         self.signals.start()
         self.saving.start()
 
+    @on(MainScreen.Ready)
     def main_screen_ready(self) -> None:
         """Show every paper at once; build the search index only after the first frame."""
         TRACE.mark("mount")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.reactive import reactive, var
 from textual.screen import Screen
 
@@ -51,12 +52,10 @@ class MainScreen(Screen[None]):
         library: Library,
         *,
         on_edit: Callable[[str], None],
-        on_ready: Callable[[], None],
     ) -> None:
         super().__init__()
         self._library = library
         self._on_edit = on_edit
-        self._on_ready = on_ready
         self._reader_pending: tuple[str | None] | None = None
         """The paper the reader is to show after the next frame (None: nothing pending)."""
 
@@ -81,17 +80,21 @@ class MainScreen(Screen[None]):
         )
         yield QuietFooter()
 
-    def on_mount(self) -> None:
-        """Hand over to the app's start-up, now that the widgets exist.
+    class Ready(Message):
+        """The screen's widgets exist: the app's start-up can fill them.
 
         The App's own Mount runs before this screen has composed its children. The start-up
-        runs next in the app's queue, not here: messages the widgets post from a screen's
-        handler stop at the screen (Textual never bubbles a message past its sender).
+        runs in the app's handler of this message, not in the screen's: messages the widgets
+        post from a screen's handler stop at the screen (Textual never bubbles a message past
+        its sender).
         """
+
+    def on_mount(self) -> None:
+        """Let the status line follow the list's counts; tell the app the widgets exist."""
         papers = self.paper_list
         self.watch(papers, "result_count", self._results_counted)
         self.watch(papers, "mark_count", self._marks_counted)
-        self.app.call_next(self._on_ready)
+        self.post_message(self.Ready())
 
     def _results_counted(self, count: int) -> None:
         self.result_count = count
