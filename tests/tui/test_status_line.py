@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from pilot_helpers import settle
+from pilot_helpers import settle, status
 from test_app import SIZE
 
 from papershelf.tui.widgets.status_line import StatusLine
-
-
-def status_of(app) -> str:  # type: ignore[no-untyped-def]
-    return app.query_one(StatusLine).text
 
 
 async def test_results_shown_by_any_caller_are_counted(make_app) -> None:
@@ -21,7 +17,7 @@ async def test_results_shown_by_any_caller_are_counted(make_app) -> None:
         # Straight to the list, as no key does: nobody asks the status line to redraw.
         papers.show(papers.hits[:2])
         await pilot.pause()
-        assert status_of(app).startswith(f"2 of {total} papers")
+        assert status(app).startswith(f"2 of {total} papers")
 
 
 async def test_marks_set_by_any_caller_are_counted(make_app) -> None:
@@ -31,10 +27,10 @@ async def test_marks_set_by_any_caller_are_counted(make_app) -> None:
         papers = app.paper_list
         papers.set_marks({hit.paper_id for hit in papers.hits[:3]})
         await pilot.pause()
-        assert "3 marked" in status_of(app)
+        assert "3 marked" in status(app)
         papers.clear_marks()
         await pilot.pause()
-        assert "marked" not in status_of(app)
+        assert "marked" not in status(app)
 
 
 async def test_a_keystroke_draws_the_line_once(make_app, monkeypatch) -> None:
