@@ -47,6 +47,15 @@ class MainScreen(Screen[None]):
     by_relevance: var[bool] = var(True)
     unsaved_note: var[str | None] = var(None)
 
+    class Ready(Message):
+        """The screen's widgets exist: the app's start-up can fill them.
+
+        The App's own Mount runs before this screen has composed its children. The start-up
+        runs in the app's handler of this message, not in the screen's: messages the widgets
+        post from a screen's handler stop at the screen (Textual never bubbles a message past
+        its sender).
+        """
+
     def __init__(
         self,
         library: Library,
@@ -79,15 +88,6 @@ class MainScreen(Screen[None]):
             MainScreen.unsaved_note,
         )
         yield QuietFooter()
-
-    class Ready(Message):
-        """The screen's widgets exist: the app's start-up can fill them.
-
-        The App's own Mount runs before this screen has composed its children. The start-up
-        runs in the app's handler of this message, not in the screen's: messages the widgets
-        post from a screen's handler stop at the screen (Textual never bubbles a message past
-        its sender).
-        """
 
     def on_mount(self) -> None:
         """Let the status line follow the list's counts; tell the app the widgets exist."""
@@ -132,11 +132,6 @@ class MainScreen(Screen[None]):
     def tag_pane(self) -> TagPane:
         """The tag pane."""
         return self.query_one(TagPane)
-
-    @property
-    def status_line(self) -> StatusLine:
-        """The status line."""
-        return self.query_one(StatusLine)
 
     # -- what the widgets say ---------------------------------------------------------------
 
