@@ -12,7 +12,7 @@ from pilot_helpers import settle
 from test_app import Notes
 from test_reader_record import BARE, FULL, HOSTILE
 
-import papershelf.tui.widgets.paper_list as paper_list_module
+import papershelf.tui.widgets.list_rows as paper_list_module
 from papershelf.storage.library.library import Library
 from papershelf.storage.library.settings import SETTINGS_FILE
 from papershelf.storage.model import Entry, Paper
@@ -26,7 +26,7 @@ SIZE = (120, 30)
 def rows(app: PapershelfApp) -> list[str]:
     papers = app.paper_list
     width = papers.scrollable_content_region.width - 1
-    return [papers.row_content(hit, width, False).plain for hit in papers.hits]
+    return [papers.rows.content(hit, width, False).plain for hit in papers.hits]
 
 
 @pytest.fixture
