@@ -16,10 +16,11 @@ same terms as `papershelf.storage.library.papers_cache`:
 - the postings: each field's `FieldPostings` buffers (offsets, then data), left in the file and
   read with `os.pread` as a search asks for them (`search.filepostings`): a query touches a few
   hundred of 70,000 postings, and reading all 3 MB into a fresh process costs more than the
-  search (page faults). So that `list` still never reads a damaged byte as data, the section is read in
-  blocks of `BLOCK` bytes, each checked against its CRC-32 in the main section's table (and
-  kept, so a block is read and checked once); offsets and ids are still checked to lie inside
-  the data and the papers, so that damage a checksum missed by chance cannot crash a search;
+  search (page faults). So that `list` still never reads a damaged byte as data, the section
+  is read in blocks of `BLOCK` bytes, each checked against its CRC-32 in the main section's
+  table (and kept, so a block is read and checked once); offsets and ids are still checked to
+  lie inside the data and the papers, so that damage a checksum missed by chance cannot crash
+  a search;
 - the abstracts as an exact `'word` compares them (as shown, `storage.text.titles.shown_text`, and
   folded, `query_parse.fold_text`), read (whole, checked against their CRC-32) only if a search
   asks for one: kept so, `list` never converts 3,000 abstracts with math.
