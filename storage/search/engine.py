@@ -12,6 +12,7 @@ search (its terms, ranking and explanations) is a `storage.search.run.SearchRun`
 from __future__ import annotations
 
 import contextlib
+import re
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -19,7 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from papershelf.storage.model import Entry, Paper
-from papershelf.storage.search.highlight import FIELDS, field_text, highlight_spans, snippet
+from papershelf.storage.search.highlight import (
+    AUTHOR_SEPARATOR,
+    FIELDS,
+    field_text,
+    highlight_spans,
+    snippet,
+)
 from papershelf.storage.search.hits import NO_DETAILS, Hit, Results
 from papershelf.storage.search.index import SearchIndex
 from papershelf.storage.search.parse import MAX_QUERY_TERMS, Query, fold_text, parse_query
@@ -36,12 +43,25 @@ __all__ = [
     "SearchEngine",
     "field_text",
     "highlight_spans",
+    "paper_year",
     "parse_query",
     "snippet",
 ]
 
 _SUBSTRING_CACHE_SIZE = 256
 _RESULT_CACHE_SIZE = 16
+
+
+_VENUE_YEAR = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
+"""A year in a venue's name (`ICML 2024`, `NeurIPS'2023` ...): 1800 to 2099."""
+
+
+def paper_year(paper: Paper) -> int | None:
+    """The year `year:` compares: the paper's own, else the last year named in its venue."""
+    if paper.year is not None:
+        return paper.year
+    found = _VENUE_YEAR.findall(paper.venue) if paper.venue else ()
+    return int(found[-1]) if found else None
 
 
 @dataclass(frozen=True)
@@ -52,12 +72,16 @@ class _PaperFlags:
     """Venue without spaces, lower-cased (`icml2025`) -> its papers."""
     code: int
     links: int
+    years: dict[int, int]
+    """Year (`paper_year`) -> its papers."""
 
     @classmethod
     def of(cls, papers: Sequence[Paper]) -> _PaperFlags:
         venues: dict[str, list[int]] = {}
         code: list[int] = []
         links: list[int] = []
+        years: dict[int, list[int]] = {}
+        year_of_venue: dict[str | None, int | None] = {}
         for i, paper in enumerate(papers):
             if paper.venue:
                 venues.setdefault("".join(paper.venue.lower().split()), []).append(i)
@@ -65,11 +89,21 @@ class _PaperFlags:
                 code.append(i)
             if paper.links_with_page:  # the paper's own page is a link too
                 links.append(i)
+            year = paper.year
+            if year is None:
+                # A few venues among 10k papers: each one's year is looked for once.
+                venue = paper.venue
+                if venue not in year_of_venue:
+                    year_of_venue[venue] = paper_year(paper)
+                year = year_of_venue[venue]
+            if year is not None:
+                years.setdefault(year, []).append(i)
         size = len(papers)
         return cls(
             {venue: ids_to_bits(ids, size) for venue, ids in venues.items()},
             ids_to_bits(code, size),
             ids_to_bits(links, size),
+            {year: ids_to_bits(ids, size) for year, ids in years.items()},
         )
 
 
@@ -102,7 +136,11 @@ class SearchEngine:
         old = self._papers
         index = self._index
         if len(papers) >= len(old) and all(
-            a.id == b.id and a.name == b.name and a.title == b.title and a.abstract == b.abstract
+            a.id == b.id
+            and a.name == b.name
+            and a.title == b.title
+            and a.abstract == b.abstract
+            and a.authors == b.authors
             for a, b in zip(old, papers, strict=False)
         ):
             index = index.extended(papers) if len(papers) > len(old) else index
@@ -125,7 +163,8 @@ class SearchEngine:
 
     @property
     def flags(self) -> _PaperFlags:
-        """Venues, `has:code` and `has:links` as bitsets, made when a query first needs them.
+        """Venues, years, `has:code` and `has:links` as bitsets, made when a query first needs
+        them.
 
         A `papershelf list` without such a filter never pays the pass over every paper.
         """
@@ -156,6 +195,8 @@ class SearchEngine:
             # A listing (`storage.search.listing`) holds its abstracts converted and folded already.
             folded = getattr(paper, "folded_abstract", None)
             return [folded if folded is not None else fold_text(shown_text(paper.abstract))]
+        if field == "authors":
+            return [fold_text(AUTHOR_SEPARATOR.join(paper.authors))]
         text = getattr(paper, field) or ""
         if field == "name" or not marked_up(text):
             return [fold_text(text)]

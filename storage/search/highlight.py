@@ -10,17 +10,22 @@ from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.parse import fold_text
 from papershelf.storage.text.titles import display_title, shown_text
 
-FIELDS = ("name", "title", "tags", "note", "abstract")
+FIELDS = ("name", "title", "tags", "authors", "note", "abstract")
 """Searchable fields, in ranking order; `Hit.field` is one of these or ""."""
+AUTHOR_SEPARATOR = ", "
+"""Between two authors in the authors' text (`field_text(paper, entry, "authors")`)."""
 
 Spans = tuple[tuple[int, int], ...]
 
 
 def field_text(paper: Paper, entry: Entry, field: str) -> str:
     """The text of `field` that `Hit.spans` index into (tags: sorted, joined by one space; the
-    title and the abstract as shown, LaTeX as Unicode and without emphasis markers)."""
+    authors in order, joined by `AUTHOR_SEPARATOR`; the title and the abstract as shown, LaTeX
+    as Unicode and without emphasis markers)."""
     if field == "tags":
         return " ".join(sorted(entry.tags))
+    if field == "authors":
+        return AUTHOR_SEPARATOR.join(paper.authors)
     if field == "note":
         return entry.note
     if field == "title":

@@ -45,10 +45,14 @@ from papershelf.storage.search.quality import (
 )
 from papershelf.storage.text.titles import display_title, shown_text
 
-INDEXED_FIELDS = ("name", "title", "abstract")
-_FILE_FORMAT = 7
+INDEXED_FIELDS = ("name", "title", "authors", "abstract")
+WORD_FIELDS = ("name", "title", "abstract")
+"""The indexed fields a word without a field key looks in: not the authors, whose names (Long,
+Wang, Graph) would add noise to every topic search; `author:` looks there."""
+_FILE_FORMAT = 8
 """search-index.bin's format number; 6: the `storage.caches.frame` frame, with a checksum; 7: words
-split at `_`, folded (`k2ie` for `K²IE`), and the words of the text as shown indexed too."""
+split at `_`, folded (`k2ie` for `K²IE`), and the words of the text as shown indexed too; 8: the
+authors indexed (a fourth field), and keyed by them too."""
 FORMAT = f"papershelf-search-index {_FILE_FORMAT} {sys.byteorder}"
 """Changes with the saved layout (and the byte order of packed ids): other caches are ignored."""
 _FILE = CacheFile(b"PSSEARCH", _FILE_FORMAT, key_size=40)
@@ -67,13 +71,20 @@ def tokenize(text: str) -> list[str]:
     return words_of(text)
 
 
+def index_text(paper: Paper, field: str) -> str | None:
+    """The text of a paper's indexed `field` (the authors joined by ", ")."""
+    if field == "authors":
+        return ", ".join(paper.authors)
+    return getattr(paper, field)
+
+
 def field_tokens(field: str, text: str) -> set[str]:
     """The distinct tokens a paper's `field` is found by: the words of the text as written and,
     for a title or an abstract, of the text as shown (`K$^2$IE` is found by `k2ie` and by `k`;
     `$\\alpha$` by `alpha` and by the Greek letter)."""
     findall = TOKEN_RE.findall
     tokens = set(findall(fold_text(text)))
-    if field != "name" and ("$" in text or "\\" in text):
+    if field in ("title", "abstract") and ("$" in text or "\\" in text):
         shown = display_title(text) if field == "title" else shown_text(text)
         tokens.update(findall(fold_text(shown)))
     return tokens
@@ -100,7 +111,7 @@ class SearchIndex:
         self._head_vocab: tuple[str, Sequence[int]] | None = None
         self._prefix_tables: dict[tuple[int, str], list[str]] = {}
         self._group_cache: dict[tuple[str, int, int], int] = {}
-        self._words: OrderedDict[str, WordMatch] = OrderedDict()
+        self._words: OrderedDict[tuple[str, tuple[str, ...]], WordMatch] = OrderedDict()
 
     # --- building and caching --------------------------------------------------------------
 
@@ -114,7 +125,7 @@ class SearchIndex:
         for field in INDEXED_FIELDS:
             acc = found[field]
             for i, paper in enumerate(papers):
-                text = getattr(paper, field)
+                text = index_text(paper, field)
                 if text:
                     for token in field_tokens(field, text):
                         acc[token].append(i)
@@ -314,19 +325,21 @@ class SearchIndex:
 
     # --- matching one query token ------------------------------------------------------------
 
-    def match_word(self, word: str) -> WordMatch:
-        """Tiers of papers matching one query token (cached, most recent kept)."""
-        cached = self._words.get(word)
+    def match_word(self, word: str, fields: tuple[str, ...] = WORD_FIELDS) -> WordMatch:
+        """Tiers of papers matching one query token in `fields` (indexed fields; cached, most
+        recent kept)."""
+        key = (word, fields)
+        cached = self._words.get(key)
         if cached is not None:
-            self._words.move_to_end(word)
+            self._words.move_to_end(key)
             return cached
-        result = self._match_word(word)
-        self._words[word] = result
+        result = self._match_word(word, fields)
+        self._words[key] = result
         if len(self._words) > _WORD_CACHE_SIZE:
             self._words.popitem(last=False)
         return result
 
-    def _match_word(self, word: str) -> WordMatch:
+    def _match_word(self, word: str, fields: tuple[str, ...]) -> WordMatch:
         vocab = self.vocab
         lo, hi = self.prefix_range(word)
         exact = lo if lo < hi and vocab[lo] == word else None
@@ -334,7 +347,7 @@ class SearchIndex:
         typo_tokens = frozenset(vocab[tid] for tid in extra)
         infix = self._infix_matches(word) if len(word) >= 3 else []
         tiers: list[Tier] = []
-        for field in INDEXED_FIELDS:
+        for field in fields:
             weight = FIELD_WEIGHTS[field]
             if exact is not None:
                 tiers.append(Tier(weight * EXACT, field, self.tids_bits(field, (exact,))))
@@ -439,10 +452,14 @@ def _ids(posting: Posting) -> list[int]:
 
 
 def fingerprint(papers: Sequence[Paper]) -> str:
-    """A digest of what the index depends on (ids, names, titles in order), to key the cache."""
+    """A digest of what the index depends on (ids, names, titles, authors and the abstracts'
+    lengths, in order), to key the cache. The id is a hash of the abstract, but an import may give
+    a stored paper authors, or an abstract where it had none, and keep its id (`ingest.merge`)."""
     import hashlib  # here: `papershelf list` keys its cache by file identity and never hashes
 
     digest = hashlib.sha1(usedforsecurity=False)
     for paper in papers:
-        digest.update(f"{paper.id}\0{paper.name}\0{paper.title or ''}\n".encode())
+        authors = "\x1f".join(paper.authors)
+        title, size = paper.title or "", len(paper.abstract)
+        digest.update(f"{paper.id}\0{paper.name}\0{title}\0{authors}\0{size}\n".encode())
     return digest.hexdigest()

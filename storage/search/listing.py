@@ -3,8 +3,9 @@
 A full open reads every paper (papers.cache, ~17 MB with the abstracts), imports TinyDB and
 filelock, and then the search index is loaded and checked against a hash of every paper. `list`
 prints only ids, names, titles and venues, so the listing cache holds just those columns (plus
-the code and link URLs the `has:` filters need) and the search index, and is trusted under the
-same terms as `papershelf.storage.library.papers_cache`:
+the code and link URLs the `has:` filters need, and the authors and year `author:` and `year:`
+read) and the search index, and is trusted under the same terms as
+`papershelf.storage.library.papers_cache`:
 
 - a `storage.caches.frame` header first: a tag, `FORMAT`, the `StatKey` `(st_mtime_ns, st_size,
   st_ino)` of the papers.json it was made from, and the length and CRC-32 of each of its three
@@ -46,7 +47,13 @@ from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from papershelf.storage.caches.columns import is_optional_str, is_str, is_str_tuples, valid_columns
+from papershelf.storage.caches.columns import (
+    is_optional_int,
+    is_optional_str,
+    is_str,
+    is_str_tuples,
+    valid_columns,
+)
 from papershelf.storage.caches.frame import (
     MARSHAL_VERSION,
     CacheFile,
@@ -97,15 +104,16 @@ __all__ = [
     "save",
 ]
 
-FORMAT = 3
+FORMAT = 4
 """Bump when the layout changes (the index's own FORMAT is checked by `SearchIndex.from_parts`).
 2: the `storage.caches.frame` frame, with checksums of the sections and of the postings' blocks.
 3: `links_with_page` (the paper's own page counts for `has:links`) instead of `links`, and the
-   abstracts as shown and folded (a format-2 file holds them as written)."""
+   abstracts as shown and folded (a format-2 file holds them as written).
+4: the authors and the year (`author:'x`, `author:^x` and `year:` read them)."""
 MAGIC = b"PSLISTNG"
 _FILE = CacheFile(MAGIC, FORMAT, key_size=24, sections=3)
 """main, postings, abstracts."""
-FIELDS = ("id", "name", "title", "venue", "code_urls", "links_with_page")
+FIELDS = ("id", "name", "title", "venue", "code_urls", "links_with_page", "authors", "year")
 """The `Paper` fields a listing holds for every paper (the abstract is loaded on demand)."""
 
 
@@ -125,13 +133,15 @@ class ListedPaper(tuple):  # type: ignore[type-arg]
     venue: str | None = property(itemgetter(3))  # type: ignore[assignment]
     code_urls: tuple[str, ...] = property(itemgetter(4))  # type: ignore[assignment]
     links_with_page: tuple[str, ...] = property(itemgetter(5))  # type: ignore[assignment]
+    authors: tuple[str, ...] = property(itemgetter(6))  # type: ignore[assignment]
+    year: int | None = property(itemgetter(7))  # type: ignore[assignment]
 
     @property
     def abstract(self) -> str:
         """The paper's abstract as shown and folded, as exact terms compare it (the first one
         asked for reads them all)."""
-        listing: Listing = self[6]
-        return listing.abstract(self[7])
+        listing: Listing = self[8]
+        return listing.abstract(self[9])
 
     folded_abstract = abstract
     """What the search engine asks first for `'exact` terms (see `SearchEngine._forms`)."""
@@ -140,7 +150,16 @@ class ListedPaper(tuple):  # type: ignore[type-arg]
         return f"ListedPaper({self[0]!r}, {self[1]!r})"
 
 
-_CHECKS = (is_str, is_str, is_optional_str, is_optional_str, is_str_tuples, is_str_tuples)
+_CHECKS = (
+    is_str,
+    is_str,
+    is_optional_str,
+    is_optional_str,
+    is_str_tuples,
+    is_str_tuples,
+    is_str_tuples,
+    is_optional_int,
+)
 """One per field of `FIELDS`."""
 
 

@@ -1,9 +1,9 @@
 """How one query word matches one text token, and what a match scores.
 
 A match has a quality (exact > prefix > infix > typo) and a field weight (name > title > tags >
-note > abstract); a paper's score for a word is the best weight x quality. `match_quality` is the
-reference definition; `search.index` computes the same answers for a whole vocabulary at once,
-and `search.run` for the tags and notes of the user's entries.
+authors > note > abstract); a paper's score for a word is the best weight x quality.
+`match_quality` is the reference definition; `search.index` computes the same answers for a
+whole vocabulary at once, and `search.run` for the tags and notes of the user's entries.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ INFIX_FIELDS = frozenset({"name", "title", "tags", "note"})
 
 # Match qualities (higher is better), from the best way a query word matches a text token.
 EXACT, PREFIX, INFIX, FUZZY1, FUZZY_PREFIX1, FUZZY2, FUZZY_PREFIX2 = 10, 8, 6, 6, 5, 4, 3
-FIELD_WEIGHTS = {"name": 10, "title": 9, "tags": 8, "note": 5, "abstract": 3}
-"""A word's score in a paper: best field weight x quality (a title typo beats an abstract hit)."""
+FIELD_WEIGHTS = {"name": 10, "title": 9, "tags": 8, "authors": 7, "note": 5, "abstract": 3}
+"""A word's score in a paper: best field weight x quality (a title typo beats an abstract hit).
+Only `author:` terms look in the authors."""
 
 
 def max_typos(word: str) -> int:

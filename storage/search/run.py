@@ -91,9 +91,11 @@ class SearchRun(Explainer):
         self.entries = entries
         self.all_bits = self.index.all_bits
         self.entry_data = engine._entry_data(entries)
-        self.words: list[WordMatch] = []  # positive words, for terms and spans
-        self.exacts: list[str] = []
-        self.prefixes: list[str] = []
+        # Positive words, exact values and prefixes, each with the fields it may be found in
+        # (None: the fields of its kind), for the hits' terms and spans.
+        self.words: list[tuple[WordMatch, frozenset[str] | None]] = []
+        self.exacts: list[tuple[str, frozenset[str] | None]] = []
+        self.prefixes: list[tuple[str, frozenset[str] | None]] = []
         self._explained: dict[int, tuple[tuple[str, ...], Mapping[str, Spans]]] = {}
         self._field_spans: dict[tuple[int, str], Spans] = {}
 
@@ -108,8 +110,13 @@ class SearchRun(Explainer):
 
     # --- terms -----------------------------------------------------------------------------
 
-    def word_tiers(self, word: str) -> tuple[int, list[Tier]]:
-        """Papers matching one query token in any field, and its tiers (best first)."""
+    def word_tiers(self, word: str, fields: tuple[str, ...] = ()) -> tuple[int, list[Tier]]:
+        """Papers matching one query token in any field (or only in `fields`), and its tiers
+        (best first)."""
+        if fields:
+            # A field key names indexed fields only (`FIELD_KEYS`): no tags or notes.
+            match = self.index.match_word(word, fields)
+            return match.bits, list(match.tiers)
         match = self.index.match_word(word)
         extra = self.entry_data.word_tiers(word, self.index.size)
         if not extra:
@@ -120,18 +127,21 @@ class SearchRun(Explainer):
             bits |= tier.bits
         return bits, tiers
 
-    def text_tiers(self, value: str, prefix: bool) -> tuple[int, list[Tier]]:
-        """Papers where a field contains `value` (or, for ^, where name/title starts with it)."""
+    def text_tiers(
+        self, value: str, prefix: bool, only: tuple[str, ...] = ()
+    ) -> tuple[int, list[Tier]]:
+        """Papers where a field contains `value` (or, for ^, where name/title starts with it);
+        `only`: the fields a field key names instead."""
         size = self.index.size
         tiers: list[Tier] = []
-        fields = ("name", "title") if prefix else ("name", "title", "abstract")
+        fields = only or (("name", "title") if prefix else ("name", "title", "abstract"))
         for field in fields:
             if prefix:
                 ids = self.engine.prefix_ids(field, value)
             else:
                 ids = self.engine.substring_ids(field, value)
             tiers.append(Tier(FIELD_WEIGHTS[field] * EXACT, field, ids_to_bits(ids, size)))
-        if not prefix:
+        if not prefix and not only:
             for field in ("tags", "note"):
                 ids = [
                     i
@@ -147,8 +157,17 @@ class SearchRun(Explainer):
         return bits, tiers
 
     def filter_bits(self, term: Term) -> int:
-        """Papers satisfying a filter term (tag, is, has, venue), ignoring negation."""
+        """Papers satisfying a filter term (tag, is, has, venue, year), ignoring negation."""
         kind, value = term.kind, term.value
+        if kind == "year":
+            if term.years is None:
+                return 0  # not a year: an error the query carries
+            first, last = term.years
+            bits = 0
+            for year, year_bits in self.engine.flags.years.items():
+                if first <= year <= last:
+                    bits |= year_bits
+            return bits
         if kind == "tag":
             if not value:
                 return 0
@@ -184,20 +203,24 @@ class SearchRun(Explainer):
 
         `record` keeps what the term matched, for the hits' terms and spans.
         """
+        fields = term.fields
+        where = frozenset(fields) if fields else None
         if term.kind == "word":
             bits = self.all_bits
             units: list[list[Tier]] = []
             for token in term.tokens:
-                token_bits, tiers = self.word_tiers(token)
+                token_bits, tiers = self.word_tiers(token, fields)
                 bits &= token_bits
                 units.append(tiers)
                 if record:
-                    self.words.append(self.index.match_word(token))
+                    match = self.index.match_word(token, *((fields,) if fields else ()))
+                    self.words.append((match, where))
             return bits, units
         if term.kind in ("exact", "prefix"):
-            bits, tiers = self.text_tiers(term.value, term.kind == "prefix")
+            bits, tiers = self.text_tiers(term.value, term.kind == "prefix", fields)
             if record:
-                (self.prefixes if term.kind == "prefix" else self.exacts).append(term.value)
+                found = self.prefixes if term.kind == "prefix" else self.exacts
+                found.append((term.value, where))
             return bits, [tiers]
         return self.filter_bits(term), []
 
@@ -285,7 +308,9 @@ class SearchRun(Explainer):
 
     def _token_matches(self, token: str, field: str) -> bool:
         infix = field in INFIX_FIELDS
-        for match in self.words:
+        for match, where in self.words:
+            if field not in (where or _TEXT_FIELDS):
+                continue  # a word without a field key does not look in the authors
             word = match.word
             if token.startswith(word) or (infix and len(word) >= 3 and word in token):
                 return True
@@ -345,10 +370,11 @@ class SearchRun(Explainer):
                     if self._word_matches(word, field):
                         terms.setdefault(word.lower(), word)
         spans: list[tuple[int, int]] = []
-        for value in self.exacts:
-            spans += folded_spans(text, value)
-        if field in ("name", "title"):
-            for value in self.prefixes:
+        for value, where in self.exacts:
+            if field in (where or _TEXT_FIELDS):
+                spans += folded_spans(text, value)
+        for value, where in self.prefixes:
+            if field in (where or _PREFIX_FIELDS):
                 span = folded_prefix(text, value)
                 if span is not None:
                     spans.append(span)
@@ -358,6 +384,10 @@ class SearchRun(Explainer):
         return tuple(merge_spans(found)) if found else ()
 
 
+_TEXT_FIELDS = frozenset({"name", "title", "tags", "note", "abstract"})
+"""Where a word or an exact term without a field key looks (not the authors)."""
+_PREFIX_FIELDS = frozenset({"name", "title"})
+"""Where a `^` term without a field key looks."""
 _NO_PAPER = Paper(id="", name="", title=None, abstract="", venue=None, sources=())
 
 
