@@ -260,10 +260,12 @@ class SearchEngine:
         for it later, under the lock searches take.
         """
         self._index.warm()
-        for field in ("name", "title", "abstract") if abstracts else ("name", "title"):
+        fields = ("name", "title", "authors")
+        for field in (*fields, "abstract") if abstracts else fields:
             self.substring_ids(field, "\x00")
-        for field in ("name", "title"):
+        for field in fields:
             self.prefix_ids(field, "\x00")
+        _ = self.flags  # venues, years, code and links (a pass over every paper)
 
     def clear_caches(self) -> None:
         """Forget every cached table and result (for benchmarks of cold searches)."""
