@@ -241,11 +241,15 @@ class SearchEngine:
         """Papers whose lower-case `field` starts with `value` (bisect over sorted texts)."""
         table = self._sorted.get(field)
         if table is None:
-            pairs = sorted(
-                (form, i)
-                for i, paper in enumerate(self._papers)
-                for form in self._forms(field, paper)
-            )
+            if field == "abstract":
+                # One form per paper, converted once for `'` terms already (`abstract:^x`).
+                pairs = sorted((form, i) for i, form in enumerate(self._lower(field)))
+            else:
+                pairs = sorted(
+                    (form, i)
+                    for i, paper in enumerate(self._papers)
+                    for form in self._forms(field, paper)
+                )
             table = self._sorted[field] = ([text for text, _ in pairs], [i for _, i in pairs])
         keys, ids = table
         lo = bisect_left(keys, value)

@@ -2,7 +2,8 @@
 
 Grammar, one whitespace-separated word at a time (double quotes keep spaces and `|` inside a word):
 
-    word        fuzzy word over name, title, tags, note and abstract (typos and prefixes match)
+    word        fuzzy word over name, title, tags, note and abstract (typos and prefixes match;
+                not the authors: only author: looks there)
     'word       exact substring (case-insensitive) of one of those fields
     "two words" exact phrase, same as '"two words"
     ^word       the name or the title starts with word
@@ -17,12 +18,12 @@ Grammar, one whitespace-separated word at a time (double quotes keep spaces and 
     abstract:x  the name: the heading the list shows), name:, abstract:
     year:2024   the paper's year (else the year in its venue): 2024, 2023..2025, 2020.., ..2019;
                 fewer than four digits stand for every year they start (year:202 is 2020..2029)
-    a|b         either (also `a | b`); in `is:read|reading` and `#a|b` a bare alternative
-                repeats the key
+    a|b         either (also `a | b`); in `is:read|reading`, `#a|b`, `author:a|b` and
+                `year:2017|2024` a bare alternative repeats the key
 
 Words are ANDed. Mistakes (an unknown `is:` value, an unusable tag, a year that is not one) do
-not raise: the term matches
-nothing and `Query.errors` says why, so a filter-as-you-type box can show it; the CLI calls
+not raise: the term matches nothing and `Query.errors` says why, so a filter-as-you-type box
+can show it; the CLI calls
 `Query.check()` to turn the first error into a `QueryError`. A marker with nothing after it yet
 (`!`, `'`, `^`, `#`, `is:`, `author:`, `year:..`), as while typing, is ignored.
 """
