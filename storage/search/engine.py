@@ -23,6 +23,7 @@ from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.highlight import (
     AUTHOR_SEPARATOR,
     FIELDS,
+    author_spans,
     field_text,
     highlight_spans,
     snippet,
@@ -35,12 +36,14 @@ from papershelf.storage.search.run import EntryData, SearchRun
 from papershelf.storage.text.titles import display_title, marked_up, shown_text
 
 __all__ = [
+    "AUTHOR_SEPARATOR",
     "FIELDS",
     "MAX_QUERY_TERMS",
     "Hit",
     "Query",
     "Results",
     "SearchEngine",
+    "author_spans",
     "field_text",
     "highlight_spans",
     "paper_year",

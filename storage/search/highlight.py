@@ -35,6 +35,21 @@ def field_text(paper: Paper, entry: Entry, field: str) -> str:
     return str(getattr(paper, field))
 
 
+def author_spans(authors: Sequence[str], spans: Spans) -> tuple[Spans, ...]:
+    """`Hit.spans["authors"]` (offsets in the authors joined by `AUTHOR_SEPARATOR`) as spans in
+    each author's own name, one tuple per author: for a display that shows the names another way
+    (`Vaswani, Shazeer, … +6`, one per line)."""
+    out: list[list[tuple[int, int]]] = [[] for _ in authors]
+    start = 0
+    for n, name in enumerate(authors):
+        end = start + len(name)
+        for a, b in spans:
+            if a < end and b > start:  # overlaps this name: cut to it
+                out[n].append((max(a, start) - start, min(b, end) - start))
+        start = end + len(AUTHOR_SEPARATOR)
+    return tuple(tuple(found) for found in out)
+
+
 def folded_map(text: str) -> tuple[str, list[int] | None]:
     """`fold_text(text)` and, for each of its characters, the offset in `text` it comes from
     (None: the same offsets, as for ASCII text)."""

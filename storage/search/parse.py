@@ -260,8 +260,9 @@ def _parse_term(raw: str, quoted: bool, key_hint: str | None, errors: list[str])
         match = _KEY_RE.fullmatch(text)
         if match and match.group(1).lower() in _KEYS:
             key, value = _KEYS[match.group(1).lower()], match.group(2)
-        elif key_hint is not None and text and not quoted:
-            key = key_hint  # `is:read|reading`: a bare alternative repeats the key
+        elif key_hint is not None and text and (not quoted or key_hint in FIELD_KEYS):
+            # `is:read|reading`: a bare alternative repeats the key (`author:"a b"|"c d"` too)
+            key = key_hint
     if key is None:
         return _text_term(text, quoted, negated, ())
     if key in FIELD_KEYS:

@@ -72,6 +72,11 @@ def test_bare_alternatives_after_a_field_key_stay_in_its_fields() -> None:
         ("word", "shazeer", ("authors",)),
         ("prefix", "noam", ("authors",)),
     ]
+    (clause,) = parse_query('author:"ashish vaswani"|"noam shazeer"').clauses
+    assert [(t.kind, t.value, t.fields) for t in clause] == [
+        ("exact", "ashish vaswani", ("authors",)),
+        ("exact", "noam shazeer", ("authors",)),
+    ]
     (clause,) = parse_query("author:vaswani|title:attention").clauses
     assert [t.fields for t in clause] == [("authors",), ("name", "title")]
 

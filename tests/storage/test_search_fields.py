@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 
 from papershelf.storage.ingest.parse import read_file
 from papershelf.storage.model import Entry, Paper
-from papershelf.storage.search.engine import SearchEngine, field_text, paper_year, parse_query
+from papershelf.storage.search.engine import (
+    AUTHOR_SEPARATOR,
+    SearchEngine,
+    author_spans,
+    field_text,
+    paper_year,
+    parse_query,
+)
 from papershelf.storage.search.index import SearchIndex, tokenize
 from papershelf.storage.search.quality import match_quality
 
@@ -204,6 +211,45 @@ def test_a_field_word_highlights_only_its_fields() -> None:
     (hit,) = ENGINE.search("author:^jorg", {})
     text = field_text(BY_TITLE["Neural Processes for Müller's Ratchet"], Entry(), "authors")
     assert [text[a:b] for a, b in hit.spans["authors"]] == ["Jörg"]
+
+
+def test_author_spans_are_spans_in_each_author_s_name() -> None:
+    paper = BY_TITLE["Attention Is All You Need"]
+    hits = ENGINE.search('author:shazeer|kaiser|"llion jon"', {})
+    assert [h.paper_id for h in hits] == [ATTENTION, MOE]  # equal best alternatives: in order
+    hit = hits[0]
+    per_author = author_spans(paper.authors, hit.spans["authors"])
+    assert len(per_author) == len(paper.authors)
+    shown = {
+        name: [name[a:b] for a, b in spans]
+        for name, spans in zip(paper.authors, per_author, strict=True)
+        if spans
+    }
+    assert shown == {
+        "Noam Shazeer": ["Shazeer"],
+        "Llion Jones": ["Llion Jon"],
+        "Łukasz Kaiser": ["Kaiser"],
+    }
+
+
+names = st.lists(st.text(min_size=1, max_size=8), min_size=1, max_size=5)
+
+
+@given(names, st.data())
+def test_author_spans_cut_any_span_of_the_joined_text_at_the_names(authors, data) -> None:
+    text = AUTHOR_SEPARATOR.join(authors)
+    a = data.draw(st.integers(0, len(text)))
+    b = data.draw(st.integers(a, len(text)))
+    per_author = author_spans(authors, ((a, b),))
+    # Every character of the span that is in a name is in that name's spans, and nothing else.
+    covered = "".join(
+        name[x:y] for name, spans in zip(authors, per_author, strict=True) for x, y in spans
+    )
+    starts = [sum(len(n) + len(AUTHOR_SEPARATOR) for n in authors[:k]) for k in range(len(authors))]
+    inside = "".join(
+        text[max(a, s) : min(b, s + len(n))] for s, n in zip(starts, authors, strict=True)
+    )
+    assert covered == inside
 
 
 # -- the index keeps up with authors ------------------------------------------------------------
