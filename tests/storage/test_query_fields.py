@@ -30,6 +30,8 @@ def only(text: str) -> Term:
         ("authors:Vaswani", "word", "vaswani", ("authors",)),
         ("AUTHOR:vaswani", "word", "vaswani", ("authors",)),
         ("author:Müller", "word", "muller", ("authors",)),  # folded: accents and case
+        ("author:Łukasz", "word", "lukasz", ("authors",)),  # and strokes
+        ("author:SØREN", "word", "soren", ("authors",)),
         ("author:sohl-dickstein", "word", "sohl-dickstein", ("authors",)),
         ("author:'garcía", "exact", "garcia", ("authors",)),
         ("author:^ashish", "prefix", "ashish", ("authors",)),

@@ -79,6 +79,7 @@ def test_author_is_folded_like_every_search() -> None:
     assert ids("author:muller") == [RATCHET, DIT]
     assert ids("author:MÜLLER") == [RATCHET, DIT]
     assert ids("author:lio") == [GAT]  # Liò
+    assert ids("author:lukasz") == [ATTENTION]  # Łukasz: a stroke, not an accent, to NFKD
     assert ids("author:velickovic") == [GAT]  # Veličković
     assert ids("author:garcia-lopez") == [RATCHET]
 
