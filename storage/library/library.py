@@ -466,7 +466,11 @@ class Library:
         """
         return self._importer.import_files(paths, venue, progress, include_removed=include_removed)
 
-    def import_papers(self, papers: Iterable[Paper], source: str = "") -> FileReport:
+    def import_papers(
+        self, papers: Iterable[Paper], source: str = "", *, include_removed: bool = False
+    ) -> FileReport:
         """Import parsed papers (merged by id like a file's); one write if anything changed."""
-        (got,) = self._importer.merge([list(papers)])
-        return FileReport(source, got.added, got.seen, 0, removed=got.removed)
+        (got,) = self._importer.merge([list(papers)], include_removed=include_removed)
+        return FileReport(
+            source, got.added, got.seen, 0, removed=got.removed, restored=got.restored
+        )
