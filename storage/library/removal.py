@@ -95,13 +95,23 @@ def classify(
     for paper_id, change in changes.items():
         source, target = (change.after, change.before) if back else (change.before, change.after)
         now = current.get(paper_id)
-        if now == target:
+        if _same(now, target):
             already.append(paper_id)
         elif now == source:
             move.append(paper_id)
         else:
             conflicts.append(paper_id)
     return move, already, conflicts
+
+
+def _same(now: Paper | None, target: Paper | None) -> bool:
+    """Whether `now` already is `target`: equal, or equal but for the order of its sources (a
+    file imported again after `remove --source` gave the source back, at the end)."""
+    if now == target:
+        return True
+    if now is None or target is None or sorted(now.sources) != sorted(target.sources):
+        return False
+    return replace(now, sources=target.sources) == target
 
 
 def apply_papers(
