@@ -139,3 +139,17 @@ def test_remove_on_no_library_is_an_error(
     code, _, err = run(capsys, "--db", tmp_path / "none", "remove", "RelGNN")
     assert code == 1 and "no papershelf library" in err
     assert not (tmp_path / "none").exists()
+
+
+def test_both_seed_files_as_sources_clear_the_seeds(
+    seeded: Path, seed_files: list[Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = names(capsys, seeded)
+    sources = [arg for path in seed_files for arg in ("--source", path.name)]
+    code, out, _ = run(capsys, "--db", seeded, "remove", *sources)
+    assert code == 0
+    assert out.splitlines()[-1].startswith(f"removed {len(before)} papers; the library holds 0")
+    assert names(capsys, seeded) == []
+    code, out, _ = run(capsys, "--db", seeded, "undo")
+    assert out == f"undone: remove {len(before)} papers of {', '.join(sources[1::2])}\n"
+    assert names(capsys, seeded) == before

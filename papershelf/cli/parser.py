@@ -138,8 +138,9 @@ def _remove_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("refs", nargs="*", metavar="ID|NAME")
     p.add_argument(
         "--source",
+        action="append",
         metavar="FILE",
-        help="also remove every paper that came only from FILE (others just lose it)",
+        help="also remove every paper that came only from FILE (others just lose it); repeatable",
     )
     p.add_argument("--dry-run", action="store_true", help="say what would go; change nothing")
 

@@ -31,7 +31,7 @@ SHOWN = 20
 
 def cmd_remove(args: argparse.Namespace) -> int:
     """Remove the papers named (and `--source`'s); exit 1, removing nothing, on a bad ref."""
-    if not args.refs and args.source is None:
+    if not args.refs and not args.source:
         raise UsageError(f"{PROG} remove: name a paper (ID or NAME) or give --source FILE")
     library = open_library(args)
     ids: list[str] = []
@@ -42,17 +42,16 @@ def cmd_remove(args: argparse.Namespace) -> int:
         except PapershelfError as error:
             output.error(str(error))
             failed = True
-    source = None
-    if args.source is not None:
-        # Papers record the file's base name, as the import reported it.
-        source = clean_name(Path(args.source).name or str(args.source))
+    # Papers record a file's base name, as the import reported it.
+    sources = [clean_name(Path(name).name or name) for name in args.source or ()]
+    for source in sources:
         if not any(source in paper.sources for paper in library.papers()):
             output.error(f"no paper came from {source} ({_known_sources(library)})")
             failed = True
     if failed:
         output.error("nothing was removed")
         return EXIT_USER_ERROR
-    report = library.remove(ids, source=source, dry_run=args.dry_run)
+    report = library.remove(ids, source=sources, dry_run=args.dry_run)
     verb = "would remove" if args.dry_run else "removed"
     shown = [f"{verb}: {summary_line(paper, Entry())}" for paper in report.removed[:SHOWN]]
     if len(report.removed) > SHOWN:
@@ -62,7 +61,7 @@ def cmd_remove(args: argparse.Namespace) -> int:
         also = "would keep" if args.dry_run else "kept"
         output.line(
             f"{also} {plural(len(report.trimmed), 'paper')} that also came from other files "
-            f"(no longer from {source})"
+            f"(no longer from {', '.join(sources)})"
         )
     total = len(library.papers())
     holds = f"would hold {total - len(report.removed)}" if args.dry_run else f"holds {total}"

@@ -184,9 +184,9 @@ class EntryChanges:
     # -- removing papers ---------------------------------------------------------------------
 
     def remove(
-        self, ids: Iterable[str] | str, source: str | None = None, *, dry_run: bool = False
+        self, ids: Iterable[str] | str, sources: Sequence[str] = (), *, dry_run: bool = False
     ) -> RemoveReport:
-        """Take papers out of the library (and, with `source`, that file's papers), as one
+        """Take papers out of the library (and the papers of the files `sources`), as one
         undoable step; see `storage.library.removal` for the order of the writes."""
         unique = self._check_ids(ids)
         papers, state = self._papers, self._state
@@ -194,13 +194,13 @@ class EntryChanges:
             papers.reload(for_write=True)
             state.reload()
             unique = self._check_ids(unique)  # another process may have removed one since
-            changes = plan_removal(papers.papers, unique, source)
+            changes = plan_removal(papers.papers, unique, sources)
             gone = [pid for pid, change in changes.items() if change.after is None]
             report = RemoveReport(
                 removed=tuple(changes[pid].before for pid in gone),
                 trimmed=tuple(c.after for c in changes.values() if c.after is not None),
-                source=source,
-                description=describe_removal(changes, source),
+                sources=tuple(sources),
+                description=describe_removal(changes, sources),
             )
             if dry_run or not changes:
                 return report

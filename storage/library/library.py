@@ -2,7 +2,8 @@
 
 Layout of the data directory (`default_root()` unless given):
 
-- `papers.json` — the corpus, rewritten only by an import.
+- `papers.json` — the corpus, rewritten by an import and by a removal (its `removed` table
+  remembers the papers removed, so imports skip them; see `storage.library.removal`).
 - `state.json` — the user's tags, statuses, stars and notes (only non-default entries), rewritten
   on every change. Both are TinyDB files (`{"meta": {...}, "<table>": {"<paper id>": {...}}}`)
   written by `AtomicJSONStorage`, each carrying a schema version in its `meta` table.
@@ -407,11 +408,15 @@ class Library:
     # -- removing papers (`changes.EntryChanges.remove`, `removal`) -------------------------------
 
     def remove(
-        self, ids: Iterable[str] | str = (), *, source: str | None = None, dry_run: bool = False
+        self,
+        ids: Iterable[str] | str = (),
+        *,
+        source: str | Iterable[str] | None = None,
+        dry_run: bool = False,
     ) -> RemoveReport:
         """Take papers out of the library as one undoable step: `ids`, and with `source` (a
-        file name as papers record it, `seeds.txt`) every paper that came only from that file
-        (one also from another file just loses that source).
+        file name as papers record it, `seeds.txt`, or several) every paper that came only from
+        those files (one also from another file just loses those sources).
 
         The step keeps each paper's record and its entry (tags, status, star, note), so `undo`
         puts both back exactly and `redo` removes again; the papers are remembered as removed,
@@ -419,7 +424,8 @@ class Library:
         Raises `NotFound` for an id not in the library (nothing is removed then); `dry_run`
         reports what would go and changes nothing.
         """
-        return self._changes.remove(ids, source, dry_run=dry_run)
+        sources = () if source is None else (source,) if isinstance(source, str) else source
+        return self._changes.remove(ids, tuple(sources), dry_run=dry_run)
 
     # -- undo and redo ----------------------------------------------------------------------
 

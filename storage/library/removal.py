@@ -42,9 +42,9 @@ class RemoveReport:
     removed: tuple[Paper, ...] = ()
     """The papers taken out of the library, in library order."""
     trimmed: tuple[Paper, ...] = ()
-    """Papers that came from `source` and from other files too: they stay, without `source`
-    (as they are after the removal)."""
-    source: str | None = None
+    """Papers that came from the `sources` removed and from other files too: they stay,
+    without those sources (as they are after the removal)."""
+    sources: tuple[str, ...] = ()
     description: str = ""
     """The undo step's wording, `remove RelGNN`."""
     done: bool = False
@@ -55,29 +55,31 @@ class RemoveReport:
 
 
 def plan_removal(
-    papers: Mapping[str, Paper], ids: Iterable[str], source: str | None = None
+    papers: Mapping[str, Paper], ids: Iterable[str], sources: Sequence[str] = ()
 ) -> dict[str, PaperChange]:
-    """The records a removal changes: each of `ids` out, and (`source`) every paper that came
-    only from that file out, every other paper from it without that source. In library order."""
+    """The records a removal changes: each of `ids` out, and every paper that came only from
+    the files `sources` out, every other paper from one of them without those sources. In
+    library order."""
     wanted = set(ids)
+    files = set(sources)
     changes: dict[str, PaperChange] = {}
     for position, (paper_id, paper) in enumerate(papers.items()):
         if paper_id in wanted:
             changes[paper_id] = PaperChange(position, paper, None)
-        elif source is not None and source in paper.sources:
-            rest = tuple(name for name in paper.sources if name != source)
+        elif files and not files.isdisjoint(paper.sources):
+            rest = tuple(name for name in paper.sources if name not in files)
             after = replace(paper, sources=rest) if rest else None
             changes[paper_id] = PaperChange(position, paper, after)
     return changes
 
 
-def describe_removal(changes: Mapping[str, PaperChange], source: str | None) -> str:
+def describe_removal(changes: Mapping[str, PaperChange], sources: Sequence[str]) -> str:
     """The step's wording: `remove RelGNN`, `remove 3 papers`, `remove 17 papers of a.txt`."""
     gone = [pid for pid, change in changes.items() if change.after is None]
     names = {pid: changes[pid].before.name for pid in gone[:1]}
     text = f"remove {target_text(gone, names)}" if gone else "remove no paper"
-    if source is not None:
-        text += f" of {source}"
+    if sources:
+        text += f" of {', '.join(sources)}"
         kept = len(changes) - len(gone)
         if kept:
             text += f" ({kept} kept from other files)"
