@@ -150,7 +150,9 @@ class EntryChanges:
             to_move: list[str] = []
             if step.papers:
                 papers.reload(for_write=True)
-                to_move, _, held_back = classify(step.papers, papers.papers, back=back)
+                to_move, _, held_back = classify(
+                    step.papers, papers.papers, papers.removed or {}, back=back
+                )
                 conflicts += [pid for pid in held_back if pid not in conflicts]
             blocked = set(conflicts)
             moved = [pid for pid in step.ids if pid not in blocked]
@@ -194,13 +196,18 @@ class EntryChanges:
             papers.reload(for_write=True)
             state.reload()
             unique = self._check_ids(unique)  # another process may have removed one since
-            changes = plan_removal(papers.papers, unique, sources)
-            gone = [pid for pid, change in changes.items() if change.after is None]
+            held = papers.papers
+            changes = plan_removal(held, unique, sources)
+            gone = [pid for pid, change in changes.items() if change.kept is None]
             report = RemoveReport(
-                removed=tuple(changes[pid].before for pid in gone),
-                trimmed=tuple(c.after for c in changes.values() if c.after is not None),
+                removed=tuple(held[pid] for pid in gone),
+                trimmed=tuple(
+                    replace(held[pid], sources=change.kept)
+                    for pid, change in changes.items()
+                    if change.kept is not None
+                ),
                 sources=tuple(sources),
-                description=describe_removal(changes, sources),
+                description=describe_removal(changes, sources, held),
             )
             if dry_run or not changes:
                 return report

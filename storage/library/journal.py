@@ -8,16 +8,18 @@
      "redo": [...]}
 
 A step holds the entries of the papers it changed only (`null` = no entry, the default state), so
-a bulk action is one step. A step that removed papers (`Library.remove`) also holds their records,
-`"papers": {"<id>": {"position": n, "before": <paper>, "after": <paper> | null}}` (`PaperChange`),
-so undo puts the paper back where it was, with its entry; a papershelf without removal ignores
-the key (it reads a step's `before`, `after`, `description` and `at` only).
+a bulk action is one step. A step that removed papers (`Library.remove`) also holds, besides
+their entries, where they were and their sources, `"papers": {"<id>": {"position": n,
+"sources": [...], "kept": [...] | null}}` (`PaperChange`; null: removed); their records are in
+papers.json's removed table, written in the same atomic write that took them out, so a removal
+of 10,000 papers does not make every later save of the journal rewrite 20 MB of abstracts. A
+papershelf without removal ignores the key (it reads `before`, `after`, `description`, `at`).
 
 The file is written atomically under the library's lock, right after state.json (before it, for
 a removal: `storage.library.removal`); a change that reached state.json but not the journal (a
 kill in between, a full disk) is simply not undoable. Recording a new step clears the redo
 stack. The undo stack keeps the last `max_steps` steps and at most `max_records` paper entries
-in all (the newest step always stays; a removed paper's record counts as one more).
+in all (the newest step always stays; a removed paper counts once, its record included).
 
 Undo is safe against other processes: a paper is put back only while its entry still equals the
 step's `after` (ignoring `updated_at`); a paper changed since is left as it is and reported as a
@@ -51,7 +53,7 @@ from papershelf.storage.files.jsonstore import (
     stale_temp_files,
     stat_key,
 )
-from papershelf.storage.model import Entry, Paper, file_stamp
+from papershelf.storage.model import Entry, file_stamp
 
 __all__ = [
     "JOURNAL_FILE",
@@ -109,29 +111,32 @@ def _entry_from(value: Any) -> Entry | None:
 
 @dataclass(frozen=True, slots=True)
 class PaperChange:
-    """One paper's record before and after a step that removed it (`after` None) or took one
-    of its sources away; `position` is its place in library order before the step."""
+    """What a removal did to one paper: its `sources` before, and those it `kept` (None: it was
+    removed, and its record is in papers.json's removed table); `position` is its place in
+    library order before the step."""
 
     position: int
-    before: Paper
-    after: Paper | None
+    sources: tuple[str, ...]
+    kept: tuple[str, ...] | None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON-safe form stored in a step's `papers`."""
-        after = None if self.after is None else self.after.to_dict()
-        return {"position": self.position, "before": self.before.to_dict(), "after": after}
+        kept = None if self.kept is None else list(self.kept)
+        return {"position": self.position, "sources": list(self.sources), "kept": kept}
 
     @classmethod
     def from_json(cls, data: Any) -> PaperChange:
         """Inverse of `to_json`; raises ValueError for anything else."""
         if not isinstance(data, dict) or type(data.get("position")) is not int:
             raise ValueError("a paper change has no position")
-        after = data.get("after")
-        return cls(
-            position=data["position"],
-            before=Paper.from_dict(data.get("before")),  # type: ignore[arg-type]
-            after=None if after is None else Paper.from_dict(after),
-        )
+        sources, kept = data.get("sources"), data.get("kept")
+        if not _texts(sources) or not (kept is None or _texts(kept)):
+            raise ValueError("a paper change's sources are not lists of texts")
+        return cls(data["position"], tuple(sources), None if kept is None else tuple(kept))
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,8 +160,9 @@ class Step:
 
     @property
     def size(self) -> int:
-        """How many records the step holds (a removed paper's record counts as one more)."""
-        return len(self.after) + len(self.papers)
+        """How many papers the step holds. A removed paper's record is not counted apart: a
+        step removing a whole bad import must stay undoable after the next change."""
+        return len(self.ids)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON-safe form stored in journal.json."""

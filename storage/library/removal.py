@@ -1,18 +1,19 @@
 """Removing papers: what a removal takes out, and how its undo and redo move records.
 
 Pure functions over the papers in memory; `changes.EntryChanges.remove` and `.travel` do the
-locked writes. A removal is one journal step (`journal.Step`) holding each paper's record
-(`journal.PaperChange`: before, after, position) and its entry, so undo puts both back exactly,
-at the paper's old place in library order. A removed paper's record also goes to papers.json's
-removed table (`records.REMOVED_TABLE`), which a later import reads to skip it.
+locked writes. A removal is one journal step (`journal.Step`) holding each paper's entry and a
+`journal.PaperChange` (its position, its sources before, those it kept or None when removed);
+the removed paper's record goes to papers.json's removed table (`records.REMOVED_TABLE`), in the
+same atomic write that takes it out of the papers. Undo takes it from there back to its old
+place in library order, with its entry; a later import reads the table to skip it.
 
 The order of the writes makes a kill at any point lose nothing:
 
 - remove: papers.json (the papers out, their records into the removed table), then the journal
-  (the step, with records and entries), then state.json (the entries cleared). Killed after
-  papers.json, the entries are still in state.json (an import with `include_removed` brings
-  the paper back to them); killed after the journal, undo finds the entries already in place.
-  A journal that cannot be written leaves the entries in state.json rather than lose them.
+  (the step, with the entries), then state.json (the entries cleared). Killed after papers.json,
+  the entries are still in state.json (an import with `include_removed` brings the paper back
+  to them); killed after the journal, undo finds the entries already in place. A journal that
+  cannot be written leaves the entries in state.json rather than lose them.
 - undo / redo: papers.json, then state.json, then the journal. The step leaves its stack only
   with the last write, so a kill before it leaves it to be done again, and a paper already on
   the step's other side counts as done.
@@ -57,7 +58,7 @@ class RemoveReport:
 def plan_removal(
     papers: Mapping[str, Paper], ids: Iterable[str], sources: Sequence[str] = ()
 ) -> dict[str, PaperChange]:
-    """The records a removal changes: each of `ids` out, and every paper that came only from
+    """The papers a removal changes: each of `ids` out, and every paper that came only from
     the files `sources` out, every other paper from one of them without those sources. In
     library order."""
     wanted = set(ids)
@@ -65,18 +66,19 @@ def plan_removal(
     changes: dict[str, PaperChange] = {}
     for position, (paper_id, paper) in enumerate(papers.items()):
         if paper_id in wanted:
-            changes[paper_id] = PaperChange(position, paper, None)
+            changes[paper_id] = PaperChange(position, paper.sources, None)
         elif files and not files.isdisjoint(paper.sources):
             rest = tuple(name for name in paper.sources if name not in files)
-            after = replace(paper, sources=rest) if rest else None
-            changes[paper_id] = PaperChange(position, paper, after)
+            changes[paper_id] = PaperChange(position, paper.sources, rest or None)
     return changes
 
 
-def describe_removal(changes: Mapping[str, PaperChange], sources: Sequence[str]) -> str:
+def describe_removal(
+    changes: Mapping[str, PaperChange], sources: Sequence[str], papers: Mapping[str, Paper]
+) -> str:
     """The step's wording: `remove RelGNN`, `remove 3 papers`, `remove 17 papers of a.txt`."""
-    gone = [pid for pid, change in changes.items() if change.after is None]
-    names = {pid: changes[pid].before.name for pid in gone[:1]}
+    gone = [pid for pid, change in changes.items() if change.kept is None]
+    names = {pid: papers[pid].name for pid in gone[:1]}
     text = f"remove {target_text(gone, names)}" if gone else "remove no paper"
     if sources:
         text += f" of {', '.join(sources)}"
@@ -87,33 +89,47 @@ def describe_removal(changes: Mapping[str, PaperChange], sources: Sequence[str])
 
 
 def classify(
-    changes: Mapping[str, PaperChange], current: Mapping[str, Paper], *, back: bool
+    changes: Mapping[str, PaperChange],
+    current: Mapping[str, Paper],
+    removed: Mapping[str, Paper],
+    *,
+    back: bool,
 ) -> tuple[list[str], list[str], list[str]]:
     """Which papers an undo (`back`) or redo of `changes` can move: (to move, already on the
-    target side, changed elsewhere since: left as they are)."""
+    target side, changed elsewhere since: left as they are).
+
+    A removed paper is back once it is in the library (an import may have brought it back);
+    undo needs its record in the removed table. Redo removes it only while it has the sources
+    it had; a trimmed paper moves only while its sources are the step's other side (in any
+    order: an import gives a source back at the end).
+    """
     move: list[str] = []
     already: list[str] = []
     conflicts: list[str] = []
     for paper_id, change in changes.items():
-        source, target = (change.after, change.before) if back else (change.before, change.after)
         now = current.get(paper_id)
-        if _same(now, target):
+        if change.kept is None:
+            if (now is not None) if back else (now is None):
+                already.append(paper_id)
+                continue
+            if back:
+                movable = paper_id in removed  # its record, to put back
+            else:
+                movable = now is not None and _same(now.sources, change.sources)
+            (move if movable else conflicts).append(paper_id)
+            continue
+        leaving, going = (change.kept, change.sources) if back else (change.sources, change.kept)
+        if now is not None and _same(now.sources, going):
             already.append(paper_id)
-        elif now == source:
+        elif now is not None and _same(now.sources, leaving):
             move.append(paper_id)
         else:
             conflicts.append(paper_id)
     return move, already, conflicts
 
 
-def _same(now: Paper | None, target: Paper | None) -> bool:
-    """Whether `now` already is `target`: equal, or equal but for the order of its sources (a
-    file imported again after `remove --source` gave the source back, at the end)."""
-    if now == target:
-        return True
-    if now is None or target is None or sorted(now.sources) != sorted(target.sources):
-        return False
-    return replace(now, sources=target.sources) == target
+def _same(first: Sequence[str], second: Sequence[str]) -> bool:
+    return sorted(first) == sorted(second)
 
 
 def apply_papers(
@@ -124,39 +140,33 @@ def apply_papers(
     *,
     back: bool,
 ) -> tuple[dict[str, Paper], dict[str, Paper], set[str]]:
-    """The papers and the removed table after moving `ids` to the side of `changes` that undo
-    (`back`) or redo goes to, and the ids whose records must be written.
+    """The papers and the removed table after moving `ids` (as `classify` found them) to the
+    side of `changes` that undo (`back`) or redo goes to, and the ids whose records must be
+    written.
 
-    A paper put back goes to its old position (taken in ascending order, so a bulk removal
-    comes back exactly in its old order); one removed goes to the removed table, one put back
-    leaves it.
+    A removed paper goes to the removed table; one put back leaves it for its old position
+    (taken in ascending order, so a bulk removal comes back exactly in its old order); a
+    trimmed paper gets its sources back, or loses them again.
     """
-    targets = {pid: changes[pid].before if back else changes[pid].after for pid in ids}
+    moving = set(ids)
     papers: dict[str, Paper] = {}
     left = dict(removed)
     changed: set[str] = set()
     for paper_id, paper in current.items():
-        if paper_id not in targets:
+        if paper_id not in moving:
             papers[paper_id] = paper
             continue
-        target = targets[paper_id]
-        if target is None:
-            left[paper_id] = paper
+        change = changes[paper_id]
+        if change.kept is None:
+            left[paper_id] = paper  # removed (again)
         else:
-            papers[paper_id] = target
+            papers[paper_id] = replace(paper, sources=change.sources if back else change.kept)
             changed.add(paper_id)
-    inserts = sorted(
-        (changes[pid].position, pid)
-        for pid, target in targets.items()
-        if target is not None and pid not in current
-    )
+    inserts = sorted((changes[pid].position, pid) for pid in moving if pid not in current)
     if inserts:
         items = list(papers.items())
         for position, paper_id in inserts:
-            target = targets[paper_id]
-            assert target is not None
-            items.insert(min(position, len(items)), (paper_id, target))
-            left.pop(paper_id, None)
+            items.insert(min(position, len(items)), (paper_id, left.pop(paper_id)))
             changed.add(paper_id)
         papers = dict(items)
     return papers, left, changed

@@ -176,19 +176,47 @@ def test_undo_of_a_paper_brought_back_meanwhile_restores_its_entry(tmp_path: Pat
     assert _ids(library).count(paper.id) == 1
 
 
-def test_undo_leaves_a_paper_changed_elsewhere_since(tmp_path: Path) -> None:
+def test_a_paper_brought_back_elsewhere_counts_as_undone(tmp_path: Path) -> None:
     library = _library(tmp_path)
     paper, other_paper = library.papers()[1], library.papers()[2]
     library.remove([paper.id, other_paper.id])
-    # Another process brings one back from another file: its record now differs.
+    # Another process brings one back from another file: its record now has both sources.
     other = Library.open(tmp_path, seed=False)
     other.import_papers([replace(paper, sources=("y.txt",))], "y.txt", include_removed=True)
     outcome = library.travel(back=True)
     assert outcome is not None
-    assert outcome.conflicts == (paper.id,) and outcome.applied == 1
-    assert "1 paper changed since" in outcome.message
+    assert (outcome.applied, outcome.conflicts) == (2, ())
     assert library.get(paper.id).sources == ("synthetic.txt", "y.txt")  # left as it is
     assert _ids(library).index(other_paper.id) == 2
+
+
+def test_redo_leaves_a_paper_changed_elsewhere_since(tmp_path: Path) -> None:
+    library = _library(tmp_path)
+    paper = library.papers()[1]
+    library.remove(paper.id)
+    library.undo()
+    # Since the undo, another process imported it from one more file: redo leaves it.
+    Library.open(tmp_path, seed=False).import_papers([replace(paper, sources=("y.txt",))], "y")
+    outcome = library.travel(back=False)
+    assert outcome is not None and outcome.conflicts == (paper.id,)
+    assert outcome.message == f"remove {paper.name}: nothing done, all 1 paper changed since"
+    assert paper.id in _ids(library)
+
+
+def test_undo_without_the_record_leaves_the_paper_out(tmp_path: Path) -> None:
+    """An older papershelf's import rewrites papers.json without the removed table: the record
+    is gone, so undo cannot put the paper back (and says so); its entry stays in the step."""
+    library = _library(tmp_path)
+    paper = library.papers()[1]
+    library.tag(paper.id, add=["x"])
+    library.remove(paper.id)
+    data = _papers_json(tmp_path)
+    del data["removed"]
+    (tmp_path / "papers.json").write_text(json.dumps(data), encoding="utf-8")
+    outcome = library.travel(back=True)
+    assert outcome is not None and outcome.conflicts == (paper.id,)
+    assert paper.id not in _ids(library)
+    assert library.entries() == {}
 
 
 def test_when_the_journal_is_lost_the_removal_stays_and_an_import_brings_it_back(
