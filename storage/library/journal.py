@@ -129,14 +129,15 @@ class PaperChange:
         """Inverse of `to_json`; raises ValueError for anything else."""
         if not isinstance(data, dict) or type(data.get("position")) is not int:
             raise ValueError("a paper change has no position")
-        sources, kept = data.get("sources"), data.get("kept")
-        if not _texts(sources) or not (kept is None or _texts(kept)):
-            raise ValueError("a paper change's sources are not lists of texts")
-        return cls(data["position"], tuple(sources), None if kept is None else tuple(kept))
+        sources, kept = _texts(data.get("sources")), data.get("kept")
+        return cls(data["position"], sources, None if kept is None else _texts(kept))
 
 
-def _texts(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+def _texts(value: Any) -> tuple[str, ...]:
+    """A list of texts as a tuple; ValueError for anything else."""
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError("a paper change's sources are not lists of texts")
+    return tuple(value)
 
 
 @dataclass(frozen=True, slots=True)
