@@ -153,3 +153,15 @@ def test_both_seed_files_as_sources_clear_the_seeds(
     code, out, _ = run(capsys, "--db", seeded, "undo")
     assert out == f"undone: remove {len(before)} papers of {', '.join(sources[1::2])}\n"
     assert names(capsys, seeded) == before
+
+
+def test_related_papers_forget_a_removed_paper(
+    seeded: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "--db", seeded, "related", "RelGNN", "--json", "--limit", "3")
+    assert code == 0
+    closest = json.loads(out)[0]["name"]
+    run(capsys, "--db", seeded, "remove", closest)
+    code, out, _ = run(capsys, "--db", seeded, "related", "RelGNN", "--json", "--limit", "3")
+    assert code == 0 and closest not in [paper["name"] for paper in json.loads(out)]
+    assert (seeded / "related-index.bin").exists()

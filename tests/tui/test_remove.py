@@ -157,3 +157,20 @@ async def test_d_is_on_the_help_screen(make_app) -> None:
         await pilot.press("question_mark")
         await settle(app, pilot)
         assert isinstance(app.screen, HelpScreen)
+
+
+async def test_d_with_a_filter_keeps_the_filter_and_the_rest(make_app, library: Library) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"graph", "enter")
+        await settle(app, pilot)
+        results = shown(app)
+        assert len(results) >= 2
+        await pilot.press("D", "y")
+        await settle(app, pilot)  # the index is rebuilt and the query runs again
+        assert app.search.query_text == "graph"
+        assert shown(app) == results[1:]
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert sorted(shown(app)) == sorted(results)
