@@ -1,10 +1,13 @@
-"""Removal under random sequences of imports, removals, tags, undo and redo, against a model.
+"""Removal under random sequences of imports (from two files, with and without bringing removed
+papers back), removals by id and by source file, tags, undo and redo, against a model.
 
-The model is a list of ids in library order, the entries the Library acknowledged, the removed
-ids, and two stacks of steps it undoes and redoes itself (a removal's papers go back to their
-old positions, in ascending order). After every step the Library (in memory and reopened from
-disk) holds exactly the model: papers in order, entries with their timestamps, the removed
-table; nothing imported is ever lost (every paper is listed or removed).
+The model is a list of ids in library order, each paper's sources, the entries the Library
+acknowledged, the removed ids, and two stacks of steps it undoes and redoes itself by the rules
+of `storage.library.removal` (a removed paper goes back to its old position, in ascending order;
+a paper brought back meanwhile counts as undone; a trimmed paper moves only while its sources are
+the step's other side). After every step the Library (in memory and reopened from disk) holds
+exactly the model: papers (records, sources and order), entries with their timestamps, the
+removed table; nothing imported is ever lost (every paper is listed or removed).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from hypothesis import settings
@@ -26,16 +29,33 @@ from papershelf.storage.model import Entry
 EXAMPLES = int(os.environ.get("PAPERSHELF_STATEFUL_EXAMPLES", "30"))
 POOL = make_papers(9)
 BY_ID = {paper.id: paper for paper in POOL}
+FILES = ("a.txt", "b.txt")
 TAGS = ("a", "b")
 
 
 @dataclass
 class Step:
-    """A model step: entries before/after by id, and (a removal) the positions removed from."""
+    """A model step: entries before/after by id; a removal's positions (removed papers) and
+    sources (before, kept) of the papers it only trimmed."""
 
     before: dict[str, Entry | None]
     after: dict[str, Entry | None]
     positions: dict[str, int] = field(default_factory=dict)
+    removed_sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    trims: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
+
+    def only(self, ids: set[str]) -> Step:
+        return Step(
+            {pid: e for pid, e in self.before.items() if pid in ids},
+            {pid: e for pid, e in self.after.items() if pid in ids},
+            {pid: p for pid, p in self.positions.items() if pid in ids},
+            {pid: s for pid, s in self.removed_sources.items() if pid in ids},
+            {pid: t for pid, t in self.trims.items() if pid in ids},
+        )
+
+    @property
+    def ids(self) -> list[str]:
+        return list(dict.fromkeys([*self.after, *self.trims]))
 
 
 class RemovalMachine(RuleBasedStateMachine):
@@ -45,6 +65,8 @@ class RemovalMachine(RuleBasedStateMachine):
         self.root = Path(self.tmp.name)
         self.library = Library.open(self.root, seed=False)
         self.order: list[str] = []
+        self.sources: dict[str, tuple[str, ...]] = {}
+        """Every paper's sources, listed or removed (the removed table keeps the record)."""
         self.entries: dict[str, Entry] = {}
         self.removed: set[str] = set()
         self.seen: set[str] = set()
@@ -56,20 +78,27 @@ class RemovalMachine(RuleBasedStateMachine):
 
     # -- rules ---------------------------------------------------------------------------------
 
-    @rule(picks=st.lists(st.sampled_from(range(len(POOL))), max_size=5), include=st.booleans())
-    def import_papers(self, picks: list[int], include: bool) -> None:
-        batch = [POOL[i] for i in picks]
-        report = self.library.import_papers(batch, "pool.txt", include_removed=include)
+    @rule(
+        picks=st.lists(st.sampled_from(range(len(POOL))), max_size=5),
+        source=st.sampled_from(FILES),
+        include=st.booleans(),
+    )
+    def import_papers(self, picks: list[int], source: str, include: bool) -> None:
+        batch = [replace(POOL[i], sources=(source,)) for i in picks]
+        report = self.library.import_papers(batch, source, include_removed=include)
         skipped = 0
         for paper in batch:
-            if paper.id in self.order:
-                continue
-            if paper.id in self.removed and not include:
+            pid = paper.id
+            if pid in self.removed and not include:
                 skipped += 1
                 continue
-            self.removed.discard(paper.id)
-            self.order.append(paper.id)
-            self.seen.add(paper.id)
+            if pid not in self.order:
+                self.order.append(pid)
+                self.removed.discard(pid)
+                self.seen.add(pid)
+            old = self.sources.get(pid, ()) if pid in self.order else ()
+            if source not in old:
+                self.sources[pid] = (*old, source)
         assert report.removed == skipped
 
     @precondition(lambda self: self.order)
@@ -90,37 +119,75 @@ class RemovalMachine(RuleBasedStateMachine):
         ids = data.draw(st.lists(st.sampled_from(self.order), min_size=1, max_size=4, unique=True))
         report = self.library.remove(ids)
         assert report.done and report.undoable
-        positions = {pid: self.order.index(pid) for pid in ids}
-        before = {pid: self.entries.get(pid) for pid in ids}
-        for pid in ids:
+        self._removed(set(ids), source=None)
+
+    @precondition(lambda self: self.order)
+    @rule(source=st.sampled_from(FILES))
+    def remove_source(self, source: str) -> None:
+        if not any(source in self.sources[pid] for pid in self.order):
+            return
+        report = self.library.remove(source=source)
+        assert report.done and report.undoable
+        gone = {pid for pid in self.order if self.sources[pid] == (source,)}
+        assert {paper.id for paper in report.removed} == gone
+        self._removed(gone, source=source)
+
+    def _removed(self, gone: set[str], source: str | None) -> None:
+        step = Step({}, {})
+        for position, pid in enumerate(self.order):
+            if pid in gone:
+                step.positions[pid] = position
+                step.removed_sources[pid] = self.sources[pid]
+                step.before[pid] = self.entries.get(pid)
+                step.after[pid] = None
+            elif source is not None and source in self.sources[pid]:
+                kept = tuple(s for s in self.sources[pid] if s != source)
+                step.trims[pid] = (self.sources[pid], kept)
+                self.sources[pid] = kept
+        for pid in gone:
             self.order.remove(pid)
             self.removed.add(pid)
             self.entries.pop(pid, None)
-        self._record(Step(before, dict.fromkeys(ids), positions))
+        self._record(step)
 
     @rule()
     def undo(self) -> None:
-        outcome = self.library.travel(back=True)
-        if not self.undo_stack:
-            assert outcome is None
-            return
-        assert outcome is not None and outcome.conflicts == ()
-        step = self.undo_stack.pop()
-        self._apply(step, back=True)
-        self.redo_stack.append(step)
+        self._travel(back=True)
 
     @rule()
     def redo(self) -> None:
-        outcome = self.library.travel(back=False)
-        if not self.redo_stack:
-            assert outcome is None
-            return
-        assert outcome is not None and outcome.conflicts == ()
-        step = self.redo_stack.pop()
-        self._apply(step, back=False)
-        self.undo_stack.append(step)
+        self._travel(back=False)
 
     # -- the model -----------------------------------------------------------------------------
+
+    def _travel(self, *, back: bool) -> None:
+        outcome = self.library.travel(back=back)
+        stack, other = self.undo_stack, self.redo_stack
+        if not back:
+            stack, other = other, stack
+        if not stack:
+            assert outcome is None
+            return
+        step = stack.pop()
+        conflicts = self._conflicts(step, back=back)
+        assert outcome is not None and set(outcome.conflicts) == conflicts
+        moved = [pid for pid in step.ids if pid not in conflicts]
+        self._apply(step.only(set(moved)), back=back)
+        if moved:
+            other.append(step.only(set(moved)))
+
+    def _conflicts(self, step: Step, *, back: bool) -> set[str]:
+        """The papers the Library must leave (the rules of `removal.classify`)."""
+        found: set[str] = set()
+        for pid, sources in step.removed_sources.items():
+            listed = pid in self.order
+            if not back and listed and sorted(self.sources[pid]) != sorted(sources):
+                found.add(pid)
+        for pid, (before, kept) in step.trims.items():
+            now = sorted(self.sources[pid]) if pid in self.order else None
+            if now not in (sorted(before), sorted(kept)):
+                found.add(pid)
+        return found
 
     def _set(self, paper_id: str, entry: Entry | None) -> None:
         if entry is None or entry.is_default:
@@ -133,17 +200,21 @@ class RemovalMachine(RuleBasedStateMachine):
         self.redo_stack.clear()
 
     def _apply(self, step: Step, *, back: bool) -> None:
-        target = step.before if back else step.after
-        if step.positions and back:
+        if back:
             for position, pid in sorted((p, i) for i, p in step.positions.items()):
                 if pid not in self.order:
                     self.order.insert(min(position, len(self.order)), pid)
-                self.removed.discard(pid)
-        elif step.positions:
+                    self.removed.discard(pid)
+        else:
             for pid in step.positions:
-                self.order.remove(pid)
-                self.removed.add(pid)
-        for pid, entry in target.items():
+                if pid in self.order:
+                    self.order.remove(pid)
+                    self.removed.add(pid)
+        for pid, (before, kept) in step.trims.items():
+            target = before if back else kept
+            if sorted(self.sources[pid]) != sorted(target):
+                self.sources[pid] = target
+        for pid, entry in (step.before if back else step.after).items():
             self._set(pid, entry)
 
     # -- what must always hold -----------------------------------------------------------------
@@ -152,7 +223,8 @@ class RemovalMachine(RuleBasedStateMachine):
     def the_library_is_the_model(self) -> None:
         assert [paper.id for paper in self.library.papers()] == self.order
         assert dict(self.library.entries()) == self.entries
-        assert all(self.library.get(pid) == BY_ID[pid] for pid in self.order)
+        for pid in self.order:
+            assert self.library.get(pid) == replace(BY_ID[pid], sources=self.sources[pid])
 
     @invariant()
     def the_disk_is_the_model_and_nothing_is_lost(self) -> None:
@@ -161,9 +233,9 @@ class RemovalMachine(RuleBasedStateMachine):
         assert dict(again.entries()) == self.entries
         path = self.root / "papers.json"
         data = json.loads(path.read_text()) if path.exists() else {}
-        removed = {doc["id"] for doc in data.get("removed", {}).values()}
-        assert removed == self.removed
-        assert set(self.order) | removed == self.seen
+        removed = {doc["id"]: tuple(doc["sources"]) for doc in data.get("removed", {}).values()}
+        assert removed == {pid: self.sources[pid] for pid in self.removed}
+        assert set(self.order) | set(removed) == self.seen
 
 
 TestRemoval = RemovalMachine.TestCase
