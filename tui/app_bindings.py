@@ -33,6 +33,14 @@ PAPERS: list[BindingType] = [
     ),
     Binding("asterisk", "star", "Star", id="app.star", tooltip="Star or unstar (marked, if any)"),
     Binding("n", "note", "Note", id="app.note", show=False, tooltip="Edit the paper's note"),
+    Binding(
+        "D",
+        "remove",
+        "Remove",
+        id="app.remove",
+        show=False,
+        tooltip="Remove the paper (the marked papers, if any) from the library; u undoes it",
+    ),
     Binding("A", "mark_all", "Mark all results", id="app.mark-all", show=False),
     Binding("U", "clear_marks", "Clear marks", id="app.clear-marks", show=False),
 ]

@@ -127,6 +127,22 @@ def _version() -> str:
 def _import_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", type=Path, metavar="FILE")
     p.add_argument("--venue", help="venue for these papers (overrides the file's header)")
+    p.add_argument(
+        "--include-removed",
+        action="store_true",
+        help="bring back papers you removed (otherwise skipped) and forget they were removed",
+    )
+
+
+def _remove_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("refs", nargs="*", metavar="ID|NAME")
+    p.add_argument(
+        "--source",
+        action="append",
+        metavar="FILE",
+        help="also remove every paper that came only from FILE (others just lose it); repeatable",
+    )
+    p.add_argument("--dry-run", action="store_true", help="say what would go; change nothing")
 
 
 def _list_arguments(p: argparse.ArgumentParser) -> None:
@@ -187,7 +203,11 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
         "write the matching papers as a Markdown reading list, grouped by tag",
         _export_arguments,
     ),
-    "undo": ("take back the latest change to tags, status, stars or notes", _no_arguments),
+    "remove": ("remove papers (one step: undo brings them back)", _remove_arguments),
+    "undo": (
+        "take back the latest change to tags, status, stars, notes or papers removed",
+        _no_arguments,
+    ),
     "redo": ("do again the latest undone change", _no_arguments),
     "backup": ("save all tags, statuses, stars and notes to one JSON file", _backup_arguments),
     "restore": (
