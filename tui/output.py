@@ -181,7 +181,7 @@ class OutputActions:
         app.run_worker(write, thread=True, group="export", description="export")
 
     def _write_export(self, chosen: Selection, path: Path) -> None:
-        from papershelf.storage.export.markdown import write_export
+        from papershelf.storage.export.writing import write_export
 
         try:
             written = write_export(path, chosen.markdown(self._app.today()), overwrite=True)

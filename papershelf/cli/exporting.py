@@ -16,7 +16,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from datetime import date
 
     from papershelf.storage.export import selection
-    from papershelf.storage.export.markdown import ExportExists, write_export
+    from papershelf.storage.export.writing import ExportExists, write_export
 
     library = open_library(args, read_only=True)
     query = " ".join(args.query)

@@ -36,7 +36,7 @@ class ExportRequest:
 def export_file_name(scope_or_tag: str, today: date) -> str:
     """The default file name, e.g. `reading-list-to-read-2025-07-14.md` (the exporter's rule)."""
     # Imported here: the exporter (and its Markdown dependencies) loads only when exporting.
-    from papershelf.storage.export.markdown import default_export_name
+    from papershelf.storage.export.writing import default_export_name
 
     return default_export_name(scope_or_tag, today)
 
