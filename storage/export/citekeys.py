@@ -1,0 +1,147 @@
+"""Citation keys for a BibTeX export: stable, unique, and the paper's own when it has one.
+
+A paper keeps the key it came with (`Paper.cite_key`, from a `.bib`) when that key is a usable
+BibTeX key and no other paper in the export has it; when two share it, the one with the
+smaller id keeps it. Any other paper gets `vaswani2017attention`: the first author's family
+name, the year and the first significant word of the title, ASCII-folded and lower case (what
+Google Scholar writes). Papers that would get the same key are told apart by `a`, `b`, ...
+after the first, which keeps the key bare; who is first is decided by paper id, so the keys
+depend on which papers are exported, never on their order or on the day. Keys are compared
+case-insensitively, as BibTeX does.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from papershelf.storage.model import Paper
+from papershelf.storage.text.authors import family_name
+from papershelf.storage.text.titles import display_title
+
+__all__ = ["base_key", "cite_keys", "fold_ascii", "usable_key"]
+
+# The characters of the keys real .bib files use (`DBLP:conf/nips/VaswaniSPUJGKP17`,
+# `10.1145/3292500`); BibTeX, biber and LaTeX's \cite take them all. A key with anything else
+# (a space, a comma, a brace, `#`, `%`, non-ASCII) is replaced by a made one.
+_USABLE_KEY = re.compile(r"[A-Za-z0-9_:./+\-]{1,128}")
+# Letters NFKD does not take apart.
+_FOLDS = str.maketrans(
+    {"ß": "ss", "ø": "o", "Ø": "o", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ł": "l",
+     "Ł": "l", "đ": "d", "Đ": "d", "ð": "d", "þ": "th", "\u0131": "i"}
+)  # fmt: skip
+_STOP_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "on",
+        "of",
+        "in",
+        "for",
+        "to",
+        "and",
+        "or",
+        "with",
+        "without",
+        "from",
+        "by",
+        "at",
+        "via",
+        "into",
+        "onto",
+        "towards",
+        "toward",
+        "is",
+        "are",
+        "be",
+        "can",
+        "do",
+        "does",
+        "how",
+        "what",
+        "when",
+        "why",
+        "which",
+        "who",
+        "we",
+        "our",
+        "your",
+        "its",
+        "it",
+        "as",
+        "not",
+        "no",
+    ]
+)
+
+
+def usable_key(key: str) -> bool:
+    """Whether `key` can be written as a BibTeX key as it is."""
+    return _USABLE_KEY.fullmatch(key) is not None
+
+
+def fold_ascii(text: str) -> str:
+    """Lower-case ASCII letters and digits of `text`, accents dropped (`Müller` → `muller`)."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLDS))
+    return "".join(ch for ch in decomposed.casefold() if ch.isascii() and ch.isalnum())
+
+
+def _title_word(title: str) -> str:
+    """The first word of the title that is not a stop word, folded."""
+    for word in re.split(r"[^0-9A-Za-z]+", _fold_words(display_title(title))):
+        if len(word) > 1 and word not in _STOP_WORDS:
+            return word
+    return ""
+
+
+def _fold_words(text: str) -> str:
+    """`fold_ascii`, keeping word boundaries as spaces."""
+    return " ".join(
+        fold_ascii(word) for word in re.split("[\\s\\-\u2010\u2011\u2013\u2014/:]+", text)
+    )
+
+
+def base_key(paper: Paper) -> str:
+    """`family` + `year` + `titleword` (each left out when unknown; the title word comes from
+    the paper's name when it has no title, as the entry's title does); `paper` when none is
+    known."""
+    family = fold_ascii(family_name(paper.authors[0])) if paper.authors else ""
+    year = str(paper.year) if paper.year is not None and 0 <= paper.year <= 9999 else ""
+    key = (family + year + _title_word(paper.title or paper.name))[:64]
+    if not key:
+        key = fold_ascii(paper.name)[:32]
+    return key or "paper"
+
+
+def _suffix(number: int) -> str:
+    """ "" for 0, then `a` ... `z`, `aa`, `ab`, ..."""
+    letters = ""
+    while number > 0:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
+
+
+def cite_keys(papers: Iterable[Paper]) -> dict[str, str]:
+    """A key for every paper, by paper id; unique case-insensitively."""
+    chosen: dict[str, str] = {}
+    taken: set[str] = set()
+    by_id = sorted({paper.id: paper for paper in papers}.values(), key=lambda paper: paper.id)
+    for paper in by_id:
+        own = paper.cite_key
+        if own is not None and usable_key(own) and own.casefold() not in taken:
+            chosen[paper.id] = own
+            taken.add(own.casefold())
+    rest = [paper for paper in by_id if paper.id not in chosen]
+    bases = {paper.id: base_key(paper) for paper in rest}
+    # Bases in order, then ids: the first of each base gets it bare whatever the selection order.
+    for paper in sorted(rest, key=lambda paper: (bases[paper.id], paper.id)):
+        number = 0
+        while (bases[paper.id] + _suffix(number)).casefold() in taken:
+            number += 1
+        key = bases[paper.id] + _suffix(number)
+        chosen[paper.id] = key
+        taken.add(key.casefold())
+    return chosen
