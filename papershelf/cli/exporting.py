@@ -12,12 +12,16 @@ from papershelf.storage.errors import PapershelfError
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """Markdown reading list of the matching papers, to stdout or a file."""
+    """The matching papers as a Markdown reading list, BibTeX, CSV or JSON, to stdout or a
+    file; the format is `--format`, else the file's suffix, else Markdown."""
     from datetime import date
 
     from papershelf.storage.export import selection
+    from papershelf.storage.export.formats import format_of_path
     from papershelf.storage.export.writing import ExportExists, write_export
 
+    to_stdout = args.output is None or str(args.output) == "-"
+    fmt = args.format or (None if to_stdout else format_of_path(args.output)) or "markdown"
     library = open_library(args, read_only=True)
     query = " ".join(args.query)
     tags = library.tag_counts()
@@ -25,9 +29,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     ids = [] if tag else [hit.paper_id for hit in search(library, args.query)]
     chosen = selection.of_query(query, ids, library.papers(), library.get, library.entry, tags)
     items = chosen.items
-    text = chosen.markdown(date.today())
-    if args.output is None or str(args.output) == "-":
-        output.block(text)
+    text = chosen.text(fmt, date.today())
+    if to_stdout:
+        if text:
+            output.block(text)
         return EXIT_OK
     try:
         path = write_export(args.output, text, overwrite=args.force)

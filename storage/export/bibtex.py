@@ -1,14 +1,15 @@
 """BibTeX of a selection (`to_bibtex`): one entry per paper, in the selection's order.
 
 Entry type: the one the paper came as (`Paper.kind`); else `@inproceedings` when it has a
-venue and a year; else `@misc`. A paper with nothing but its text (no authors, year, venue,
-identifier or page) gets a `note` (`ABSTRACT_ONLY_NOTE`), so a reader of the bibliography knows
-why the entry is bare. Fields, in this order: title (the paper's name when it has no title),
-author (`and`-joined), year, the venue (`journal` for an article, `school` for a thesis,
-`institution` for a report, `howpublished` for misc, else `booktitle`), doi, eprint and
-archiveprefix (arXiv), url, abstract, note, then `Paper.extra` as it came (a field of the
-same name as one above is written once, from the record). Keys: `citekeys.cite_keys`; text:
-`bibtex_text`.
+venue and a year (the record's, else the venue's own: `ICML 2025`); else `@misc`. A paper with
+nothing but its text (no authors, year, venue, identifier or page) gets a `note`
+(`ABSTRACT_ONLY_NOTE`), so a reader of the bibliography knows why the entry is bare.
+
+Fields, in this order: title (the paper's name when it has no title), author (`and`-joined),
+year, the venue (`journal` for an article, `school` for a thesis, `institution` for a report,
+`howpublished` for misc, else `booktitle`), doi, eprint and archiveprefix (arXiv), url,
+abstract, note, then `Paper.extra` as it came (a field of the same name as one above is
+written once, from the record). Keys: `citekeys.cite_keys`; text: `bibtex_text`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import re
 from collections.abc import Iterable
 
 from papershelf.storage.export.bibtex_text import bibtex_name, bibtex_text, raw_value
-from papershelf.storage.export.citekeys import cite_keys
+from papershelf.storage.export.citekeys import cite_keys, year_of
 from papershelf.storage.model import Paper
 
 __all__ = ["ABSTRACT_ONLY_NOTE", "entry_type", "to_bibtex"]
@@ -40,11 +41,11 @@ _VENUE_FIELD = {
 
 
 def entry_type(paper: Paper) -> str:
-    """`Paper.kind` when it is a usable type name, else `inproceedings` (venue and year) or
-    `misc`."""
+    """`Paper.kind` when it is a usable type name, else `inproceedings` (venue and year,
+    `citekeys.year_of`) or `misc`."""
     if paper.kind is not None and _KIND.fullmatch(paper.kind.casefold()):
         return paper.kind.casefold()
-    if paper.venue and paper.venue.strip() and paper.year is not None:
+    if paper.venue and paper.venue.strip() and year_of(paper) is not None:
         return "inproceedings"
     return "misc"
 
@@ -68,7 +69,7 @@ def _fields(paper: Paper, kind: str) -> list[tuple[str, str]]:
     fields = [
         ("title", bibtex_text(paper.title or paper.name, protect_case=True)),
         ("author", " and ".join(authors)),
-        ("year", str(paper.year) if paper.year is not None else ""),
+        ("year", str(year) if (year := year_of(paper)) is not None else ""),
         (_VENUE_FIELD.get(kind, "booktitle"), bibtex_text(paper.venue or "")),
         ("doi", raw_value(paper.doi or "")),
     ]

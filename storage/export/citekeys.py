@@ -3,11 +3,13 @@
 A paper keeps the key it came with (`Paper.cite_key`, from a `.bib`) when that key is a usable
 BibTeX key and no other paper in the export has it; when two share it, the one with the
 smaller id keeps it. Any other paper gets `vaswani2017attention`: the first author's family
-name, the year and the first significant word of the title, ASCII-folded and lower case (what
-Google Scholar writes). Papers that would get the same key are told apart by `a`, `b`, ...
-after the first, which keeps the key bare; who is first is decided by paper id, so the keys
-depend on which papers are exported, never on their order or on the day. Keys are compared
-case-insensitively, as BibTeX does.
+name, the year (the venue's, `ICML 2025`, when the record has none) and the first significant
+word of the title, ASCII-folded and lower case (what Google Scholar writes).
+
+Papers that would get the same key are told apart by `a`, `b`, ... after the first, which
+keeps the key bare; who is first is decided by paper id, so the keys depend on which papers
+are exported, never on their order or on the day. Keys are compared case-insensitively, as
+BibTeX does.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from papershelf.storage.model import Paper
 from papershelf.storage.text.authors import family_name
 from papershelf.storage.text.titles import display_title
 
-__all__ = ["base_key", "cite_keys", "fold_ascii", "usable_key"]
+__all__ = ["base_key", "cite_keys", "fold_ascii", "usable_key", "year_of"]
 
 # The characters of the keys real .bib files use (`DBLP:conf/nips/VaswaniSPUJGKP17`,
 # `10.1145/3292500`); BibTeX, biber and LaTeX's \cite take them all. A key with anything else
@@ -77,6 +79,19 @@ _STOP_WORDS = frozenset(
 )
 
 
+# A venue as abstract lists name it, `ICML 2025`, `NeurIPS 2024 (oral)`: the year its last.
+_VENUE_YEAR = re.compile(r"(?<![0-9])(1[89][0-9]{2}|2[0-9]{3})(?![0-9])")
+
+
+def year_of(paper: Paper) -> int | None:
+    """The paper's year; else the last year its venue names (`ICML 2025` → 2025), as an
+    abstract list gives it; else None."""
+    if paper.year is not None:
+        return paper.year
+    found = _VENUE_YEAR.findall(paper.venue or "")
+    return int(found[-1]) if found else None
+
+
 def usable_key(key: str) -> bool:
     """Whether `key` can be written as a BibTeX key as it is."""
     return _USABLE_KEY.fullmatch(key) is not None
@@ -104,12 +119,15 @@ def _fold_words(text: str) -> str:
 
 
 def base_key(paper: Paper) -> str:
-    """`family` + `year` + `titleword` (each left out when unknown; the title word comes from
-    the paper's name when it has no title, as the entry's title does); `paper` when none is
-    known."""
+    """`family` + `year` (`year_of`) + `titleword`, each left out when unknown (the title word
+    comes from the paper's name when it has no title, as the entry's title does; without an
+    author, `titleword` + `year`); `paper` when none is known."""
     family = fold_ascii(family_name(paper.authors[0])) if paper.authors else ""
-    year = str(paper.year) if paper.year is not None and 0 <= paper.year <= 9999 else ""
-    key = (family + year + _title_word(paper.title or paper.name))[:64]
+    year_number = year_of(paper)
+    year = str(year_number) if year_number is not None and 0 <= year_number <= 9999 else ""
+    word = _title_word(paper.title or paper.name)
+    # Without an author the word leads: `attention2017`, not `2017attention`.
+    key = (family + year + word if family else word + year)[:64]
     if not key:
         key = fold_ascii(paper.name)[:32]
     return key or "paper"

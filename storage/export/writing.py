@@ -29,13 +29,14 @@ class ExportExists(ExportError):
     """The export file exists and overwriting was not allowed."""
 
 
-def default_export_name(scope: str, today: date | None = None) -> str:
-    """`reading-list-<scope>-<YYYY-MM-DD>.md`, with `scope` made safe for any file system."""
+def default_export_name(scope: str, today: date | None = None, suffix: str = ".md") -> str:
+    """`reading-list-<scope>-<YYYY-MM-DD>.md` (or another `suffix`), with `scope` made safe
+    for any file system."""
     text = unicodedata.normalize("NFC", scope).casefold()
     slug = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in text)
     slug = re.sub(r"-{2,}", "-", slug).strip("-_")[:48].strip("-_")
     day = (today or date.today()).isoformat()
-    return f"reading-list-{slug}-{day}.md" if slug else f"reading-list-{day}.md"
+    return f"reading-list-{slug}-{day}{suffix}" if slug else f"reading-list-{day}{suffix}"
 
 
 def _reason(error: OSError) -> str:

@@ -23,7 +23,7 @@ def test_family_year_and_first_significant_title_word() -> None:
     assert base_key(paper("a", "On the {BERT}", authors=("Guido van Rossum",), year=2019)) == (
         "vanrossum2019bert"
     )
-    assert base_key(paper("a", None, authors=("李 明",), year=2020)) == "2020net"
+    assert base_key(paper("a", None, authors=("李 明",), year=2020)) == "net2020"
     assert base_key(paper("a", "の", year=None)) == "net"
     assert fold_ascii("Łukasz Øster-Straße") == "lukaszosterstrasse"
 

@@ -18,6 +18,7 @@ from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_la
 
 from papershelf.storage.export.bibtex import ABSTRACT_ONLY_NOTE, entry_type, to_bibtex
 from papershelf.storage.export.bibtex_text import balanced, bibtex_text, raw_value
+from papershelf.storage.export.citekeys import year_of
 from papershelf.storage.model import Paper
 from papershelf.storage.text.clean import clean_line
 
@@ -141,7 +142,7 @@ def expected_fields(paper: Paper) -> dict[str, object]:
     found: dict[str, object] = {
         "title": same(paper.title or paper.name),
         "author": [same(name) for name in paper.authors if same(name)],
-        "year": "" if paper.year is None else str(paper.year),
+        "year": "" if year_of(paper) is None else str(year_of(paper)),
         venue_field: same(paper.venue or ""),
         "doi": paper.doi or "",
         "eprint": paper.arxiv_id or "",
@@ -206,9 +207,10 @@ def paper(pid: str, **fields: object) -> Paper:
 def test_entry_types_and_the_abstract_only_note() -> None:
     bare = paper("a" * 12)
     venue_year = paper("b" * 12, venue="ICML 2025", year=2025)
-    venue_only = paper("c" * 12, venue="ICML 2025")
+    venue_only = paper("c" * 12, venue="Workshop on Nets")
     article = paper("d" * 12, kind="article", venue="JMLR", year=2020, authors=("Ann Lee",))
-    bib = to_bibtex([bare, venue_year, venue_only, article])
+    venue_named_year = paper("f" * 12, venue="NeurIPS 2024 (oral)")
+    bib = to_bibtex([bare, venue_year, venue_only, article, venue_named_year])
     assert [entry_type(p) for p in (bare, venue_year, venue_only, article)] == [
         "misc",
         "inproceedings",
@@ -219,8 +221,11 @@ def test_entry_types_and_the_abstract_only_note() -> None:
     assert entries[0]["note"] == ABSTRACT_ONLY_NOTE
     assert entries[0]["title"] == "Net"  # no title: the paper's name
     assert entries[1]["booktitle"] == "ICML 2025" and "note" not in entries[1]
-    assert entries[2]["howpublished"] == "ICML 2025"
+    assert entries[2]["howpublished"] == "Workshop on Nets"
     assert entries[3]["journal"] == "JMLR" and entries[3]["@key"] == "lee2020net"
+    # An abstract list's venue names the year: an @inproceedings of that year.
+    assert entries[4]["@type"] == "inproceedings" and entries[4]["year"] == "2024"
+    assert entries[4]["booktitle"] == "NeurIPS 2024 (oral)" and entries[4]["@key"] == "net2024"
 
 
 def test_a_full_record_in_field_order() -> None:
