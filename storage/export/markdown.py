@@ -11,7 +11,7 @@ Layout (CommonMark; renders as intended on GitHub, in VS Code and Obsidian)::
 
     - [x] ★ **RelGNN** — ICML 2025 · [code](https://x.org/r) #gnn <!-- papershelf:ID tags=gnn -->
 
-      *Paper title*\\
+      *Paper title* — Vaswani, Shazeer, … +6\\
       The abstract's first sentence.\\
       Note: the user's note
 
@@ -23,7 +23,9 @@ come last under `## untagged`. The item line (checkbox, name, links, tags, id co
 paragraph under it is for the reader and is ignored on the way back. The id comment also
 records the tags written on the line (`tags=...`, as reading the line gives them back), so that
 importing the edited list can tell a tag the person deleted from one added in papershelf since.
-The links are `[code](URL)` for each code URL, then `[page](URL)` for the paper's own page.
+The links are `[code](URL)` for each code URL, then `[page](URL)` for the paper's own page (its
+`url`, else its arXiv abstract page, else its DOI). The authors follow the title, shortened by
+`text.authors.authors_short`.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from papershelf.storage.export.writing import (
     write_export,
 )
 from papershelf.storage.model import Entry, Paper, normalise_tag
+from papershelf.storage.text.authors import authors_short
 from papershelf.storage.text.mdescape import clean_inline, link_destination, markdown_escape
 
 __all__ = [
@@ -287,8 +290,8 @@ def _item_lines(item: ExportItem) -> list[str]:
     for number, destination in enumerate(destinations, start=1):
         label = "code" if number == 1 else f"code {number}"
         head += f" · [{label}]({destination})"
-    # The paper's own page (an import's `url`), unless it is one of the code links above.
-    page = link_destination(paper.separate_page) if paper.separate_page else None
+    page_url = _page(paper)
+    page = link_destination(page_url) if page_url else None
     if page is not None:
         head += f" · [page]({page})"
     parts.append(head)
@@ -299,8 +302,11 @@ def _item_lines(item: ExportItem) -> list[str]:
     lines = [" ".join(parts)]
 
     details = []
+    authors = markdown_escape(clean_inline(authors_short(paper.authors)))
     if title:
-        details.append(f"*{markdown_escape(title)}*")
+        details.append(f"*{markdown_escape(title)}*" + (f" — {authors}" if authors else ""))
+    elif authors:
+        details.append(authors)
     sentence = first_sentence(display(_head(paper.abstract)))
     if sentence:
         details.append(markdown_escape(sentence))
@@ -311,6 +317,18 @@ def _item_lines(item: ExportItem) -> list[str]:
         # A blank line, then one paragraph whose lines end in `\` (a hard line break).
         lines += ["", "\\\n".join(f"  {line}" for line in details)]
     return lines
+
+
+def _page(paper: Paper) -> str | None:
+    """The paper's own page: its `url` (unless it is one of its code links, written already),
+    else its arXiv abstract page, else its DOI's resolver."""
+    if paper.url:
+        return None if paper.url in paper.code_urls else paper.url
+    if paper.arxiv_id:
+        return f"https://arxiv.org/abs/{paper.arxiv_id}"
+    if paper.doi:
+        return f"https://doi.org/{paper.doi}"
+    return None
 
 
 def to_markdown(

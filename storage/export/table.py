@@ -5,7 +5,7 @@ One row (CSV) or object (JSON) per paper, in the selection's order, with the col
 overlap (`title` as shown, LaTeX as Unicode; `tags` sorted; `starred` true/false) and keeps
 lists as lists. CSV joins lists into one cell (`authors` and `tags` with `; `, `code_urls`
 with a space), writes `starred` as `yes`/`no`, and guards against formula injection: a cell
-that would start with `=`, `+`, `-`, `@`, a tab or a carriage return starts with `'`, which
+that would start with `=`, `+`, `-`, `@` or a tab starts with `'`, which
 spreadsheets show as text instead of running the cell as a formula (OWASP's advice). JSON,
 read by programs, holds the text unchanged.
 """
@@ -40,7 +40,7 @@ COLUMNS = (
     "starred",
     "note",
 )
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_START = ("=", "+", "-", "@", "\t")
 # What json.dumps leaves raw that a terminal or a UTF-8 file cannot take as it is: DEL and C1
 # controls, bidi controls, line separators, the BOM, lone surrogates. Escaped as \uXXXX.
 _UNSAFE_JSON = re.compile(
@@ -93,6 +93,9 @@ def _cell(value: object, column: str) -> str:
         text = (" " if column == "code_urls" else "; ").join(str(item) for item in value)
     else:
         text = str(value)
+    # A lone carriage return would end the row for many readers (the writer quotes only
+    # cells holding a `\n`): line breaks in a cell are written as `\n`.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.isascii():
         # Lone surrogates cannot be written as UTF-8: each becomes U+FFFD.
         text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
