@@ -52,7 +52,9 @@ OUT: list[BindingType] = [
         show=False,
         tooltip="Open a code URL, link or the paper's page in a browser (http/https only)",
     ),
-    Binding("e", "export", "Export", id="app.export", tooltip="Export Markdown"),
+    Binding(
+        "e", "export", "Export", id="app.export", tooltip="Export Markdown, BibTeX, CSV or JSON"
+    ),
 ]
 # Leaving the filter must happen before the next key is routed: the app forwards keys to the
 # focused widget's queue, so with a widget-level binding a fast `enter` then `T` would type "T"
