@@ -15,13 +15,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     """The matching papers as a Markdown reading list, BibTeX, CSV or JSON, to stdout or a
     file; the format is `--format`, else the file's suffix, else Markdown."""
     from datetime import date
+    from pathlib import Path
 
     from papershelf.storage.export import selection
     from papershelf.storage.export.formats import format_of_path
     from papershelf.storage.export.writing import ExportExists, write_export
 
-    to_stdout = args.output is None or str(args.output) == "-"
-    fmt = args.format or (None if to_stdout else format_of_path(args.output)) or "markdown"
+    target: Path | None = None if str(args.output or "-") == "-" else args.output
+    fmt = args.format or (format_of_path(target) if target else None) or "markdown"
     library = open_library(args, read_only=True)
     query = " ".join(args.query)
     tags = library.tag_counts()
@@ -30,12 +31,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     chosen = selection.of_query(query, ids, library.papers(), library.get, library.entry, tags)
     items = chosen.items
     text = chosen.text(fmt, date.today())
-    if to_stdout:
+    if target is None:
         if text:
             output.block(text)
         return EXIT_OK
     try:
-        path = write_export(args.output, text, overwrite=args.force)
+        path = write_export(target, text, overwrite=args.force)
     except ExportExists:
         raise PapershelfError(
             f"{args.output} already exists; use --force to overwrite it"
