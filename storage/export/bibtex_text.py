@@ -37,9 +37,10 @@ _SIMPLE = {
     "~": "\\textasciitilde{}",
     "^": "\\textasciicircum{}",
 }
-# A character that makes a TeX ligature with the one after it (`--` is an en dash in TeX and
-# in pylatexenc): the pairs to break.
-_LIGATURE_PAIRS = frozenset(["--", "''", "``", "?`", "!`", "<<", ">>", ",,"])
+# What is escaped: TeX's specials, braces, and the first character of a pair TeX makes a
+# ligature of (`--` is an en dash in TeX and in pylatexenc; `<<` a guillemet in T1 fonts).
+_ESCAPED = re.compile(r"[&%$#_\\~^{}]|-(?=-)|'(?=')|`(?=`)|[?!](?=`)|<(?=<)|>(?=>)|,(?=,)")
+_BRACE = re.compile(r"[{}]")
 # Inside math: no comment, alignment or parameter character, no second `$`, no environment
 # or verbatim command (an unclosed \begin stops a LaTeX decoder), and at least one character.
 _UNSAFE_MATH = re.compile(r"[%&#$\n]|\\(?:begin|end|verb|url|par)(?![A-Za-z])")
@@ -126,30 +127,29 @@ def _paired_braces(pieces: list[tuple[bool, str]]) -> set[tuple[int, int]]:
     paired: set[tuple[int, int]] = set()
     opened: list[tuple[int, int]] = []
     for number, (is_math, piece) in enumerate(pieces):
-        if is_math:
+        if is_math or ("{" not in piece and "}" not in piece):
             continue
-        for offset, char in enumerate(piece):
-            if char == "{":
-                opened.append((number, offset))
-            elif char == "}" and opened:
+        for match in _BRACE.finditer(piece):
+            if match.group() == "{":
+                opened.append((number, match.start()))
+            elif opened:
                 paired.add(opened.pop())
-                paired.add((number, offset))
+                paired.add((number, match.start()))
     return paired
 
 
 def _escape_plain(piece: str, number: int, paired: set[tuple[int, int]]) -> str:
-    out: list[str] = []
-    for offset, char in enumerate(piece):
+    """One plain piece escaped (a regex pass: abstracts are long and mostly need nothing)."""
+
+    def escaped(match: re.Match[str]) -> str:
+        char = match.group()
         if char in "{}":
-            if (number, offset) in paired:
-                out.append("\\" + char)
-            else:
-                out.append("\\lbrace{}" if char == "{" else "\\rbrace{}")
-        else:
-            out.append(_SIMPLE.get(char, char))
-        if piece[offset : offset + 2] in _LIGATURE_PAIRS:
-            out.append("{}")
-    return "".join(out)
+            if (number, match.start()) in paired:
+                return "\\" + char
+            return "\\lbrace{}" if char == "{" else "\\rbrace{}"
+        return _SIMPLE.get(char) or char + "{}"  # else the first of a ligature pair
+
+    return _ESCAPED.sub(escaped, piece)
 
 
 def _protect_words(latex: str) -> str:

@@ -103,19 +103,17 @@ def fold_ascii(text: str) -> str:
     return "".join(ch for ch in decomposed.casefold() if ch.isascii() and ch.isalnum())
 
 
+_WORD_BREAK = re.compile("[\\s\\-\u2010\u2011\u2013\u2014/:]+")
+
+
 def _title_word(title: str) -> str:
-    """The first word of the title that is not a stop word, folded."""
-    for word in re.split(r"[^0-9A-Za-z]+", _fold_words(display_title(title))):
+    """The first word of the title (as shown: LaTeX as Unicode) that is not a stop word,
+    folded; words are split at spaces, dashes, `/` and `:` (`Pre-training` → `pre`)."""
+    for chunk in _WORD_BREAK.split(display_title(title)):
+        word = fold_ascii(chunk)
         if len(word) > 1 and word not in _STOP_WORDS:
             return word
     return ""
-
-
-def _fold_words(text: str) -> str:
-    """`fold_ascii`, keeping word boundaries as spaces."""
-    return " ".join(
-        fold_ascii(word) for word in re.split("[\\s\\-\u2010\u2011\u2013\u2014/:]+", text)
-    )
 
 
 def base_key(paper: Paper) -> str:
