@@ -21,6 +21,7 @@ from textual.widgets import Input
 from papershelf.storage.errors import PapershelfError
 from papershelf.tui.app_actions import PaperActions
 from papershelf.tui.app_bindings import APP, LEAVE_FILTER, MOVE, OUT, PAPERS
+from papershelf.tui.app_columns import ColumnCommands, apply_saved_columns, toggle_authors_column
 from papershelf.tui.app_search import SearchWiring
 from papershelf.tui.app_signals import SignalExit
 from papershelf.tui.app_theme import ThemeMemory
@@ -55,7 +56,7 @@ class PapershelfApp(SignalExit, DialogKeys):
     # screen is pushed, never for the default screen.
     CSS_PATH: ClassVar[list[str | Path]] = ["app.tcss", "screens/main.tcss"]
     TITLE = "papershelf"
-    COMMANDS: ClassVar = App.COMMANDS | {PapershelfCommands, SortCommands}
+    COMMANDS: ClassVar = App.COMMANDS | {PapershelfCommands, SortCommands, ColumnCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         *MOVE,
         *PAPERS,
@@ -109,6 +110,7 @@ class PapershelfApp(SignalExit, DialogKeys):
         """Show every paper at once; build the search index only after the first frame."""
         TRACE.mark("mount")
         self.main_screen.fit_width(self.size.width)
+        apply_saved_columns(self)
         self.search.show_results(self.search.serial, self.workflow.all_hits(), keep=None)
         self.paper_list.focus()
         ThemeMemory(self).start()
@@ -294,6 +296,10 @@ class PapershelfApp(SignalExit, DialogKeys):
     def action_copy_code(self) -> None:
         """Copy the code URL of the paper in focus (a chooser when there are several)."""
         self.output.copy_code()
+
+    def action_toggle_authors_column(self) -> None:
+        """Show or hide the list's authors column (the palette's command; remembered)."""
+        toggle_authors_column(self)
 
     def action_open_link(self) -> None:
         """Open a link of the paper in focus in a browser."""

@@ -27,6 +27,7 @@ from textual.style import Style
 
 from papershelf.storage.model import Paper
 from papershelf.storage.search.engine import Hit
+from papershelf.storage.text.authors import authors_short
 from papershelf.storage.text.headings import heading_fields
 from papershelf.storage.text.titles import display_title
 from papershelf.tui.widgets.hits import position
@@ -83,6 +84,11 @@ class PaperList(BarScrollView, can_focus=True):
         color: $text-muted;
     }
 
+    PaperList > .paper-list--authors {
+        color: $text-muted;
+        text-style: italic;
+    }
+
     PaperList > .paper-list--tag {
         color: $text-accent;
     }
@@ -119,6 +125,7 @@ class PaperList(BarScrollView, can_focus=True):
         "paper-list--title",
         "paper-list--match",
         "paper-list--venue",
+        "paper-list--authors",
         "paper-list--tag",
         "paper-list--status",
         "paper-list--star",
@@ -163,6 +170,9 @@ class PaperList(BarScrollView, can_focus=True):
         self._row_cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
         self._drawn: dict[int, tuple[object, ...]] = {}
         self._headings: dict[str, tuple[str, str | None]] = {}
+        self._authors: dict[str, str] = {}
+        """Each drawn paper's short authors (`authors_short`), made when its row is drawn."""
+        self._show_authors = False
         """Row key last drawn at each screen row, and the scroll offset it was drawn at (-1)."""
         self._announced: str | None = None
         self._row_styles = RowStyles(self.get_visual_style)
@@ -257,7 +267,19 @@ class PaperList(BarScrollView, can_focus=True):
         """Redraw every row (entries changed: tags, status, star; or papers were re-imported)."""
         self._row_cache.clear()
         self._headings.clear()
+        self._authors.clear()
         self.refresh()
+
+    @property
+    def show_authors(self) -> bool:
+        """Whether rows have a column of authors (`Vaswani, Shazeer, … +6`)."""
+        return self._show_authors
+
+    @show_authors.setter
+    def show_authors(self, shown: bool) -> None:
+        if shown != self._show_authors:
+            self._show_authors = shown
+            self.refresh()  # row keys hold the flag: every row is drawn again
 
     def move_to(self, index: int) -> None:
         """Put the cursor on row `index` (clamped) and announce the paper."""
@@ -394,6 +416,7 @@ class PaperList(BarScrollView, can_focus=True):
             hit.spans_in("name"),
             hit.spans_in("title"),
             self._library.entry(paper_id),
+            self._show_authors,
         )
 
     def _part(self, name: str) -> Style:
@@ -453,6 +476,14 @@ class PaperList(BarScrollView, can_focus=True):
         """The row of one paper as (text, style parts) pieces, fitted to `width` cells."""
         paper = self._library.get(hit.paper_id)
         head, below = self._heading_fields(paper)
-        return row_pieces(
-            paper, self._library.entry(hit.paper_id), hit, (head, below), width, marked
-        )
+        entry = self._library.entry(hit.paper_id)
+        authors = self._authors_of(paper) if self._show_authors else None
+        return row_pieces(paper, entry, hit, (head, below), width, marked, authors)
+
+    def _authors_of(self, paper: Paper) -> str:
+        """`authors_short` of the paper, kept per paper: made for the rows drawn only, never
+        for all the results of a keystroke."""
+        known = self._authors.get(paper.id)
+        if known is None:
+            known = self._authors[paper.id] = authors_short(paper.authors)
+        return known
