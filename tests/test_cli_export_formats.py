@@ -153,3 +153,28 @@ def test_an_unknown_format_is_a_usage_error(
 ) -> None:
     code, _, err = run(capsys, "--db", shelf, "export", "--format", "rtf")
     assert code == 2 and "invalid choice: 'rtf'" in err
+
+
+def test_a_full_record_goes_out_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """JSON records with year, DOI, arXiv and PDF links: BibTeX, CSV and JSON carry them."""
+    root = tmp_path / "lib"
+    fixture = Path(__file__).resolve().parent / "fixtures" / "record_fields.jsonl"
+    assert run(capsys, "--db", root, "import", fixture)[0] == 0
+    code, out, err = run(capsys, "--db", root, "export", "--format", "bibtex")
+    assert code == 0, err
+    attention = next(e for e in entries(out) if e["@key"] == "vaswani2017attention")
+    assert attention["@type"] == "inproceedings" and attention["year"] == "2017"
+    assert attention["doi"] == "10.48550/arxiv.1706.03762"
+    assert (attention["eprint"], attention["archiveprefix"]) == ("1706.03762", "arXiv")
+    assert attention["url"] == "https://papers.nips.cc/paper/7181-attention-is-all-you-need"
+    hjelm = next(e for e in entries(out) if str(e["@key"]).startswith("hjelm"))
+    assert hjelm["@key"] == "hjelm2019learning" and hjelm["booktitle"] == "ICLR 2019"
+    rows = json.loads(run(capsys, "--db", root, "export", "--format", "json")[1])
+    by_title = {row["title"]: row for row in rows}
+    row = by_title["Attention Is All You Need"]
+    assert (row["year"], row["arxiv_id"]) == (2017, "1706.03762")
+    assert row["pdf_url"] == "https://arxiv.org/pdf/1706.03762v7"
+    table = list(
+        csv.DictReader(io.StringIO(run(capsys, "--db", root, "export", "--format", "csv")[1]))
+    )
+    assert {r["doi"] for r in table} == {"10.48550/arxiv.1706.03762", ""}
