@@ -326,7 +326,7 @@ class PapershelfApp(CrashGuard, DialogKeys):
         self.output.open_link()
 
     def action_export(self) -> None:
-        """Export Markdown (the results, the marked papers or a tag)."""
+        """Export the results, the marked papers or a tag (Markdown, BibTeX, CSV or JSON)."""
         self.output.export()
 
     def action_help(self) -> None:

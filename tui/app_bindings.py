@@ -60,7 +60,9 @@ OUT: list[BindingType] = [
         show=False,
         tooltip="Open a code URL, link, page, PDF, DOI or arXiv page (http/https only)",
     ),
-    Binding("e", "export", "Export", id="app.export", tooltip="Export Markdown"),
+    Binding(
+        "e", "export", "Export", id="app.export", tooltip="Export Markdown, BibTeX, CSV or JSON"
+    ),
 ]
 # Leaving the filter must happen before the next key is routed: the app forwards keys to the
 # focused widget's queue, so with a widget-level binding a fast `enter` then `T` would type "T"

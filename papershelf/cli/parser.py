@@ -167,9 +167,16 @@ def _status_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _export_arguments(p: argparse.ArgumentParser) -> None:
+    from papershelf.storage.export.formats import FORMATS
+
     p.add_argument("query", nargs="*", metavar="QUERY")
     p.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="file to write (default, or -: stdout)"
+    )
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="default: from FILE's suffix (.md .bib .csv .json), else markdown",
     )
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
 
@@ -200,7 +207,7 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "tag": ("add (+tag) and remove (-tag) tags", _tag_arguments),
     "status": ("set the reading status", _status_arguments),
     "export": (
-        "write the matching papers as a Markdown reading list, grouped by tag",
+        "write the matching papers as a Markdown reading list, BibTeX, CSV or JSON",
         _export_arguments,
     ),
     "remove": ("remove papers (one step: undo brings them back)", _remove_arguments),
