@@ -52,8 +52,11 @@ never spends more than a fraction of a second on one block."""
 
 # The first thing that is not a `%` comment line is an entry's start: `@article{` or `@misc(`.
 _LOOKS_LIKE = re.compile(r"(?:[ \t\n]*%[^\n]*(?:\n|\Z))*\s*@[A-Za-z]\w*[ \t]*[{(]")
-# Where bibtexparser starts a block: an `@type{` at the start of a line (after spaces).
-_BLOCK_START = re.compile(r"^[^\S\n]*@\w*[ \t]*[{(]", re.MULTILINE)
+_SNIFF_CHARS = 65_536
+"""Comment lines before the first entry are looked through this far (a `.bib` name needs none)."""
+# Where bibtexparser starts a block: an `@type{` at the start of a line (after spaces). The
+# leading newline (not `^` with MULTILINE) lets the regex engine skip to each newline in C.
+_BLOCK_START = re.compile(r"\n[^\S\n]*@\w*[ \t]*[{(]")
 _MONTHS = {
     "jan": "January",
     "feb": "February",
@@ -100,7 +103,7 @@ _CORR_VOLUME = re.compile(r"abs/(\S+)")
 def is_bibtex(text: str, source: str) -> bool:
     """Whether to read the file as BibTeX: a `.bib` name, or text whose first content (past
     `%` comment lines) is an entry's `@type{`."""
-    return source.lower().endswith(".bib") or _LOOKS_LIKE.match(text) is not None
+    return source.lower().endswith(".bib") or _LOOKS_LIKE.match(text, 0, _SNIFF_CHARS) is not None
 
 
 def parse_bibtex(text: str, source: str, venue: str | None, now: str) -> ParseResult:
@@ -156,6 +159,8 @@ def parse_bibtex(text: str, source: str, venue: str | None, now: str) -> ParseRe
 
 def _check_blocks(text: str, source: str) -> None:
     """Refuse a block (the text from one `@` at a line's start to the next) over the limit."""
+    if len(text) <= MAX_BLOCK_CHARS:
+        return
     last = 0
     for start in _starts(text):
         if start - last > MAX_BLOCK_CHARS:
@@ -175,7 +180,7 @@ def _check_blocks(text: str, source: str) -> None:
 
 
 def _starts(text: str, position: int = 0) -> Iterator[int]:
-    return (match.start() for match in _BLOCK_START.finditer(text, position))
+    return (match.start() + 1 for match in _BLOCK_START.finditer(text, position))
 
 
 def _split(text: str, source: str) -> list[Block]:
