@@ -84,6 +84,12 @@ def merge_papers(old: Paper, new: Paper) -> Paper:
     )
 
 
+def _id_from_title(paper: Paper) -> bool:
+    """Whether the paper's id is its title's (`record_id` of a record with neither abstract nor
+    identifier): cheap, a short hash of the title only."""
+    return bool(paper.title) and paper.id == record_id("", (), paper.title)
+
+
 class MatchIndex:
     """Finds the paper of `papers` (by id, updated as papers are added) a new record belongs to.
 
@@ -107,8 +113,10 @@ class MatchIndex:
     @staticmethod
     def _keys_of(paper: Paper) -> list[str]:
         keys = list(paper.identifiers)
-        if keys and paper.abstract:
-            # Its id may come from an identifier: its abstract must still find it.
+        if paper.abstract and (keys or _id_from_title(paper)):
+            # Its id may come from an identifier or its title (it was stored before it had an
+            # abstract): its abstract must still find it. An abstract list's papers have
+            # neither, and cost no hashing here.
             keys.append(f"id:{paper_id(paper.abstract)}")
         return keys
 

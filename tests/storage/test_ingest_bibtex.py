@@ -496,3 +496,34 @@ def test_entries_written_by_bibtexparser_read_back_with_the_same_fields(entries:
         assert paper.year == entry["year"]
         assert (paper.kind, paper.cite_key) == ("inproceedings", f"key{number}")
         assert paper.extra == (("pages", "{}\u2013{}".format(*entry["pages"])),)
+
+
+def test_a_title_only_entry_that_gained_an_abstract_is_found_by_that_abstract(
+    tmp_path: Path,
+) -> None:
+    # merge.MatchIndex once indexed a paper's abstract only when it had identifiers: a title-only
+    # entry (id from its title) that took its abstract from a JSON record was not found by that
+    # abstract, and the same abstract in a plain list became a second paper.
+    library = Library.open(tmp_path / "lib", seed=False)
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@inproceedings{v17, title = {Attention is {All} you {Need}}}\n")
+    records = tmp_path / "list.jsonl"
+    records.write_text(
+        json.dumps({"title": "Attention Is All You Need", "abstract": VASWANI_ABSTRACT}) + "\n"
+    )
+    listing = tmp_path / "neurips.txt"
+    listing.write_text("NeurIPS 2017 Papers\n\n" + VASWANI_ABSTRACT + "\n")
+    assert library.import_files([bib, records]) == [
+        FileReport("refs.bib", added=1),
+        FileReport("list.jsonl", duplicates=1),
+    ]
+    assert library.import_files([listing]) == [FileReport("neurips.txt", duplicates=1)]
+    (paper,) = library.papers()
+    assert paper.sources == ("refs.bib", "list.jsonl", "neurips.txt")
+    # The same within one file.
+    both = parse(
+        "@misc{a, title = {Only A Title}}\n"
+        "@misc{b, title = {Only a title}, abstract = {We study one thing.}}\n"
+        "@misc{c, abstract = {We study one thing.}}\n"
+    )
+    assert (len(both.papers), both.duplicates) == (1, 2)
