@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import tempfile
 import time
 from pathlib import Path
 
@@ -449,6 +450,46 @@ def test_any_text_parses_as_bibtex_or_raises_ingest_error(text: str) -> None:
         assert paper.name.strip()
         assert paper.title or paper.abstract or paper.identifiers
         assert all(text.isprintable() for text in (paper.name, *paper.authors))
+
+
+ENTRY_TEXT = st.lists(
+    st.sampled_from(
+        [
+            "@misc{k1, title = {Deep Nets}}\n",
+            "@misc{k2, title = {Deep nets}, abstract = {We propose DeepNet.}}\n",
+            "@misc{k3, abstract = {We propose DeepNet.}, doi = {10.1000/a}}\n",
+            "@misc{k4, title = {Other}, doi = {10.1000/A}, eprint = {2501.01234},"
+            " archiveprefix = {arXiv}}\n",
+            "@article{k5, journal = {arXiv preprint arXiv:2501.01234}, title = {Deep Nets}}\n",
+            "@misc{k6, title = {Wide Nets}, abstract = {We propose WideNet.}}\n",
+            "@misc{k7, url = {https://openreview.net/forum?id=abcdef123}}\n",
+        ]
+    ),
+    min_size=1,
+    max_size=6,
+    unique=True,
+).map("".join)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.one_of(BIBLIKE, ENTRY_TEXT))
+def test_a_second_import_of_any_bib_changes_nothing(text: str) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "fuzz.bib"
+        path.write_text(text)
+        library = Library.open(Path(directory) / "lib", seed=False)
+        (first,) = library.import_files([path])
+        if first.error is not None:
+            assert first.error.startswith("fuzz.bib") and "\n" not in first.error
+            assert library.papers() == ()
+            return
+        assert first.added == len(library.papers())
+        papers = library.papers()
+        (again,) = library.import_files([path])
+        assert again == FileReport(
+            "fuzz.bib", duplicates=first.added + first.duplicates, skipped=first.skipped
+        )
+        assert library.papers() == papers
 
 
 WORDS = st.text(
