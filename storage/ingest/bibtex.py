@@ -140,11 +140,12 @@ def parse_bibtex(text: str, source: str, venue: str | None, now: str) -> ParseRe
             raise IngestError(source, f"BibTeX block is broken: {_reason(block)}", line)
         entries += 1
         key = clean_line(entry.key)
-        first = keys.setdefault(key.casefold(), line)
-        if first != line:
+        if key and key.casefold() in keys:
+            first = keys[key.casefold()]
             raise IngestError(
                 source, f"citation key {key!r} is used twice (first on line {first})", line
             )
+        keys[key.casefold()] = line
         paper = _paper(entry, source, line, strings, venue, now)
         if paper is None:
             collector.skipped += 1

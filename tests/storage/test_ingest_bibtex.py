@@ -190,6 +190,14 @@ def test_year_that_is_not_a_number_stays_in_extra_and_date_gives_one() -> None:
     assert (two.year, dict(two.extra)) == (2021, {"date": "2021-06-12"})
 
 
+def test_entries_without_a_key_are_not_the_same_key() -> None:
+    result = parse("@misc{, title = {One}}\n@misc{, title = {Two}}\n")
+    assert [(paper.title, paper.cite_key) for paper in result.papers] == [
+        ("One", None),
+        ("Two", None),
+    ]
+
+
 def test_same_paper_twice_in_one_file_is_one_paper_with_its_fields_merged() -> None:
     result = parse(
         "@article{a, title = {One Title}, doi = {10.1000/XYZ}}\n"
@@ -236,6 +244,10 @@ def test_a_text_file_that_mentions_bibtex_is_an_abstract_list() -> None:
         (
             "@article{a, title = {One}}\n@misc{b, title = {Two}}\n@book{A, title = {Three}}\n",
             "refs.bib, line 3: citation key 'A' is used twice (first on line 1)",
+        ),
+        (
+            "@article{k, title = {One}} @misc{K, title = {Two}}\n",
+            "refs.bib, line 1: citation key 'K' is used twice (first on line 1)",
         ),
         (
             "\n@article{a, title = {One}, title = {Two}}\n",
