@@ -18,8 +18,11 @@ An entry with no abstract is kept: its id comes from its identifier or title (`m
 and a later abstract list with the same paper merges into it (`merge.MatchIndex`). An entry with
 neither title, abstract nor identifier is skipped. The file imports whole or not at all: a block
 bibtexparser could not read, a field given twice or a citation key used twice is an
-`IngestError` naming its line. Work is linear in the file's size: a block longer than
-`MAX_BLOCK_CHARS` is refused before any parsing, and nothing here recurses.
+`IngestError` naming its line. Work is linear in the file's size (nothing here recurses, and
+brace depth costs nothing): a block longer than `MAX_BLOCK_CHARS` is refused before any parsing,
+so one giant entry fails at once. The constant is bibtexparser's: ~3 us per brace, comma, quote
+or line break, ~40 us per author name; a 14.5 MB file of 10,000 real-shaped entries parses in
+about 15 s on a loaded 2-core machine.
 """
 
 from __future__ import annotations
@@ -47,8 +50,9 @@ __all__ = ["MAX_BLOCK_CHARS", "is_bibtex", "parse_bibtex"]
 
 MAX_BLOCK_CHARS = 200_000
 """A longer entry (or comment, or text between entries) is refused from its length alone: no
-BibTeX entry is that long (an abstract is at most `MAX_ABSTRACT_CHARS`), and the parser then
-never spends more than a fraction of a second on one block."""
+BibTeX entry is that long (an abstract is at most `MAX_ABSTRACT_CHARS`), and no block then
+costs more than about a second, however it is built (measured: 180,000 characters of author
+names, 1.3 s)."""
 
 # The first thing that is not a `%` comment line is an entry's start: `@article{` or `@misc(`.
 _LOOKS_LIKE = re.compile(r"(?:[ \t\n]*%[^\n]*(?:\n|\Z))*\s*@[A-Za-z]\w*[ \t]*[{(]")
@@ -90,7 +94,6 @@ _VERBATIM = frozenset(
         "primaryclass",
         "openreview",
         "crossref",
-        "keywords-plus",
     ]
 )
 _CONCAT = re.compile(r'[#{}"]')
