@@ -148,6 +148,36 @@ def test_openreview_export_with_the_key_on_its_own_line() -> None:
     assert paper.extra == ()
 
 
+def test_arxiv_and_semantic_scholar_shapes_give_the_arxiv_id() -> None:
+    result = parse(
+        "@misc{vaswani2023attention,\n"
+        "      title={Attention Is All You Need}, \n"
+        "      author={Ashish Vaswani and Noam Shazeer},\n"
+        "      year={2023},\n"
+        "      eprint={1706.03762v7},\n"
+        "      archivePrefix={arXiv},\n"
+        "      primaryClass={cs.CL},\n"
+        "      url={https://arxiv.org/abs/1706.03762}, \n"
+        "}\n"
+        "@article{Vaswani2017AttentionIA,\n"
+        "  title={Attention is All you Need},\n"
+        "  author={Ashish Vaswani and Noam M. Shazeer},\n"
+        "  journal={ArXiv},\n"
+        "  year={2017},\n"
+        "  volume={abs/1706.03762},\n"
+        "}\n"
+    )
+    (paper,) = result.papers  # one paper: the same arXiv id (and title)
+    assert result.duplicates == 1
+    assert (paper.arxiv_id, paper.year, paper.cite_key) == (
+        "1706.03762",
+        2023,
+        "vaswani2023attention",
+    )
+    assert paper.extra == (("primaryclass", "cs.CL"),)
+    assert paper.venue == "ArXiv"
+
+
 def test_strings_concatenation_months_and_blocks_that_are_not_papers() -> None:
     result = fixture("macros.bib")
     assert (len(result.papers), result.duplicates, result.skipped) == (1, 0, 1)
