@@ -5,8 +5,8 @@ Run by hand: `/work/venv/bin/python bench/bench_import_bib.py [ENTRIES] [CORPUS]
 temp directory from the corpus's titles and abstracts, with authors, years, venues, DOIs, pages
 and accents synthesised from a fixed seed (Zotero's shape: braces, `{\\"u}`, `--`, month macros;
 every fifth entry without an abstract, as Google Scholar exports them), then runs
-`papershelf import` in a child process and prints its wall time and peak RSS (the child's own
-`ru_maxrss`, from `os.wait4`), next to the same import of the corpus's JSON Lines for comparison.
+`papershelf import` in a child process and prints its wall and CPU time and peak RSS (the child's
+own `ru_maxrss`, from `os.wait4`), next to the same import of the corpus's JSON Lines.
 """
 
 from __future__ import annotations
@@ -101,8 +101,9 @@ def write_bib(path: Path, corpus: Path, count: int, seed: int = 13) -> int:
     return written
 
 
-def timed_import(root: Path, source: Path) -> tuple[float, float, str]:
-    """Wall seconds and peak RSS (MiB) of `papershelf import` in a child process, and its output.
+def timed_import(root: Path, source: Path) -> tuple[float, float, float, str]:
+    """Wall and CPU seconds and peak RSS (MiB) of `papershelf import` in a child process, and its
+    output (CPU time says more than wall time on a shared machine).
 
     `os.wait4` gives this child's own resource usage (RUSAGE_CHILDREN would be the largest of
     every child so far)."""
@@ -117,7 +118,7 @@ def timed_import(root: Path, source: Path) -> tuple[float, float, str]:
         text = output.read().strip()
     if child.returncode != 0:
         raise SystemExit(text)
-    return wall, usage.ru_maxrss / 1024, text
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, text
 
 
 def main() -> None:
@@ -128,11 +129,11 @@ def main() -> None:
         bib = folder / "bench.bib"
         written = write_bib(bib, corpus, count)
         print(f".bib:            {written:,} entries, {bib.stat().st_size / 1e6:.1f} MB ({bib})")
-        wall, peak, output = timed_import(folder / "lib-bib", bib)
-        print(f"import .bib:     {wall:.2f} s wall, peak RSS {peak:.0f} MiB")
+        wall, cpu, peak, output = timed_import(folder / "lib-bib", bib)
+        print(f"import .bib:     {wall:.2f} s wall, {cpu:.2f} s CPU, peak RSS {peak:.0f} MiB")
         print("  " + output.replace("\n", "\n  "))
-        wall, peak, output = timed_import(folder / "lib-jsonl", corpus)
-        print(f"import corpus:   {wall:.2f} s wall, peak RSS {peak:.0f} MiB (its JSON Lines)")
+        wall, cpu, peak, output = timed_import(folder / "lib-jsonl", corpus)
+        print(f"import JSONL:    {wall:.2f} s wall, {cpu:.2f} s CPU, peak RSS {peak:.0f} MiB")
         print("  " + output.replace("\n", "\n  "))
 
 
