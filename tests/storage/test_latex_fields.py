@@ -96,5 +96,12 @@ def test_time_grows_linearly(piece: str) -> None:
         finally:
             gc.enable()
 
-    small = min(seconds(20_000) for _ in range(3))
-    assert min(seconds(80_000) for _ in range(3)) < 10 * small + 0.02
+    # Passing once in three tries is enough: another process's burst can spoil one.
+    tries = []
+    for _ in range(3):
+        small = min(seconds(20_000) for _ in range(3))
+        large = min(seconds(80_000) for _ in range(3))
+        tries.append((large, small))
+        if large < 10 * small + 0.02:
+            return
+    pytest.fail(f"(4x the text, 1x) in seconds: {tries}")
