@@ -34,14 +34,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from papershelf.storage.errors import IngestError
+from papershelf.storage.ingest import bibtex_record
 from papershelf.storage.ingest.merge import record_id
 from papershelf.storage.ingest.parse import MAX_ABSTRACT_CHARS, Collector, ParseResult
 from papershelf.storage.model import Paper
 from papershelf.storage.names.derive import derive_name
-from papershelf.storage.text import identifiers
 from papershelf.storage.text.clean import clean_line
 from papershelf.storage.text.latex_fields import field_text
-from papershelf.storage.text.urls import canonical, is_code_url, split_urls
+from papershelf.storage.text.urls import is_code_url, split_urls
 
 if TYPE_CHECKING:
     from bibtexparser.model import Block, Entry
@@ -75,32 +75,7 @@ _MONTHS = {
     "nov": "November",
     "dec": "December",
 }
-# Fields whose value is an address or a code, not LaTeX text: kept as written.
-_VERBATIM = frozenset(
-    [
-        "url",
-        "doi",
-        "eprint",
-        "file",
-        "pdf",
-        "biburl",
-        "bibsource",
-        "urldate",
-        "timestamp",
-        "isbn",
-        "issn",
-        "archiveprefix",
-        "eprinttype",
-        "primaryclass",
-        "openreview",
-        "crossref",
-    ]
-)
 _CONCAT = re.compile(r'[#{}"]')
-_YEAR = re.compile(r"\d{1,4}")
-_DATE_YEAR = re.compile(r"(\d{4})(?:-|$)")
-_SCHOLAR_ARXIV = re.compile(r"\barXiv:\s*(\S+)", re.IGNORECASE)
-_CORR_VOLUME = re.compile(r"abs/(\S+)")
 
 
 def is_bibtex(text: str, source: str) -> bool:
@@ -272,8 +247,8 @@ def _paper(
         )
     abstract = clean_line(field_text(raw_abstract))
     title = clean_line(field_text(fields.pop("title", ""))) or None
-    authors = _authors(fields.pop("author", ""))
-    record = _Record(fields)
+    authors = bibtex_record.authors(fields.pop("author", ""))
+    record = bibtex_record.Record(fields)
     year = record.year()
     url = record.url()
     doi, arxiv_id, openreview_id = record.doi(), record.arxiv(url), record.openreview(url)
@@ -314,112 +289,3 @@ def _paper(
     else:
         name = paper.cite_key or paper.identifiers[0]
     return replace(paper, id=paper_id, name=name)
-
-
-def _authors(raw: str) -> tuple[str, ...]:
-    """Display names (`Ashish Vaswani`) of an `and`-joined BibTeX name list."""
-    if not raw.strip():
-        return ()
-    from bibtexparser.middlewares.names import (
-        parse_single_name_into_parts,
-        split_multiple_persons_names,
-    )
-
-    names: list[str] = []
-    for person in split_multiple_persons_names(raw):
-        try:
-            # `Vaswani, Ashish` and `Ashish Vaswani` alike: `First von Last Jr`.
-            display = parse_single_name_into_parts(person, strict=False).merge_first_name_first
-        except Exception:  # a name bibtexparser cannot split is shown as written
-            display = person
-        name = clean_line(field_text(display))
-        if name:
-            names.append(name)
-    return tuple(names)
-
-
-class _Record:
-    """The entry's remaining fields: the ones taken into the Paper are removed as they are
-    read, so that `extra` holds the rest."""
-
-    def __init__(self, fields: dict[str, str]) -> None:
-        self._fields = fields
-
-    def _take(self, name: str) -> str | None:
-        value = self._fields.get(name)
-        return None if value is None else clean_line(value) or None
-
-    def year(self) -> int | None:
-        value = self._take("year")
-        if value is not None:
-            text = field_text(value).strip()
-            if _YEAR.fullmatch(text):
-                del self._fields["year"]
-                return int(text)
-            return None
-        date = self._take("date")
-        found = _DATE_YEAR.match(date) if date else None
-        return int(found.group(1)) if found else None
-
-    def venue_field(self) -> str | None:
-        for name in ("booktitle", "journal"):
-            if self._take(name):
-                return name
-        return None
-
-    def doi(self) -> str | None:
-        value = self._take("doi")
-        found = identifiers.doi(value) if value else None
-        if found:
-            del self._fields["doi"]
-        return found
-
-    def url(self) -> str | None:
-        value = self._take("url")
-        found = canonical(value) if value and " " not in value else None
-        if found:
-            del self._fields["url"]
-        return found
-
-    def pdf(self) -> str | None:
-        value = self._take("pdf")
-        found = canonical(value) if value and value.lower().startswith("http") else None
-        if found:
-            del self._fields["pdf"]
-        return found
-
-    def arxiv(self, url: str | None) -> str | None:
-        eprint = self._take("eprint")
-        prefix = (self._take("archiveprefix") or self._take("eprinttype") or "").lower()
-        journal = self._take("journal") or ""
-        scholar = _SCHOLAR_ARXIV.search(journal)
-        corr = _CORR_VOLUME.fullmatch(self._take("volume") or "")
-        found = None
-        if eprint and prefix == "arxiv" and (found := identifiers.arxiv_id(eprint)):
-            for name in ("eprint", "archiveprefix", "eprinttype"):
-                self._fields.pop(name, None)
-        found = (
-            found
-            or (scholar and identifiers.arxiv_id(scholar.group(1)))
-            or (corr and journal.lower() in ("corr", "arxiv") and identifiers.arxiv_id(corr[1]))
-            or (url and identifiers.arxiv_id(url))
-            or None
-        )
-        if found and corr and identifiers.arxiv_id(corr[1]) == found:
-            del self._fields["volume"]  # DBLP's `abs/1810.04805` is the arXiv id
-        return found
-
-    def openreview(self, url: str | None) -> str | None:
-        value = self._take("openreview")
-        if value and (found := identifiers.openreview_note_id(value)):
-            del self._fields["openreview"]
-            return found
-        return identifiers.openreview_id(url) if url else None
-
-    def extra(self) -> tuple[tuple[str, str], ...]:
-        pairs: list[tuple[str, str]] = []
-        for name, value in self._fields.items():
-            text = clean_line(value if name in _VERBATIM else field_text(value))
-            if name and text:
-                pairs.append((name, text))
-        return tuple(pairs)
