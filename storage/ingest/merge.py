@@ -84,6 +84,19 @@ def merge_papers(old: Paper, new: Paper) -> Paper:
     )
 
 
+def _stored_before_its_abstract(paper: Paper) -> bool:
+    """Whether the paper's id is not its abstract's but an identifier's or its title's (`record_id`
+    of a record without an abstract; merges keep ids, add identifiers and keep a first title).
+    Told by hashing a few short keys, not the abstract: an abstract list's papers (no
+    identifiers, no title) cost nothing."""
+    if not paper.identifiers and not paper.title:
+        return False
+    ids = {_digest(key) for key in paper.identifiers}
+    if paper.title:
+        ids.add(record_id("", (), paper.title))
+    return paper.id in ids
+
+
 class MatchIndex:
     """Finds the paper of `papers` (by id, updated as papers are added) a new record belongs to.
 
@@ -107,8 +120,9 @@ class MatchIndex:
     @staticmethod
     def _keys_of(paper: Paper) -> list[str]:
         keys = list(paper.identifiers)
-        if keys and paper.abstract:
-            # Its id may come from an identifier: its abstract must still find it.
+        if paper.abstract and _stored_before_its_abstract(paper):
+            # Its id comes from an identifier or its title: its abstract must still find it.
+            # (Any other paper's id is its abstract's: the id itself finds it.)
             keys.append(f"id:{paper_id(paper.abstract)}")
         return keys
 

@@ -1,4 +1,5 @@
-"""Bytes to Papers: the plain-text abstract lists and JSON / JSON Lines records (DESIGN §3).
+"""Bytes to Papers: the plain-text abstract lists and JSON / JSON Lines records (DESIGN §3), and
+the dispatch to the other formats (`bibtex`: `.bib` files, or text that starts with `@type{`).
 
 A file either imports whole or raises `IngestError` and imports nothing. Limits, so that any
 input is bounded work: files over `MAX_FILE_BYTES` are refused from their size, and a paragraph
@@ -322,6 +323,11 @@ def parse_bytes(
         raise IngestError(source, "empty file")
     venue = _one_line(venue) if venue is not None else None
     now = now or utc_now()
+    # Imported here: bibtex imports this module (Collector, ParseResult).
+    from papershelf.storage.ingest import bibtex
+
+    if bibtex.is_bibtex(text, source):
+        return bibtex.parse_bibtex(text, source, venue, now)
     if text.lstrip()[:1] in ("[", "{"):
         try:
             records = _records(text, source)
