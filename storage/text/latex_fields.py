@@ -82,6 +82,9 @@ _WORDS = {
     "DJ": "Đ",
     # Symbols
     "textbackslash": "\\",
+    # What the BibTeX export writes for a brace without a partner (BibTeX counts every brace).
+    "lbrace": "{",
+    "rbrace": "}",
     "textendash": "\u2013",
     "textemdash": "\u2014",
     "textquoteleft": "\u2018",
