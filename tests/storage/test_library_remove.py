@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from killworker import make_papers
+from synthetic import make_papers
 from tinydb import Query, TinyDB
 
 from papershelf.storage.errors import NotFound

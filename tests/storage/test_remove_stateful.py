@@ -21,7 +21,7 @@ from pathlib import Path
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
-from killworker import make_papers
+from synthetic import make_papers
 
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Entry
