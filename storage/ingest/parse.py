@@ -1,4 +1,5 @@
-"""Bytes to Papers: the plain-text abstract lists and JSON / JSON Lines records (DESIGN §3).
+"""Bytes to Papers: the plain-text abstract lists and JSON / JSON Lines records (DESIGN §3);
+arXiv feeds (`atom`) and OpenReview notes (`openreview`) are told apart by content here.
 
 A file either imports whole or raises `IngestError` and imports nothing. Limits, so that any
 input is bounded work: files over `MAX_FILE_BYTES` are refused from their size, and a paragraph
@@ -42,6 +43,9 @@ MAX_ABSTRACT_CHARS = 20_000
 """Longer paragraphs are not abstracts: the file is refused, naming the paragraph's line."""
 
 _JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
+_XML_SUFFIXES = (".xml", ".atom", ".rss")
+_XML_STARTS = ("<?xml", "<feed", "<rss")
+"""How an arXiv feed (`ingest.atom`) is told from an abstract list: by name or first bytes."""
 
 
 @dataclass(frozen=True)
@@ -275,6 +279,10 @@ def parse_bytes(
         raise IngestError(source, "empty file")
     venue = _one_line(venue) if venue is not None else None
     now = now or utc_now()
+    if source.lower().endswith(_XML_SUFFIXES) or text.lstrip().startswith(_XML_STARTS):
+        from papershelf.storage.ingest.atom import parse_feed  # loads defusedxml: only here
+
+        return parse_feed(text, source, venue, now)
     if text.lstrip()[:1] in ("[", "{"):
         try:
             records = _records(text, source)
@@ -283,6 +291,10 @@ def parse_bytes(
             if source.lower().endswith(_JSON_SUFFIXES):
                 raise IngestError(source, f"not valid JSON: {error.message}", error.line) from None
         else:
+            from papershelf.storage.ingest import openreview
+
+            if (notes := openreview.notes_of(records)) is not None:
+                return openreview.parse_notes(notes, source, venue, now)
             return _parse_json(records, source, venue, now)
     return _parse_text(text, source, venue, now)
 
