@@ -20,6 +20,7 @@ from textual.widgets import Input
 
 from papershelf.storage.errors import PapershelfError
 from papershelf.tui.app_actions import PaperActions
+from papershelf.tui.app_adding import ADD_BINDINGS, AddingActions
 from papershelf.tui.app_bindings import APP, LEAVE_FILTER, MOVE, OUT, PAPERS
 from papershelf.tui.app_search import SearchWiring
 from papershelf.tui.app_signals import SignalExit
@@ -61,6 +62,7 @@ class PapershelfApp(SignalExit, DialogKeys):
         *PAPERS,
         *WORKFLOW_BINDINGS,
         *OUT,
+        *ADD_BINDINGS,
         *APP,
         *LEAVE_FILTER,
     ]
@@ -79,6 +81,8 @@ class PapershelfApp(SignalExit, DialogKeys):
         """Sort orders, related papers and the jump to a paper (`S`, `r`)."""
         self.output: OutputActions = OutputActions(self)
         """Copy, open and export (`y`, `o`, `e`)."""
+        self.adding: AddingActions = AddingActions(self)
+        """Papers fetched by identifier (`a`)."""
         self.main_screen = MainScreen(
             library, on_edit=self.search.query_edited, on_ready=self.main_screen_ready
         )
@@ -218,10 +222,10 @@ class PapershelfApp(SignalExit, DialogKeys):
     # -- actions ---------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """`/` is for the filter only on the main screen and when no input has focus."""
+        """`/` (the filter) and `a` (add) act only on the main screen, when no input has focus."""
         if action == "leave_filter":
             return isinstance(self.focused, FilterBar) and self.screen is self.main_screen
-        if action == "focus_filter":
+        if action in ("focus_filter", "add_papers"):
             return self.screen is self.main_screen and not isinstance(self.focused, Input)
         return True
 
@@ -303,6 +307,10 @@ class PapershelfApp(SignalExit, DialogKeys):
         """Export Markdown (the results, the marked papers or a tag)."""
         self.output.export()
 
+    def action_add_papers(self) -> None:
+        """Add papers by arXiv id, DOI or OpenReview link, fetched in a thread."""
+        self.adding.add()
+
     def action_help(self) -> None:
         """Show every key, generated from the bindings."""
         self.push_screen(HelpScreen(help_sections(self, self.bound_actions())))
@@ -315,7 +323,7 @@ class PapershelfApp(SignalExit, DialogKeys):
             ("List", PaperList.BINDINGS, screen.paper_list),
             ("Reader", Reader.BINDINGS, screen.reader),
             ("Tag pane", TagPane.BINDINGS, screen.tag_pane),
-            ("Papers", [*PAPERS, *WORKFLOW_BINDINGS, *OUT], None),
+            ("Papers", [*PAPERS, *WORKFLOW_BINDINGS, *OUT, *ADD_BINDINGS], None),
             ("App", APP, None),
         ]
         actions: list[BoundAction] = []
