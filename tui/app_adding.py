@@ -10,6 +10,7 @@ the first new paper when the user is not busy in the filter or a dialog.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -84,7 +85,9 @@ class AddingActions:
                 results.append((label(identifier), fetch_paper(identifier, client)))
             except FetchError as error:
                 results.append((label(identifier), str(error)))
-        self._app.call_from_thread(self.fetched, results)
+        # RuntimeError: the app stopped meanwhile; nothing was written, nothing to say.
+        with suppress(RuntimeError):
+            self._app.call_from_thread(self.fetched, results)
 
     def fetched(self, results: Sequence[Fetched]) -> None:
         """On the app's thread: import what was fetched, say what happened, show the paper."""

@@ -62,10 +62,11 @@ def jats_text(value: str) -> str:
 
 
 def _first(value: Any) -> str | None:
-    """The first text of a Crossref list field (`title`, `container-title`)."""
-    if isinstance(value, list):
-        return next((text for text in map(one_line, value) if text), None)
-    return one_line(value)
+    """The first text of a Crossref list field (`title`, `container-title`), which Crossref
+    writes as HTML (`Knowledge Discovery &amp; Data Mining`, `<i>in vivo</i>`)."""
+    items = value if isinstance(value, list) else [value]
+    texts = (jats_text(item) for item in items if isinstance(item, str))
+    return next((text for text in texts if text), None)
 
 
 def _person(author: Any) -> str | None:
