@@ -4,11 +4,14 @@ exit 1 when any failed, nothing partial, `--dry-run` writes nothing."""
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
-from cli_helpers import run
+from cli_helpers import run, run_captured
 from fetch_server import JSON_TYPE, FakeApis, Reply, offline
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
@@ -160,3 +163,51 @@ def test_several_ids_show_progress_on_a_terminal(
         "\rfetching 1/2: arXiv:2501.01234\rfetching 2/2: openreview:Xq7pB3kFzL"
         "\rfetched 2 identifiers" + " " * 14 + "\n"
     )
+
+
+POOL = [
+    "arXiv:2501.01234",
+    "2501.01234v2",
+    "10.1145/3292500.3330701",
+    "openreview:Xq7pB3kFzL",
+    "openreview:HkgB2TNYPS",
+    "arXiv:2501.99999",
+    "10.9999/missing",
+    "wombat",
+]
+# What each id of POOL adds: the arXiv id, its DOI and their versions are one paper.
+PAPER_OF = {
+    "arXiv:2501.01234": "quokka",
+    "2501.01234v2": "quokka",
+    "10.1145/3292500.3330701": "quokka",
+    "openreview:Xq7pB3kFzL": "echidna",
+    "openreview:HkgB2TNYPS": "koala",
+}
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(batches=st.lists(st.lists(st.sampled_from(POOL), min_size=1, max_size=4), max_size=3))
+def test_any_sequence_of_adds_holds_each_paper_once(
+    fake_apis: FakeApis, batches: list[list[str]]
+) -> None:
+    """Whatever is added, in whatever order and batches: one paper per real record, an exit
+    status of 1 exactly when a batch held a failing id, and adding again writes nothing."""
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "lib"
+        expected: set[str] = set()
+        for batch in batches:
+            code, _, err = run_captured("--db", db, "add", *batch)
+            failing = [text for text in batch if text not in PAPER_OF]
+            assert code == (1 if failing else 0), err
+            assert len(err.splitlines()) == len(failing)
+            expected |= {PAPER_OF[text] for text in batch if text in PAPER_OF}
+            if expected:
+                assert len(papers_of(db)) == len(expected)
+        # Everything, twice: three papers, and the second time nothing is written.
+        assert run_captured("--db", db, "add", *PAPER_OF)[0] == 0
+        assert len(papers_of(db)) == 3
+        before = (db / "papers.json").read_bytes()
+        code, out, _ = run_captured("--db", db, "add", *PAPER_OF)
+        assert code == 0
+        assert out.count("already in the library") == len(PAPER_OF)
+        assert (db / "papers.json").read_bytes() == before

@@ -15,6 +15,7 @@ from papershelf.cli import output
 from papershelf.cli.exits import EXIT_OK, EXIT_USER_ERROR
 from papershelf.cli.papers import plural
 from papershelf.cli.shelf import open_library
+from papershelf.storage.errors import PapershelfError
 from papershelf.storage.text.identifiers import identify
 
 if TYPE_CHECKING:
@@ -56,7 +57,11 @@ def cmd_add(args: argparse.Namespace) -> int:
         except FetchError as error:
             results.append((False, f"{name}: {error}"))
             continue
-        outcome = _add(library, index, seen, paper, name)
+        try:
+            outcome = _add(library, index, seen, paper, name)
+        except PapershelfError as error:  # the library could not be written (locked, full)
+            results.append((False, f"{name}: {error}"))
+            continue
         added += outcome.startswith(("added", "would add"))
         results.append((True, f"{name}: {outcome}"))
     if show_progress:
