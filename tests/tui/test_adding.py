@@ -8,7 +8,8 @@ from keys import burst
 from pilot_helpers import settle
 from test_app import SIZE
 from test_app_saving import record_notifications
-from textual.widgets import Static
+from textual import events
+from textual.widgets import Input, Static
 
 from papershelf.storage.library.library import Library
 from papershelf.tui.screens.add_dialog import AddDialog
@@ -163,3 +164,23 @@ async def test_a_typed_in_the_filter_stays_in_the_filter(make_app, fake_apis: Fa
         assert len(app.screen_stack) == 1
         assert app.main_screen.filter_bar.value == "a graph a"
         assert fake_apis.requests == []
+
+
+async def test_a_pasted_list_of_lines_adds_every_line(
+    make_app, library: Library, reopen, fake_apis: FakeApis
+) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await burst(pilot, "a")
+        app.post_message(events.Paste("arXiv:2501.01234\nopenreview:Xq7pB3kFzL\n"))
+        await settle(app, pilot)
+        assert isinstance(app.screen, AddDialog)
+        assert app.screen.query_one("#ids", Input).value == (
+            "arXiv:2501.01234 openreview:Xq7pB3kFzL"
+        )
+        await burst(pilot, "enter")
+        await settle(app, pilot)
+        stored = reopen(library.root).papers()
+        assert {"2501.01234"} <= {paper.arxiv_id for paper in stored}
+        assert {"Xq7pB3kFzL"} <= {paper.openreview_id for paper in stored}

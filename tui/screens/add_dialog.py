@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -19,6 +19,23 @@ MAX_IDS_CHARS = 2_000
 """Room for a few dozen identifiers; a longer paste is cut by the input."""
 
 PLACEHOLDER = "2501.01234  10.1145/3292500.3330701  openreview.net/forum?id=…"
+
+
+class IdsInput(SafeInput):
+    """The identifiers' input: a paste of several lines (a list of ids) keeps every line."""
+
+    def on_paste(self, event: events.Paste) -> None:
+        """Insert the whole paste, its line breaks made spaces (Input keeps the first line)."""
+        # A subclass's handler runs before Input's own, which prevent_default then skips.
+        event.prevent_default()
+        event.stop()
+        text = " ".join(event.text.split())
+        if not text:
+            return
+        if self.selection.is_empty:
+            self.insert_text_at_cursor(text)
+        else:
+            self.replace(text, *self.selection)
 
 
 class AddDialog(DialogScreen[tuple[Identifier, ...]]):
@@ -47,7 +64,7 @@ class AddDialog(DialogScreen[tuple[Identifier, ...]]):
         with Vertical(id="dialog", classes="-add") as dialog:
             dialog.border_title = "Add papers by identifier"
             yield Label("arXiv ids, DOIs or OpenReview links")
-            yield SafeInput(
+            yield IdsInput(
                 placeholder=PLACEHOLDER, id="ids", max_length=MAX_IDS_CHARS, select_on_focus=False
             )
             yield Static(
