@@ -134,9 +134,16 @@ class MatchIndex:
                     self._titles.setdefault(title_key(stored.title), []).append(stored.id)
         for candidate in self._titles.get(title_key(paper.title), ()):
             stored = self._papers.get(candidate)
+            if stored is None:
+                continue
             # A shared title alone joins two papers only when one of them has no abstract:
             # two abstracts that differ are two papers, whatever they are called.
-            if stored is not None and (not paper.abstract or not stored.abstract):
+            if not paper.abstract or not stored.abstract:
+                return candidate
+            # The same abstract under an id from a title: a paper first stored from its title
+            # that gained this abstract since (found by neither id nor key). Hashed only here,
+            # for the few papers of this title.
+            if paper_id(stored.abstract) == paper_id(paper.abstract):
                 return candidate
         return None
 
