@@ -131,7 +131,10 @@ def _import_arguments(p: argparse.ArgumentParser) -> None:
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "ids", nargs="+", metavar="ID", help="arXiv:2501.01234, a DOI, an OpenReview link (or URLs)"
+        "ids",
+        nargs="+",
+        metavar="ID",
+        help="arXiv:2501.01234, 10.1145/..., openreview:ID, or their web addresses",
     )
     p.add_argument("--dry-run", action="store_true", help="fetch and show; write nothing")
 

@@ -95,6 +95,7 @@ class MatchIndex:
         self._papers = papers
         self._keys: dict[str, str] = {}
         self._titles: dict[str, list[str]] | None = None
+        self._abstract_ids: dict[str, str] = {}
         for paper in papers.values():
             self._index(paper)
 
@@ -104,13 +105,20 @@ class MatchIndex:
         if self._titles is not None and paper.title:
             self._titles.setdefault(title_key(paper.title), []).append(paper.id)
 
-    @staticmethod
-    def _keys_of(paper: Paper) -> list[str]:
+    def _keys_of(self, paper: Paper) -> list[str]:
         keys = list(paper.identifiers)
         if keys and paper.abstract:
             # Its id may come from an identifier: its abstract must still find it.
-            keys.append(f"id:{paper_id(paper.abstract)}")
+            keys.append(f"id:{self._abstract_id(paper.abstract)}")
         return keys
+
+    def _abstract_id(self, abstract: str) -> str:
+        """`paper_id(abstract)`, once per abstract: `find` and then `added` ask for the same
+        record's (a tenth of an arXiv feed's import went to hashing each abstract twice)."""
+        found = self._abstract_ids.get(abstract)
+        if found is None:
+            found = self._abstract_ids[abstract] = paper_id(abstract)
+        return found
 
     def find(self, paper: Paper) -> str | None:
         """The id of the stored paper `paper` is a record of, or None when it is new."""
