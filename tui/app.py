@@ -222,10 +222,10 @@ class PapershelfApp(SignalExit, DialogKeys):
     # -- actions ---------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """`/` (the filter) and `a` (add) act only on the main screen, when no input has focus."""
+        """`/` is for the filter only on the main screen and when no input has focus."""
         if action == "leave_filter":
             return isinstance(self.focused, FilterBar) and self.screen is self.main_screen
-        if action in ("focus_filter", "add_papers"):
+        if action == "focus_filter":
             return self.screen is self.main_screen and not isinstance(self.focused, Input)
         return True
 

@@ -24,10 +24,10 @@ if TYPE_CHECKING:
     from papershelf.storage.model import Paper
     from papershelf.tui.app import PapershelfApp
 
-# A priority binding (like `/`): the dialog is pushed when `a` arrives, so the keys typed
-# behind it are held for the dialog. Resolved as the key bubbled back, a `/` of a DOI typed
-# right after `a` would meet the app's own priority `/` first and land in the filter.
-# `PapershelfApp.check_action` lets `a` through to any focused input and to other screens.
+# An ordinary binding, like `t` and `n`: a priority `a` would act the moment it arrives, so
+# an `a` typed in a burst behind `n` or `t` (before their dialog is up) opened this dialog.
+# The dialog's own keys are held for it (DialogKeys); only a `/` sent in the same instant as
+# `a`, before the dialog is up, still meets the app's priority `/` (the filter) first.
 ADD_BINDINGS: list[BindingType] = [
     Binding(
         "a",
@@ -35,7 +35,6 @@ ADD_BINDINGS: list[BindingType] = [
         "Add",
         id="app.add",
         show=False,
-        priority=True,
         tooltip="Add papers by arXiv id, DOI or OpenReview link (fetched from the public APIs)",
     ),
 ]
