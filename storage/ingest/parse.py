@@ -44,7 +44,7 @@ MAX_ABSTRACT_CHARS = 20_000
 
 _JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
 _XML_SUFFIXES = (".xml", ".atom", ".rss")
-_XML_STARTS = ("<?xml", "<feed", "<rss")
+_XML_START = re.compile(r"\s*(?:<\?xml|<feed|<rss)")
 """How an arXiv feed (`ingest.atom`) is told from an abstract list: by name or first bytes."""
 
 
@@ -279,7 +279,7 @@ def parse_bytes(
         raise IngestError(source, "empty file")
     venue = _one_line(venue) if venue is not None else None
     now = now or utc_now()
-    if source.lower().endswith(_XML_SUFFIXES) or text.lstrip().startswith(_XML_STARTS):
+    if source.lower().endswith(_XML_SUFFIXES) or _XML_START.match(text):
         from papershelf.storage.ingest.atom import parse_feed  # loads defusedxml: only here
 
         return parse_feed(text, source, venue, now)
