@@ -1,6 +1,7 @@
 """Search engine benchmark: index build/load, per-keystroke engine time, whole-process runs vs fzf.
 
 Run:  /work/venv/bin/python bench/bench_search.py [--corpus PATH] [--reps N] [--sizes 1000,10000,0]
+      [--queries FILE] [--authors]    (field queries: --queries bench/queries_fields.txt --authors)
 
 For each library size (0 = the whole corpus): index build time, cache save/load time, warm-up
 time, then typing sessions: every query of bench/queries.txt typed one key at a time (`d`, `di`,
@@ -178,11 +179,22 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--sizes", default="1000,10000,0", help="library sizes; 0 = all")
     parser.add_argument("--no-processes", action="store_true")
+    parser.add_argument("--queries", type=Path, help="another query file (default: queries.txt)")
+    parser.add_argument(
+        "--authors",
+        action="store_true",
+        help="synthetic authors for the papers (the corpus has none)",
+    )
     args = parser.parse_args()
     start = time.perf_counter()
     papers = load_papers(args.corpus)
     print(f"loaded {len(papers)} papers with ingest.parse in {time.perf_counter() - start:.1f} s")
-    queries = read_queries()
+    if args.authors:
+        from synthetic_authors import with_authors  # bench/ (the script's folder)
+
+        papers = with_authors(papers)
+        print(f"synthetic authors: {sum(len(p.authors) for p in papers)} names")
+    queries = read_queries(args.queries) if args.queries else read_queries()
     print(f"{len(queries)} queries, {sum(len(q) for q in queries)} keystrokes")
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)

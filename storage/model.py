@@ -6,6 +6,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Literal, get_args
+from urllib.parse import quote
 
 Status = Literal["unread", "reading", "read"]
 STATUSES: tuple[Status, ...] = get_args(Status)
@@ -76,6 +77,53 @@ class Paper:
         are shown or offered, and each address is listed once."""
         page = self.separate_page
         return self.links if page is None else (*self.links, page)
+
+    @property
+    def separate_pdf(self) -> str | None:
+        """The PDF's address (`pdf_url`), unless it is already a code URL, a link or the page."""
+        pdf = self.pdf_url
+        if pdf is None or pdf == self.url or pdf in self.code_urls or pdf in self.links:
+            return None
+        return pdf
+
+    @property
+    def doi_url(self) -> str | None:
+        """The DOI's address at the resolver (`https://doi.org/10.1145/...`), if it has one."""
+        if not self.doi:
+            return None
+        # `#`, `?`, `%`, `<`, `>` and spaces occur in old DOIs and mean something in a URL.
+        return "https://doi.org/" + quote(self.doi, safe="/:;()[]._-+=,")
+
+    @property
+    def arxiv_url(self) -> str | None:
+        """Its arXiv abstract page (`https://arxiv.org/abs/2501.01234`), if it has an arXiv id."""
+        return f"https://arxiv.org/abs/{quote(self.arxiv_id)}" if self.arxiv_id else None
+
+    @property
+    def openreview_url(self) -> str | None:
+        """Its OpenReview forum page, if it has an OpenReview id."""
+        if not self.openreview_id:
+            return None
+        return f"https://openreview.net/forum?id={quote(self.openreview_id, safe='')}"
+
+    @property
+    def record_links(self) -> tuple[str, ...]:
+        """The addresses its record gives beyond the abstract's, each once: its page, its PDF,
+        then its DOI, arXiv and OpenReview pages."""
+        found = (
+            self.url,
+            self.pdf_url,
+            self.doi_url,
+            self.arxiv_url,
+            self.openreview_url,
+        )
+        return tuple(dict.fromkeys(url for url in found if url))
+
+    @property
+    def all_links(self) -> tuple[str, ...]:
+        """Every address of the paper, each once, in the order `o` offers them: code URLs, the
+        abstract's other links, then `record_links`."""
+        return tuple(dict.fromkeys((*self.code_urls, *self.links, *self.record_links)))
 
     def to_dict(self) -> dict[str, object]:
         """The JSON-safe form stored in papers.json."""

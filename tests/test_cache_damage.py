@@ -76,7 +76,8 @@ QUERIES = (
 
 def sweep_query(root: Path) -> str:
     """A query that reads the whole listing: every token's postings in every field (one
-    prefix alternative per first letter of the vocabulary) and the abstracts ('e)."""
+    prefix alternative per first letter of the vocabulary, and again after `author:`, since
+    plain words do not look in the authors) and the abstracts ('e)."""
     papers = Library.open(root, seed=False).papers()
     firsts = sorted(
         {
@@ -86,7 +87,7 @@ def sweep_query(root: Path) -> str:
             for token in tokenize(text)
         }
     )
-    return "'e " + "|".join(firsts)
+    return "'e " + "|".join(firsts) + "|author:" + "|".join(firsts)
 
 
 # -- the answers ------------------------------------------------------------------------------

@@ -31,6 +31,14 @@ CONTRACT_KEYS = {
     "note",
     "changed_at",
     "imported_at",
+    "year",
+    "pdf_url",
+    "doi",
+    "arxiv_id",
+    "openreview_id",
+    "kind",
+    "cite_key",
+    "extra",
 }
 
 # Each code URL of the seeds, with the opening words of the abstract it belongs to.

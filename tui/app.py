@@ -2,9 +2,9 @@
 
 The app holds one object per thing the keys act on: `papers` (tags, status, star, note, undo),
 `search` (the filter's live search), `workflow` (sort orders, related papers) and `output`
-(copy, open, export). Its `action_*` methods are one-line delegations to them; what stays App
-behaviour (overriding Textual's hooks) is the crash guard, the saving and signal handling and
-the dialog keys, in the bases.
+(copy, open, export), and `saving` (changes not yet on disk) and `signals` (SIGHUP, SIGTERM).
+Its `action_*` methods are one-line delegations to them; what stays App behaviour, as bases, is
+what must override Textual's own App methods: the crash guard and the dialog keys.
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ from papershelf.storage.errors import PapershelfError
 from papershelf.tui.app_actions import PaperActions
 from papershelf.tui.app_adding import ADD_BINDINGS, AddingActions
 from papershelf.tui.app_bindings import APP, LEAVE_FILTER, MOVE, OUT, PAPERS
+from papershelf.tui.app_columns import ColumnCommands, apply_saved_columns, toggle_authors_column
+from papershelf.tui.app_guard import CrashGuard
+from papershelf.tui.app_saving import UnsavedChanges
 from papershelf.tui.app_search import SearchWiring
 from papershelf.tui.app_signals import SignalExit
 from papershelf.tui.app_theme import ThemeMemory
@@ -49,14 +52,14 @@ REFRESH_SECONDS = 2.0
 """How often to look for changes another papershelf process saved."""
 
 
-class PapershelfApp(SignalExit, DialogKeys):
+class PapershelfApp(CrashGuard, DialogKeys):
     """Filter, read, tag and export the papers of one Library."""
 
     # The main screen's sheet is read here: Textual 8.2.8 reads a screen's CSS_PATH when the
     # screen is pushed, never for the default screen.
     CSS_PATH: ClassVar[list[str | Path]] = ["app.tcss", "screens/main.tcss"]
     TITLE = "papershelf"
-    COMMANDS: ClassVar = App.COMMANDS | {PapershelfCommands, SortCommands}
+    COMMANDS: ClassVar = App.COMMANDS | {PapershelfCommands, SortCommands, ColumnCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         *MOVE,
         *PAPERS,
@@ -83,9 +86,11 @@ class PapershelfApp(SignalExit, DialogKeys):
         """Copy, open and export (`y`, `o`, `e`)."""
         self.adding: AddingActions = AddingActions(self)
         """Papers fetched by identifier (`a`)."""
-        self.main_screen = MainScreen(
-            library, on_edit=self.search.query_edited, on_ready=self.main_screen_ready
-        )
+        self.saving: UnsavedChanges = UnsavedChanges(self)
+        """Changes held in memory after a failed save: retried, shown, asked about at `q`."""
+        self.signals: SignalExit = SignalExit(self)
+        """SIGHUP and SIGTERM: a last save, then exit 128+N."""
+        self.main_screen = MainScreen(library, on_edit=self.search.query_edited)
         """The screen every dialog returns to (the first of the stack)."""
 
     def get_default_screen(self) -> MainScreen:
@@ -109,10 +114,18 @@ class PapershelfApp(SignalExit, DialogKeys):
         """A one-line notification of user text, never parsed as markup."""
         self.notify(one_line_notice(message, 300), severity=severity, markup=False)  # type: ignore[arg-type]
 
+    def on_mount(self) -> None:
+        """Handle the signals and retry failed saves while the app runs."""
+        self.signals.start()
+        self.saving.start()
+
+    @on(MainScreen.Ready)
     def main_screen_ready(self) -> None:
         """Show every paper at once; build the search index only after the first frame."""
         TRACE.mark("mount")
         self.main_screen.fit_width(self.size.width)
+        apply_saved_columns(self)
+        self.main_screen.paper_count = self._paper_count
         self.search.show_results(self.search.serial, self.workflow.all_hits(), keep=None)
         self.paper_list.focus()
         ThemeMemory(self).start()
@@ -125,6 +138,7 @@ class PapershelfApp(SignalExit, DialogKeys):
     def on_unmount(self) -> None:
         """Give the garbage collector its usual settings back."""
         TRACE.mark_peak_rss()
+        self.signals.stop()
         self.collector.stop()
 
     def _first_frame(self) -> None:
@@ -156,28 +170,23 @@ class PapershelfApp(SignalExit, DialogKeys):
 
     # -- redrawing -------------------------------------------------------------------------------
 
-    def update_status(self, searching: bool = False) -> None:
-        """Redraw the status line."""
-        papers, search = self.paper_list, self.search
-        self.main_screen.status_line.show(
-            shown=len(papers.hits),
-            total=len(self.library.papers()),
-            query=search.query_text,
-            marked=len(papers.marked),
-            searching=searching or (bool(search.query_text.strip()) and search.engine is None),
-            error=search.error,
-            sort=self.workflow.sort_label,
-            unsaved=self.unsaved_note(),
-        )
+    def last_save_attempt(self) -> str | None:
+        """The crash guard's last save before it stops the app: the saving's."""
+        return self.saving.last_save_attempt()
+
+    async def action_quit(self) -> None:
+        """Quit; with changes not saved, try once more and ask before losing them."""
+        self.saving.quit()
 
     def after_change(self) -> None:
         """Entries changed (here or in another process): redraw and re-filter."""
         self._seen_revision = self.library.revision
+        self.saving.show()  # saved now, or held in memory
         papers = self.paper_list
         papers.refresh_rows()
         self.main_screen.show_paper(papers.current_id)
         if len(self.library.papers()) != self._paper_count:
-            self._paper_count = len(self.library.papers())
+            self._paper_count = self.main_screen.paper_count = len(self.library.papers())
             self.search.engine = None
             self.search.build_index()
         if self.search.query_text.strip() or self.workflow.sort_follows_entries:
@@ -205,8 +214,7 @@ class PapershelfApp(SignalExit, DialogKeys):
         backup): each notice once, as a warning that stays long enough to be read."""
         for notice in self.library.take_notices():
             self.notify(one_line_notice(notice, 400), severity="warning", markup=False, timeout=30)
-        if self.library.pending:
-            self.update_status()  # a recovery not yet written is an unsaved change
+        self.saving.show()  # a recovery not yet written is an unsaved change
 
     # -- messages from the widgets ---------------------------------------------------------------
 
@@ -214,10 +222,6 @@ class PapershelfApp(SignalExit, DialogKeys):
     def _highlighted(self) -> None:
         # The main screen moves the reader; here the cursor's moves count as activity.
         self.collector.activity()
-
-    @on(PaperList.MarksChanged)
-    def _marks_changed(self, message: PaperList.MarksChanged) -> None:
-        self.update_status()
 
     # -- actions ---------------------------------------------------------------------------------
 
@@ -298,6 +302,10 @@ class PapershelfApp(SignalExit, DialogKeys):
     def action_copy_code(self) -> None:
         """Copy the code URL of the paper in focus (a chooser when there are several)."""
         self.output.copy_code()
+
+    def action_toggle_authors_column(self) -> None:
+        """Show or hide the list's authors column (the palette's command; remembered)."""
+        toggle_authors_column(self)
 
     def action_open_link(self) -> None:
         """Open a link of the paper in focus in a browser."""

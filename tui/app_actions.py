@@ -77,7 +77,7 @@ class PaperActions:
             changed = run()
         except SaveError as error:
             # Made in memory, not on disk: shown as it is, and saved later (`save_failed`).
-            self._app.save_failed(error)
+            self._app.saving.save_failed(error)
             self._app.after_change()
             return
         except PapershelfError as error:
@@ -186,7 +186,7 @@ class PaperActions:
         try:
             description = self.library.undo() if back else self.library.redo()
         except SaveError as error:
-            self._app.save_failed(error)
+            self._app.saving.save_failed(error)
             self._app.after_change()
             return
         except PapershelfError as error:

@@ -42,7 +42,7 @@ OUT: list[BindingType] = [
         "copy_code",
         "Copy URL",
         id="app.copy",
-        tooltip="Copy the code URL (a chooser when there are several), else the paper's page",
+        tooltip="Copy the code URL (a chooser when there are several), else its page, PDF or DOI",
     ),
     Binding(
         "o",
@@ -50,7 +50,7 @@ OUT: list[BindingType] = [
         "Open",
         id="app.open",
         show=False,
-        tooltip="Open a code URL, link or the paper's page in a browser (http/https only)",
+        tooltip="Open a code URL, link, page, PDF, DOI or arXiv page (http/https only)",
     ),
     Binding("e", "export", "Export", id="app.export", tooltip="Export Markdown"),
 ]

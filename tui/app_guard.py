@@ -72,7 +72,10 @@ class CrashGuard(App[None]):
         self.post_message(Notify(notification))
 
     def last_save_attempt(self) -> str | None:
-        """Try to save what is unsaved; a line naming what is lost, or None (see UnsavedChanges)."""
+        """Try to save what is unsaved; a line naming what is lost, or None.
+
+        The app gives it to its `UnsavedChanges` (`app.saving`); the guard has nothing to save.
+        """
         return None
 
     # -- abandoning ------------------------------------------------------------------------------

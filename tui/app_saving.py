@@ -5,6 +5,9 @@ raises `SaveError`. The app then says so, keeps the change on screen, shows
 `● N changes not saved — retrying` in the status line until it is on disk, and retries on the
 next change (the Library does), every `RETRY_SECONDS`, and at `q`. Quitting with changes still
 unsaved asks first; quitting anyway exits with `EXIT_UNSAVED` and a line naming what was lost.
+
+`UnsavedChanges` is a plain object the app holds (`app.saving`); the app's `action_quit` and
+its crash guard's `last_save_attempt` delegate to it.
 """
 
 from __future__ import annotations
@@ -14,11 +17,10 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from papershelf.storage.errors import PapershelfError, SaveError
-from papershelf.tui.app_guard import CrashGuard
 from papershelf.tui.text import one_line_notice
 
 if TYPE_CHECKING:
-    from papershelf.storage.library.library import Library
+    from papershelf.tui.app import PapershelfApp
 
 RETRY_SECONDS = 3.0
 """How often a change that could not be saved is tried again."""
@@ -30,20 +32,24 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-class UnsavedChanges(CrashGuard):
-    """Retries failed saves and refuses to forget them silently."""
+class UnsavedChanges:
+    """Retries failed saves and refuses to forget them silently, for the app that holds it."""
 
-    def __init__(self, library: Library) -> None:
-        super().__init__(library)
+    def __init__(self, app: PapershelfApp) -> None:
+        self._app = app
+        self.library = app.library
         self._save_error: str | None = None
         """The last save failure's message, while changes are unsaved."""
 
-    def update_status(self, searching: bool = False) -> None:
-        """Redraw the status line (the unsaved count is on it); the app draws it."""
-
-    def on_mount(self) -> None:
+    def start(self) -> None:
         """Start retrying; a library opened with unsaved changes (a recovery) shows them."""
-        self.set_interval(RETRY_SECONDS, self.guarded(self.retry_save, "saving"))
+        app = self._app
+        app.set_interval(RETRY_SECONDS, app.guarded(self.retry_save, "saving"))
+        self.show()
+
+    def show(self) -> None:
+        """Put the unsaved note (or none) on the status line: after every change and save."""
+        self._app.main_screen.unsaved_note = self.unsaved_note()
 
     @property
     def unsaved_count(self) -> int:
@@ -62,13 +68,13 @@ class UnsavedChanges(CrashGuard):
         """A change was made in memory but could not be written: say so; retries follow."""
         self._save_error = str(error)
         held = "Not saved yet (kept on screen, retrying): " if self.library.pending else ""
-        self.notify(
+        self._app.notify(
             one_line_notice(f"{held}{error}", 300),
             severity="error",
             markup=False,
             timeout=10,
         )
-        self.update_status()
+        self.show()
 
     def retry_save(self) -> bool:
         """Try to write what is unsaved; True when it is now on disk."""
@@ -83,8 +89,8 @@ class UnsavedChanges(CrashGuard):
             self._save_error = str(error)
             return False
         self._save_error = None
-        self.notify("Saved: every change is on disk now", markup=False)
-        self.update_status()
+        self._app.notify("Saved: every change is on disk now", markup=False)
+        self.show()
         return True
 
     def last_save_attempt(self) -> str | None:
@@ -97,10 +103,11 @@ class UnsavedChanges(CrashGuard):
             what = _plural(count, "change") + " (imported papers included)"
         return f"{what} could not be saved and are lost: {self._save_error}"
 
-    async def action_quit(self) -> None:
+    def quit(self) -> None:
         """Quit; with unsaved changes, try once more and then ask before losing them."""
+        app = self._app
         if self.retry_save():
-            self.exit()
+            app.exit()
             return
         from papershelf.tui.screens.confirm import Confirm
 
@@ -115,9 +122,9 @@ class UnsavedChanges(CrashGuard):
                 return
             lost = self.last_save_attempt()
             if lost is None:
-                self.exit()
+                app.exit()
                 return
             line = one_line_notice(f"papershelf: {lost}", 1000)
-            self.exit(return_code=EXIT_UNSAVED, message=Text(line))
+            app.exit(return_code=EXIT_UNSAVED, message=Text(line))
 
-        self.push_screen(Confirm(one_line_notice(question, 300), yes="Quit", no="Stay"), answered)
+        app.push_screen(Confirm(one_line_notice(question, 300), yes="Quit", no="Stay"), answered)

@@ -44,17 +44,19 @@ class SearchWiring:
         self.library = app.library
         self.engine: SearchEngine | None = None
         """The search index; None until the worker has built or loaded it."""
-        self.query_text = ""
         self.serial = 0
         """The serial of the newest search (each query edit starts one)."""
         self.shown_serial = 0
         """The serial of the search whose results the list shows (benchmarks wait for it)."""
-        self.error: str | None = None
-        """What the status line says is wrong with the query, if anything."""
         self.lock = threading.Lock()
         """Held while the engine searches: its caches are not shared between threads."""
         self.last_search = 0.0
         """Seconds the last search took: a slow one sends the next to the worker."""
+
+    @property
+    def query_text(self) -> str:
+        """The filter's text as searched (kept by the main screen, which shows it)."""
+        return self._app.main_screen.query_text
 
     # -- the index -------------------------------------------------------------------------------
 
@@ -92,8 +94,6 @@ class SearchWiring:
         freeze_long_lived()  # the index lives as long as the library
         if self.query_text.strip():
             self.start_search(keep=None)
-        else:
-            self._app.update_status()
 
     # -- searching -------------------------------------------------------------------------------
 
@@ -102,7 +102,7 @@ class SearchWiring:
         TRACE.mark("changed")
         self._app.collector.activity()
         self._app.workflow.new_query(self.query_text, query)
-        self.query_text = query
+        self._app.main_screen.query_text = query
         self.start_search(keep=None)
 
     def start_search(self, keep: str | None) -> None:
@@ -112,7 +112,7 @@ class SearchWiring:
         if not query.strip():
             self.show_results(self.serial, self._app.workflow.all_hits(), keep=keep)
         elif self.engine is None:
-            self._app.update_status(searching=True)  # queued: IndexReady starts it
+            self._app.main_screen.searching = True  # queued: IndexReady starts it
         elif self.last_search < INLINE_SEARCH_SECONDS and self.lock.acquire(False):
             # Quick searches run right here, so that the list changes in the same frame as the
             # filter's text (a worker round trip costs a frame or two); a slow one moves the
@@ -122,8 +122,7 @@ class SearchWiring:
                 hits = self.engine.results(query, self.library.entries())
                 self.last_search = perf_counter() - started
             except PapershelfError as error:
-                self.error = str(error)
-                self._app.update_status()
+                self._failed(str(error))
                 return
             finally:
                 self.lock.release()
@@ -138,7 +137,7 @@ class SearchWiring:
                 group="search",
                 description=f"search {self.serial}",  # not the repr of every entry
             )
-            self._app.update_status(searching=True)
+            self._app.main_screen.searching = True
 
     def results_current(self) -> bool:
         """Whether the list shows the results of the query as typed. A key that acts on a
@@ -156,8 +155,7 @@ class SearchWiring:
             with self.lock:  # a worker's search finishes first (the engine's caches)
                 hits = self.engine.results(self.query_text, self.library.entries())
         except PapershelfError as error:
-            self.error = str(error)
-            self._app.update_status()
+            self._failed(str(error))
             return False
         self.show_results(self.serial, hits, keep=None)
         return True
@@ -196,16 +194,24 @@ class SearchWiring:
     def failed(self, message: SearchFailed) -> None:
         """A worker's search failed: the status line says why (if it is still the newest)."""
         if message.serial == self.serial:
-            self.error = message.message
-            self._app.update_status()
+            self._failed(message.message)
+
+    def _failed(self, error: str) -> None:
+        """The newest search failed: the status line says why, and no longer `searching…`."""
+        screen = self._app.main_screen
+        screen.query_error = error
+        screen.searching = False
 
     # -- showing ---------------------------------------------------------------------------------
 
     def show_results(self, serial: int, hits: Sequence[Hit], keep: str | None) -> None:
-        """Show `hits` (in the chosen order) in the list, the tag pane and the status line."""
+        """Show `hits` (in the chosen order) in the list and the tag pane; the status line
+        follows the list's count and the screen's figures set here."""
         hits, keep = self._app.workflow.arrange(hits, keep)
+        screen = self._app.main_screen
         # What the CLI would refuse (`has:pdf`, `is:done`) the status line says, in its words.
-        self.error = next(iter(parse_query(self.query_text).errors), None)
+        screen.query_error = next(iter(parse_query(self.query_text).errors), None)
+        screen.searching = False
         self.shown_serial = serial
         papers = self._app.paper_list
         papers.show(hits, keep=keep)
@@ -222,9 +228,8 @@ class SearchWiring:
             self._app.call_after_refresh(self._trace_rendered, shown, detail)
 
     def refresh_side(self) -> None:
-        """Redraw the tag pane's counts and the status line for the results shown."""
+        """Redraw the tag pane's counts for the results shown."""
         self._app.main_screen.tag_pane.show_counts(self._tag_counts(self._app.paper_list.hits))
-        self._app.update_status()
 
     def _tag_counts(self, hits: Sequence[Hit]) -> Counter[str]:
         # The counts do not depend on the order: count the unsorted results (fast paths there).

@@ -134,6 +134,7 @@ class WorkflowActions:
         """`hits` in the chosen order, and the paper to keep the cursor on (a jump's target)."""
         if self._app.search.query_text.strip() and not self.by_relevance:
             hits = sort_hits(hits, self.settings.sort, self._papers_by_id(), self.library.entries())
+        self._show_order()
         if self._jump_target is not None:
             keep, self._jump_target = self._jump_target, None
         return hits, keep
@@ -142,6 +143,13 @@ class WorkflowActions:
         """A new query (the filter was empty) is ranked by relevance, whatever the last order."""
         if query.strip() and not old.strip():
             self.by_relevance = True
+            self._show_order()
+
+    def _show_order(self) -> None:
+        # The status line names the order (relevance while a query ranks by it).
+        screen = self._app.main_screen
+        screen.sort_label = ORDER_LABELS[self.settings.sort]
+        screen.by_relevance = self.by_relevance
 
     def sort(self, order: str = "") -> None:
         """Show the results in `order`, or in the next order of the cycle; remember it."""

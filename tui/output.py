@@ -4,7 +4,8 @@
 `e` actions call it. Copying and opening work alike on one paper (the reader's when it has
 focus, else the cursor's): no URL says so, one URL is used at once, several open the link
 chooser. A paper's links are its code URLs, the other links found in its abstract, and its
-own page (`Paper.url`, from an import's `url` field). Copies go through `tui.clipboard` one at
+record's (`Paper.record_links`: its page, PDF, DOI, arXiv and OpenReview pages); `y` offers the
+record's when the paper has no code URL. Copies go through `tui.clipboard` one at
 a time, in the order asked; a browser starts, and an export is written, in a thread.
 """
 
@@ -70,16 +71,16 @@ class OutputActions:
 
     def copy_code(self) -> None:
         """Copy the code URL of the paper in focus (a chooser when it has several); a paper
-        without code offers its own page instead."""
+        without code offers its record's links instead (page, PDF, DOI, arXiv)."""
         paper_id = self._app.papers.current_paper_id()
         if paper_id is None:
             return
         paper = self._app.library.get(paper_id)
         if paper.code_urls:
             self._choose_url(paper.code_urls, f"Copy a code URL of {paper.name}", self._copy)
-        elif paper.url:
-            # Its page is the one address a paper without code has for sure: better than none.
-            self._choose_url((paper.url,), f"Copy the page of {paper.name}", self._copy)
+        elif paper.record_links:
+            # Its page, PDF, DOI or arXiv page: better than nothing for a paper without code.
+            self._choose_url(paper.record_links, f"Copy a link of {paper.name}", self._copy)
         else:
             self._app.notify_info(f"{paper.name} has no code URL", "warning")
 
@@ -114,7 +115,7 @@ class OutputActions:
         if paper_id is None:
             return
         paper = self._app.library.get(paper_id)
-        urls = list(dict.fromkeys([*paper.code_urls, *paper.links_with_page]))
+        urls = paper.all_links
         web = [url for url in urls if is_web_url(url)]
         if not web:
             refused = f" ({len(urls) - len(web)} not http/https: not opened)" if urls else ""

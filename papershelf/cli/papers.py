@@ -24,6 +24,7 @@ def paper_json(paper: Paper, entry: Entry, score: float | None) -> dict[str, obj
         "name": paper.name,
         "title": display_title(paper.title) or None,  # as shown (LaTeX as Unicode)
         "authors": list(paper.authors),
+        "year": paper.year,
         "venue": paper.venue,
         "tags": sorted(entry.tags),
         "status": entry.status,
@@ -32,6 +33,13 @@ def paper_json(paper: Paper, entry: Entry, score: float | None) -> dict[str, obj
         "changed_at": entry.updated_at,
         "imported_at": paper.imported_at or None,
         "url": paper.url,
+        "pdf_url": paper.pdf_url,
+        "doi": paper.doi,
+        "arxiv_id": paper.arxiv_id,
+        "openreview_id": paper.openreview_id,
+        "kind": paper.kind,
+        "cite_key": paper.cite_key,
+        "extra": dict(paper.extra),  # names are unique: an object reads better than pairs
         "code_urls": list(paper.code_urls),
         # The paper's own page is a link too (issue 11); `url` still says which one it is.
         "links": list(paper.links_with_page),

@@ -116,6 +116,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         output.json_block(paper_json(paper, entry, None))
         return EXIT_OK
+    from papershelf.storage.text.authors import authors_text
     from papershelf.storage.text.headings import heading
     from papershelf.storage.text.latex import display_text
 
@@ -123,9 +124,13 @@ def cmd_show(args: argparse.Namespace) -> int:
     lines = [head, title, ""] if title else [head, ""]
     fields = [("id", paper.id)]
     if paper.authors:
-        fields.append(("authors", ", ".join(paper.authors)))
+        fields.append(("authors", authors_text(paper.authors)))
+    if paper.year is not None:
+        fields.append(("year", str(paper.year)))
+    fields.append(("venue", paper.venue or "—"))
+    if paper.identifiers:  # as `papershelf add` takes them: doi:…, arxiv:…, openreview:…
+        fields.append(("ids", "  ".join(paper.identifiers)))
     fields += [
-        ("venue", paper.venue or "—"),
         ("sources", ", ".join(paper.sources)),
         ("status", entry.status + (" ★" if entry.starred else "")),
         ("tags", " ".join(f"#{t}" for t in sorted(entry.tags)) or "—"),
@@ -138,6 +143,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     fields += [("link", url) for url in paper.links]
     if paper.separate_page:  # not when it is a code URL or link already
         fields.append(("page", paper.separate_page))
+    if paper.separate_pdf:
+        fields.append(("pdf", paper.separate_pdf))
     lines += [f"{key:>8}: {value}" for key, value in fields]
     output.lines(lines)
     # The note and the abstract have lines of their own; every other field is one line.

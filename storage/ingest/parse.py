@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from papershelf.storage.ingest.merge import MatchIndex, merge_papers
 from papershelf.storage.ingest.paragraphs import dedupe_key, paper_id, paragraphs, venue_from_header
 from papershelf.storage.model import Paper, utc_now
 from papershelf.storage.names.derive import derive_name
+from papershelf.storage.text import identifiers
 from papershelf.storage.text.clean import clean_line, clean_name, clean_text
 from papershelf.storage.text.urls import canonical, is_code_url, split_urls
 
@@ -175,6 +176,53 @@ def _authors(value: Any) -> tuple[str, ...]:
     return tuple(name for name in names if name)
 
 
+def _first_field(record: dict[str, Any], *names: str) -> str | None:
+    """The first of `names` the record holds as text (or a number: `"arxiv": 1706.03762` is
+    one to JSON), as one clean line."""
+    for name in names:
+        value = record.get(name)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            value = str(value)
+        if (text := _one_line(value)) is not None:
+            return text
+    return None
+
+
+_YEAR = re.compile(r"\s*(\d{4})(?!\d)")
+
+
+def _year(value: Any) -> int | None:
+    """A year from `2017`, `"2017"` or `"2017-06-12"`; None for anything else (a bad year is not
+    worth refusing the file)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if 1000 <= value <= 9999 else None
+    match = _YEAR.match(value) if isinstance(value, str) else None
+    return int(match.group(1)) if match else None
+
+
+def _record_fields(record: dict[str, Any]) -> dict[str, Any]:
+    """The bibliographic fields of a JSON record that carries them (`year`, `doi`,
+    `arxiv_id`/`arxiv`, `openreview_id`/`openreview`, `pdf_url`/`pdf`), identifiers in their
+    canonical form: what `list --json` prints imports back the same. Fields that are not what
+    they say (a DOI that is no DOI) are left out."""
+    fields: dict[str, Any] = {}
+    if (year := _year(record.get("year"))) is not None:
+        fields["year"] = year
+    if (text := _first_field(record, "doi")) and (value := identifiers.doi(text)):
+        fields["doi"] = value
+    if (text := _first_field(record, "arxiv_id", "arxiv")) and (
+        value := identifiers.arxiv_id(text)
+    ):
+        fields["arxiv_id"] = value
+    if (text := _first_field(record, "openreview_id", "openreview")) and (
+        value := identifiers.openreview_id(text) or identifiers.openreview_note_id(text)
+    ):
+        fields["openreview_id"] = value
+    if (text := _first_field(record, "pdf_url", "pdf")) and (value := canonical(text)):
+        fields["pdf_url"] = value
+    return fields
+
+
 def _loads(text: str, line: int) -> Any:
     """`json.loads`, with every way it can fail as a `_JsonError` at `line`."""
     try:
@@ -254,17 +302,16 @@ def _parse_json(
         record_venue = venue or _one_line(record.get("venue"))
         venues.add(record_venue)
         url = _one_line(record.get("url"))
-        collector.add(
-            _make_paper(
-                abstract,
-                source,
-                record_venue,
-                now,
-                title=_one_line(record.get("title")),
-                authors=_authors(record.get("authors")),
-                url=canonical(url) if url else None,
-            )
+        paper = _make_paper(
+            abstract,
+            source,
+            record_venue,
+            now,
+            title=_one_line(record.get("title")),
+            authors=_authors(record.get("authors")),
+            url=canonical(url) if url else None,
         )
+        collector.add(replace(paper, **_record_fields(record)))
     common = venues.pop() if len(venues) == 1 else None
     return collector.result(source, venue or common)
 

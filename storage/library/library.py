@@ -58,6 +58,7 @@ from papershelf.storage.library.papers_file import PapersFile
 from papershelf.storage.library.quarantine import NeedsLock, stale_temp_files
 from papershelf.storage.library.state_file import StateFile
 from papershelf.storage.model import Entry, Paper, Status
+from papershelf.storage.text.identifiers import identify
 
 __all__ = [
     "LOCK_TIMEOUT",
@@ -268,7 +269,9 @@ class Library:
             raise NotFound(f"no paper with id {paper_id!r}") from None
 
     def find(self, ref: str) -> Paper:
-        """A paper by exact id, unique id prefix (>= 4 hex digits) or case-insensitive name.
+        """A paper by exact id, unique id prefix (>= 4 hex digits), case-insensitive name, an
+        identifier (`arXiv:2501.01234`, a DOI or doi.org URL, an OpenReview URL) or the
+        citation key it was imported with.
 
         A ref that is one paper's id prefix and another paper's name (`DBAE` names a paper and
         begins another's id) is ambiguous: guessing would change the wrong paper.
@@ -279,13 +282,19 @@ class Library:
             raise NotFound("give a paper id or name")
         if ref in papers:
             return papers[ref]
+        identifier = identify(ref)
+        if identifier is not None:
+            key = str(identifier)
+            by_id = [paper for paper in papers.values() if key in paper.identifiers]
+            if len(by_id) == 1:
+                return by_id[0]
         prefix = ref.lower()
         candidates: dict[str, Paper] = {}
         if len(prefix) >= 4 and all(ch in "0123456789abcdef" for ch in prefix):
             candidates = {pid: paper for pid, paper in papers.items() if pid.startswith(prefix)}
         folded = fold_name(ref)
         for paper in papers.values():
-            if fold_name(paper.name) == folded:
+            if fold_name(paper.name) == folded or paper.cite_key == ref:
                 candidates[paper.id] = paper
         if len(candidates) == 1:
             return next(iter(candidates.values()))
@@ -296,7 +305,9 @@ class Library:
             raise Ambiguous(
                 f"{ref!r} matches {len(found)} papers ({shown}{more}); give more of the id"
             )
-        raise NotFound(f"no paper matches {ref!r} (give an id, an id prefix or a name)")
+        raise NotFound(
+            f"no paper matches {ref!r} (give an id, an id prefix, a name or an identifier)"
+        )
 
     def entry(self, paper_id: str) -> Entry:
         """The user's entry for a paper; a default `Entry()` when there is none."""

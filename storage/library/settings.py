@@ -2,7 +2,8 @@
 
 The file is small JSON, written atomically::
 
-    {"format": "papershelf-settings", "version": 1, "sort": "changed", "theme": "nord"}
+    {"format": "papershelf-settings", "version": 1, "sort": "changed", "theme": "nord",
+     "authors_column": true}
 
 A missing, damaged or foreign file, or an unknown value, reads as the defaults: settings are
 never worth refusing to start over. Keys this version does not know (written by a newer one) are
@@ -54,6 +55,8 @@ class Settings:
     sort: SortOrder = "library"
     theme: str | None = None
     """The app's theme by name, as the person last chose it (None: Textual's default)."""
+    authors_column: bool = False
+    """Whether the paper list shows a column of authors (`Vaswani, Shazeer, … +6`)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Keys from a newer papershelf, kept as they were."""
 
@@ -67,11 +70,17 @@ class Settings:
         """A copy with another theme name (whether the app knows it is the app's business)."""
         return replace(self, theme=theme)
 
+    def with_authors_column(self, shown: bool) -> Settings:
+        """A copy that shows (or hides) the list's authors column."""
+        return replace(self, authors_column=shown)
+
     def to_json(self) -> dict[str, Any]:
-        """The whole file's content."""
+        """The whole file's content (a setting at its default is left out)."""
         data = {**self.extra, "format": FORMAT, "version": VERSION, "sort": self.sort}
         if self.theme is not None:
             data["theme"] = self.theme
+        if self.authors_column:
+            data["authors_column"] = True
         return data
 
     @classmethod
@@ -83,9 +92,14 @@ class Settings:
         theme = data.get("theme")
         if not isinstance(theme, str) or not 0 < len(theme) <= THEME_MAX:
             theme = None
-        known = ("format", "version", "sort", "theme")
+        known = ("format", "version", "sort", "theme", "authors_column")
         extra = {k: v for k, v in data.items() if k not in known}
-        return cls(sort=sort if sort in SORT_ORDERS else "library", theme=theme, extra=extra)
+        return cls(
+            sort=sort if sort in SORT_ORDERS else "library",
+            theme=theme,
+            authors_column=data.get("authors_column") is True,
+            extra=extra,
+        )
 
 
 def load_settings(root: Path) -> Settings:

@@ -5,68 +5,66 @@ through the inverted index of `storage.search.index`; tags, notes and statuses c
 entries passed to each search (they change all the time and are few). Ranking, best first:
 the sum over query words of each word's best field weight x match quality (name > title > tags >
 note > abstract; exact > prefix > infix > typo), then library order. A hit's `terms` and
-`spans` are worked out only when read, so a search that matches every paper stays cheap.
+`spans` are worked out only when read, so a search that matches every paper stays cheap. One
+search (its terms, ranking and explanations) is a `storage.search.run.SearchRun`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.highlight import (
+    AUTHOR_SEPARATOR,
     FIELDS,
-    Spans,
+    author_spans,
     field_text,
-    folded_prefix,
-    folded_spans,
     highlight_spans,
-    merge_spans,
     snippet,
 )
-from papershelf.storage.search.hits import NO_DETAILS, Explainer, Hit, Results
-from papershelf.storage.search.index import (
-    EXACT,
-    FIELD_WEIGHTS,
-    INFIX_FIELDS,
-    SearchIndex,
-    Tier,
-    WordMatch,
-    match_quality,
-)
-from papershelf.storage.search.parse import (
-    MAX_QUERY_TERMS,
-    TOKEN_RE,
-    Query,
-    Term,
-    fold_text,
-    parse_query,
-    words_of,
-)
-from papershelf.storage.search.postings import bits_to_ids, ids_to_bits
+from papershelf.storage.search.hits import NO_DETAILS, Hit, Results
+from papershelf.storage.search.index import SearchIndex
+from papershelf.storage.search.parse import MAX_QUERY_TERMS, Query, fold_text, parse_query
+from papershelf.storage.search.postings import ids_to_bits
+from papershelf.storage.search.run import EntryData, SearchRun
 from papershelf.storage.text.titles import display_title, marked_up, shown_text
 
 __all__ = [
+    "AUTHOR_SEPARATOR",
     "FIELDS",
     "MAX_QUERY_TERMS",
     "Hit",
     "Query",
     "Results",
     "SearchEngine",
+    "author_spans",
     "field_text",
     "highlight_spans",
+    "paper_year",
     "parse_query",
     "snippet",
 ]
 
-_DEFAULT_ENTRY = Entry()
 _SUBSTRING_CACHE_SIZE = 256
 _RESULT_CACHE_SIZE = 16
+
+
+_VENUE_YEAR = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
+"""A year in a venue's name (`ICML 2024`, `NeurIPS'2023` ...): 1800 to 2099."""
+
+
+def paper_year(paper: Paper) -> int | None:
+    """The year `year:` compares: the paper's own, else the last year named in its venue."""
+    if paper.year is not None:
+        return paper.year
+    found = _VENUE_YEAR.findall(paper.venue) if paper.venue else ()
+    return int(found[-1]) if found else None
 
 
 @dataclass(frozen=True)
@@ -77,12 +75,16 @@ class _PaperFlags:
     """Venue without spaces, lower-cased (`icml2025`) -> its papers."""
     code: int
     links: int
+    years: dict[int, int]
+    """Year (`paper_year`) -> its papers."""
 
     @classmethod
     def of(cls, papers: Sequence[Paper]) -> _PaperFlags:
         venues: dict[str, list[int]] = {}
         code: list[int] = []
         links: list[int] = []
+        years: dict[int, list[int]] = {}
+        year_of_venue: dict[str | None, int | None] = {}
         for i, paper in enumerate(papers):
             if paper.venue:
                 venues.setdefault("".join(paper.venue.lower().split()), []).append(i)
@@ -90,11 +92,21 @@ class _PaperFlags:
                 code.append(i)
             if paper.links_with_page:  # the paper's own page is a link too
                 links.append(i)
+            year = paper.year
+            if year is None:
+                # A few venues among 10k papers: each one's year is looked for once.
+                venue = paper.venue
+                if venue not in year_of_venue:
+                    year_of_venue[venue] = paper_year(paper)
+                year = year_of_venue[venue]
+            if year is not None:
+                years.setdefault(year, []).append(i)
         size = len(papers)
         return cls(
             {venue: ids_to_bits(ids, size) for venue, ids in venues.items()},
             ids_to_bits(code, size),
             ids_to_bits(links, size),
+            {year: ids_to_bits(ids, size) for year, ids in years.items()},
         )
 
 
@@ -127,7 +139,11 @@ class SearchEngine:
         old = self._papers
         index = self._index
         if len(papers) >= len(old) and all(
-            a.id == b.id and a.name == b.name and a.title == b.title and a.abstract == b.abstract
+            a.id == b.id
+            and a.name == b.name
+            and a.title == b.title
+            and a.abstract == b.abstract
+            and a.authors == b.authors
             for a, b in zip(old, papers, strict=False)
         ):
             index = index.extended(papers) if len(papers) > len(old) else index
@@ -141,7 +157,7 @@ class SearchEngine:
         self._ids = tuple(paper.id for paper in self._papers)
         self._position = {paper_id: i for i, paper_id in enumerate(self._ids)}
         self._all_hits: Results | None = None
-        self._entries_cache: _EntryData | None = None
+        self._entries_cache: EntryData | None = None
         self._results: OrderedDict[str, Results] = OrderedDict()
         self._texts: dict[str, list[str]] = {}
         self._sorted: dict[str, tuple[list[str], list[int]]] = {}
@@ -150,7 +166,8 @@ class SearchEngine:
 
     @property
     def flags(self) -> _PaperFlags:
-        """Venues, `has:code` and `has:links` as bitsets, made when a query first needs them.
+        """Venues, years, `has:code` and `has:links` as bitsets, made when a query first needs
+        them.
 
         A `papershelf list` without such a filter never pays the pass over every paper.
         """
@@ -158,12 +175,12 @@ class SearchEngine:
             self._flags = _PaperFlags.of(self._papers)
         return self._flags
 
-    def _entry_data(self, entries: Mapping[str, Entry]) -> _EntryData:
+    def _entry_data(self, entries: Mapping[str, Entry]) -> EntryData:
         """What the searches need from `entries`, kept while the entries stay the same."""
         cached = self._entries_cache
         if cached is not None and cached.snapshot == entries:
             return cached
-        data = self._entries_cache = _EntryData(dict(entries), self._position)
+        data = self._entries_cache = EntryData(dict(entries), self._position)
         self._results.clear()  # results depend on the entries
         return data
 
@@ -181,6 +198,8 @@ class SearchEngine:
             # A listing (`storage.search.listing`) holds its abstracts converted and folded already.
             folded = getattr(paper, "folded_abstract", None)
             return [folded if folded is not None else fold_text(shown_text(paper.abstract))]
+        if field == "authors":
+            return [fold_text(AUTHOR_SEPARATOR.join(paper.authors))]
         text = getattr(paper, field) or ""
         if field == "name" or not marked_up(text):
             return [fold_text(text)]
@@ -225,11 +244,15 @@ class SearchEngine:
         """Papers whose lower-case `field` starts with `value` (bisect over sorted texts)."""
         table = self._sorted.get(field)
         if table is None:
-            pairs = sorted(
-                (form, i)
-                for i, paper in enumerate(self._papers)
-                for form in self._forms(field, paper)
-            )
+            if field == "abstract":
+                # One form per paper, converted once for `'` terms already (`abstract:^x`).
+                pairs = sorted((form, i) for i, form in enumerate(self._lower(field)))
+            else:
+                pairs = sorted(
+                    (form, i)
+                    for i, paper in enumerate(self._papers)
+                    for form in self._forms(field, paper)
+                )
             table = self._sorted[field] = ([text for text, _ in pairs], [i for _, i in pairs])
         keys, ids = table
         lo = bisect_left(keys, value)
@@ -244,10 +267,12 @@ class SearchEngine:
         for it later, under the lock searches take.
         """
         self._index.warm()
-        for field in ("name", "title", "abstract") if abstracts else ("name", "title"):
+        fields = ("name", "title", "authors")
+        for field in (*fields, "abstract") if abstracts else fields:
             self.substring_ids(field, "\x00")
-        for field in ("name", "title"):
+        for field in fields:
             self.prefix_ids(field, "\x00")
+        _ = self.flags  # venues, years, code and links (a pass over every paper)
 
     def clear_caches(self) -> None:
         """Forget every cached table and result (for benchmarks of cold searches)."""
@@ -277,336 +302,10 @@ class SearchEngine:
         self._entry_data(entries)  # clears the kept results when the entries changed
         hits = self._results.get(parsed.text)
         if hits is None:
-            hits = _Context(self, parsed, entries).run()
+            hits = SearchRun(self, parsed, entries).run()
             self._results[parsed.text] = hits
             if len(self._results) > _RESULT_CACHE_SIZE:
                 self._results.popitem(last=False)
         else:
             self._results.move_to_end(parsed.text)
         return hits
-
-
-class _EntryData:
-    """The user's entries as searches use them: by paper index, tokenized, per-word tiers."""
-
-    def __init__(self, snapshot: dict[str, Entry], position: Mapping[str, int]) -> None:
-        self.snapshot = snapshot
-        self.pairs = [
-            (position[paper_id], entry)
-            for paper_id, entry in snapshot.items()
-            if paper_id in position and not entry.is_default
-        ]
-        self.tokens: dict[str, dict[str, list[int]]] = {"tags": {}, "note": {}}
-        for i, entry in self.pairs:
-            for tag in entry.tags:
-                for token in set(words_of(tag)):
-                    self.tokens["tags"].setdefault(token, []).append(i)
-            if entry.note:
-                for token in set(words_of(entry.note)):
-                    self.tokens["note"].setdefault(token, []).append(i)
-        self._words: dict[str, list[Tier]] = {}
-
-    def word_tiers(self, word: str, size: int) -> list[Tier]:
-        """Tiers of papers whose tags or note match one query token."""
-        tiers = self._words.get(word)
-        if tiers is None:
-            tiers = []
-            for field, tokens in self.tokens.items():
-                by_quality: dict[int, list[int]] = {}
-                for token, ids in tokens.items():
-                    quality = _quality(word, token, True)
-                    if quality:
-                        by_quality.setdefault(quality, []).extend(ids)
-                for quality, ids in by_quality.items():
-                    tiers.append(
-                        Tier(FIELD_WEIGHTS[field] * quality, field, ids_to_bits(ids, size))
-                    )
-            if len(self._words) > 256:
-                self._words.clear()
-            self._words[word] = tiers
-        return tiers
-
-
-class _Context(Explainer):
-    """One search: the query, the entries, and what the hits need to explain themselves."""
-
-    def __init__(self, engine: SearchEngine, query: Query, entries: Mapping[str, Entry]) -> None:
-        self.engine = engine
-        self.index = engine._index
-        self.query = query
-        self.entries = entries
-        self.all_bits = self.index.all_bits
-        self.entry_data = engine._entry_data(entries)
-        self.words: list[WordMatch] = []  # positive words, for terms and spans
-        self.exacts: list[str] = []
-        self.prefixes: list[str] = []
-        self._explained: dict[int, tuple[tuple[str, ...], Mapping[str, Spans]]] = {}
-        self._field_spans: dict[tuple[int, str], Spans] = {}
-
-    # --- entries ---------------------------------------------------------------------------
-
-    def _entries_by_index(self) -> list[tuple[int, Entry]]:
-        return self.entry_data.pairs
-
-    def _entry_bits(self, predicate: Callable[[Entry], bool]) -> int:
-        ids = [i for i, entry in self.entry_data.pairs if predicate(entry)]
-        return ids_to_bits(ids, self.index.size)
-
-    # --- terms -----------------------------------------------------------------------------
-
-    def word_tiers(self, word: str) -> tuple[int, list[Tier]]:
-        """Papers matching one query token in any field, and its tiers (best first)."""
-        match = self.index.match_word(word)
-        extra = self.entry_data.word_tiers(word, self.index.size)
-        if not extra:
-            return match.bits, list(match.tiers)
-        tiers = sorted([*match.tiers, *extra], key=lambda tier: -tier.weight)
-        bits = match.bits
-        for tier in extra:
-            bits |= tier.bits
-        return bits, tiers
-
-    def text_tiers(self, value: str, prefix: bool) -> tuple[int, list[Tier]]:
-        """Papers where a field contains `value` (or, for ^, where name/title starts with it)."""
-        size = self.index.size
-        tiers: list[Tier] = []
-        fields = ("name", "title") if prefix else ("name", "title", "abstract")
-        for field in fields:
-            if prefix:
-                ids = self.engine.prefix_ids(field, value)
-            else:
-                ids = self.engine.substring_ids(field, value)
-            tiers.append(Tier(FIELD_WEIGHTS[field] * EXACT, field, ids_to_bits(ids, size)))
-        if not prefix:
-            for field in ("tags", "note"):
-                ids = [
-                    i
-                    for i, entry in self._entries_by_index()
-                    if value in fold_text(field_text(_NO_PAPER, entry, field))
-                ]
-                tiers.append(Tier(FIELD_WEIGHTS[field] * EXACT, field, ids_to_bits(ids, size)))
-        tiers = [tier for tier in tiers if tier.bits]
-        tiers.sort(key=lambda tier: -tier.weight)
-        bits = 0
-        for tier in tiers:
-            bits |= tier.bits
-        return bits, tiers
-
-    def filter_bits(self, term: Term) -> int:
-        """Papers satisfying a filter term (tag, is, has, venue), ignoring negation."""
-        kind, value = term.kind, term.value
-        if kind == "tag":
-            if not value:
-                return 0
-            return self._entry_bits(
-                lambda e: any(tag == value or tag.startswith(value) for tag in e.tags)
-            )
-        if kind == "venue":
-            bits = 0
-            for venue, venue_bits in self.engine.flags.venues.items():
-                if value in venue:
-                    bits |= venue_bits
-            return bits
-        bits = 0
-        for choice in term.choices:
-            if choice == "unread":
-                bits |= self.all_bits & ~self._entry_bits(lambda e: e.status != "unread")
-            elif choice in ("reading", "read"):
-                bits |= self._entry_bits(lambda e, s=choice: e.status == s)
-            elif choice == "starred":
-                bits |= self._entry_bits(lambda e: e.starred)
-            elif choice == "code":
-                bits |= self.engine.flags.code
-            elif choice == "links":
-                bits |= self.engine.flags.links
-            elif choice == "note":
-                bits |= self._entry_bits(lambda e: bool(e.note))
-            elif choice == "tags":
-                bits |= self._entry_bits(lambda e: bool(e.tags))
-        return bits
-
-    def term(self, term: Term, record: bool) -> tuple[int, list[list[Tier]]]:
-        """Papers matching a term (ignoring negation) and its scoring units.
-
-        `record` keeps what the term matched, for the hits' terms and spans.
-        """
-        if term.kind == "word":
-            bits = self.all_bits
-            units: list[list[Tier]] = []
-            for token in term.tokens:
-                token_bits, tiers = self.word_tiers(token)
-                bits &= token_bits
-                units.append(tiers)
-                if record:
-                    self.words.append(self.index.match_word(token))
-            return bits, units
-        if term.kind in ("exact", "prefix"):
-            bits, tiers = self.text_tiers(term.value, term.kind == "prefix")
-            if record:
-                (self.prefixes if term.kind == "prefix" else self.exacts).append(term.value)
-            return bits, [tiers]
-        return self.filter_bits(term), []
-
-    # --- the search ------------------------------------------------------------------------
-
-    def run(self) -> Results:
-        result = self.all_bits
-        units: list[list[Tier]] = []
-        for clause in self.query.clauses:
-            clause_bits = 0
-            clause_units: list[list[Tier]] = []
-            for term in clause:
-                bits, term_units = self.term(term, record=not term.negated)
-                if term.negated:
-                    clause_bits |= self.all_bits & ~bits
-                else:
-                    clause_bits |= bits
-                    clause_units.extend(term_units)
-            result &= clause_bits
-            if len(clause) == 1:
-                units.extend(clause_units)
-            elif clause_units:
-                # Alternatives: a paper scores what its best alternative scores.
-                merged = [tier for unit in clause_units for tier in unit]
-                merged.sort(key=lambda tier: -tier.weight)
-                units.append(merged)
-        hits = Results(self.engine._ids, self.engine._position, self)
-        if not units:
-            hits.add(bits_to_ids(result), 0.0, "")
-            return hits
-        if len(units) == 1:
-            # One scoring unit: its tiers, best first, are the ranking; no sort needed.
-            assigned = 0
-            for tier in units[0]:
-                fresh = tier.bits & result & ~assigned
-                if fresh:
-                    assigned |= fresh
-                    hits.add(bits_to_ids(fresh), float(tier.weight), tier.field)
-            return hits
-        size = self.index.size
-        total = [0] * size
-        for unit in units:
-            assigned = 0
-            for tier in unit:
-                fresh = tier.bits & result & ~assigned
-                if fresh:
-                    assigned |= fresh
-                    weight = tier.weight
-                    for i in bits_to_ids(fresh):
-                        total[i] += weight
-        # The field of the best-weighted match over all words (ties: FIELDS order).
-        best = [""] * size
-        done = 0
-        order = {field: n for n, field in enumerate(FIELDS)}
-        every = sorted(
-            (tier for unit in units for tier in unit), key=lambda t: (-t.weight, order[t.field])
-        )
-        for tier in every:
-            fresh = tier.bits & result & ~done
-            if fresh:
-                done |= fresh
-                for i in bits_to_ids(fresh):
-                    best[i] = tier.field
-        ids = bits_to_ids(result)
-        ids.sort(key=total.__getitem__, reverse=True)  # stable: ties stay in library order
-        # Runs of equal score and field share one call.
-        start = 0
-        while start < len(ids):
-            score, field = total[ids[start]], best[ids[start]]
-            end = start + 1
-            while end < len(ids) and total[ids[end]] == score and best[ids[end]] == field:
-                end += 1
-            hits.add(ids[start:end], float(score), field)
-            start = end
-        return hits
-
-    # --- explaining one hit ----------------------------------------------------------------
-
-    def _word_matches(self, word: str, field: str) -> bool:
-        """Whether a word of a text (as written there) matches a query word, compared folded
-        (`K²IE` is the token `k2ie`; a folded word may split, as `½` into `1` and `2`)."""
-        if word.isascii():
-            return self._token_matches(word.lower(), field)
-        return any(self._token_matches(part, field) for part in words_of(word))
-
-    def _token_matches(self, token: str, field: str) -> bool:
-        infix = field in INFIX_FIELDS
-        for match in self.words:
-            word = match.word
-            if token.startswith(word) or (infix and len(word) >= 3 and word in token):
-                return True
-            if field in ("tags", "note"):
-                if _quality(word, token, True):
-                    return True
-            elif token in match.typo_tokens:
-                return True
-        return False
-
-    def details(self, index: int) -> tuple[tuple[str, ...], Mapping[str, Spans]]:
-        """The matched words and spans of paper `index` (worked out once)."""
-        value = self._explained.get(index)
-        if value is None:
-            value = self._explained[index] = self._details(index)
-        return value
-
-    def field_spans(self, index: int, field: str) -> Spans:
-        """The spans of one field of paper `index` (a list row reads name and title only)."""
-        value = self._explained.get(index)
-        if value is not None:
-            return value[1].get(field, ())
-        key = (index, field)
-        spans = self._field_spans.get(key)
-        if spans is None:
-            paper = self.engine._papers[index]
-            entry = self.entries.get(paper.id, _DEFAULT_ENTRY)
-            spans = self._field_spans[key] = self._field_found(paper, entry, field, {})
-        return spans
-
-    def _details(self, i: int) -> tuple[tuple[str, ...], Mapping[str, Spans]]:
-        paper = self.engine._papers[i]
-        entry = self.entries.get(paper.id, _DEFAULT_ENTRY)
-        terms: dict[str, str] = {}
-        spans: dict[str, Spans] = {}
-        for field in FIELDS:
-            found = self._field_found(paper, entry, field, terms)
-            if found:
-                spans[field] = found
-        return tuple(terms.values()), spans
-
-    def _field_found(self, paper: Paper, entry: Entry, field: str, terms: dict[str, str]) -> Spans:
-        """Match spans in one field; adds the matched words to `terms` (lower -> as written)."""
-        text = field_text(paper, entry, field)
-        if not text:
-            return ()
-        found: list[tuple[int, int]] = []
-        if self.words:
-            for m in TOKEN_RE.finditer(text):
-                word = m.group()
-                if self._word_matches(word, field):
-                    found.append(m.span())
-                    terms.setdefault(word.lower(), word)
-            if not found and field == "abstract" and marked_up(paper.abstract):
-                # A word only the source has (`alpha` of `$\alpha$`): named, not highlighted.
-                for word in TOKEN_RE.findall(paper.abstract):
-                    if self._word_matches(word, field):
-                        terms.setdefault(word.lower(), word)
-        spans: list[tuple[int, int]] = []
-        for value in self.exacts:
-            spans += folded_spans(text, value)
-        if field in ("name", "title"):
-            for value in self.prefixes:
-                span = folded_prefix(text, value)
-                if span is not None:
-                    spans.append(span)
-        for start, end in spans:
-            found.append((start, end))
-            terms.setdefault(text[start:end].lower(), text[start:end])
-        return tuple(merge_spans(found)) if found else ()
-
-
-_NO_PAPER = Paper(id="", name="", title=None, abstract="", venue=None, sources=())
-
-
-@lru_cache(maxsize=65536)
-def _quality(word: str, token: str, infix: bool) -> int:
-    return match_quality(word, token, infix)

@@ -10,17 +10,22 @@ from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.parse import fold_text
 from papershelf.storage.text.titles import display_title, shown_text
 
-FIELDS = ("name", "title", "tags", "note", "abstract")
+FIELDS = ("name", "title", "tags", "authors", "note", "abstract")
 """Searchable fields, in ranking order; `Hit.field` is one of these or ""."""
+AUTHOR_SEPARATOR = ", "
+"""Between two authors in the authors' text (`field_text(paper, entry, "authors")`)."""
 
 Spans = tuple[tuple[int, int], ...]
 
 
 def field_text(paper: Paper, entry: Entry, field: str) -> str:
     """The text of `field` that `Hit.spans` index into (tags: sorted, joined by one space; the
-    title and the abstract as shown, LaTeX as Unicode and without emphasis markers)."""
+    authors in order, joined by `AUTHOR_SEPARATOR`; the title and the abstract as shown, LaTeX
+    as Unicode and without emphasis markers)."""
     if field == "tags":
         return " ".join(sorted(entry.tags))
+    if field == "authors":
+        return AUTHOR_SEPARATOR.join(paper.authors)
     if field == "note":
         return entry.note
     if field == "title":
@@ -28,6 +33,21 @@ def field_text(paper: Paper, entry: Entry, field: str) -> str:
     if field == "abstract":
         return shown_text(paper.abstract)
     return str(getattr(paper, field))
+
+
+def author_spans(authors: Sequence[str], spans: Spans) -> tuple[Spans, ...]:
+    """`Hit.spans["authors"]` (offsets in the authors joined by `AUTHOR_SEPARATOR`) as spans in
+    each author's own name, one tuple per author: for a display that shows the names another way
+    (`Vaswani, Shazeer, … +6`, one per line)."""
+    out: list[list[tuple[int, int]]] = [[] for _ in authors]
+    start = 0
+    for n, name in enumerate(authors):
+        end = start + len(name)
+        for a, b in spans:
+            if a < end and b > start:  # overlaps this name: cut to it
+                out[n].append((max(a, start) - start, min(b, end) - start))
+        start = end + len(AUTHOR_SEPARATOR)
+    return tuple(tuple(found) for found in out)
 
 
 def folded_map(text: str) -> tuple[str, list[int] | None]:

@@ -50,7 +50,8 @@ class Hit:
     paper_id: str
     score: float
     field: str
-    """Field of the best-scoring match: "name" | "title" | "tags" | "note" | "abstract" | ""."""
+    """Field of the best-scoring match: "name" | "title" | "tags" | "authors" | "note" | "abstract"
+    | "" (see `highlight.FIELDS`)."""
     _explainer: Explainer
     _index: int
 

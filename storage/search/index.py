@@ -1,12 +1,13 @@
 """The inverted index behind `search.engine`: vocabulary, postings, word matching.
 
 A paper set is a Python int used as a bitset (`search.postings`). Each indexed field (name, title,
-abstract) maps every token of the sorted vocabulary (by its position, the token id) to its postings,
-a bitset when dense and packed uint32 ids when sparse (whichever is smaller), all packed in one
-buffer per field (`FieldPostings`), so a saved index loads without rebuilding a Python object per
-token. A query word is matched against the sorted vocabulary (prefix ranges by bisect, typos by
-rapidfuzz over the distinct prefixes of the right lengths), and the papers of all matching tokens
-are ORed per match quality; results are cached per word.
+authors, abstract) maps every token of the sorted vocabulary (by its position, the token id) to
+its postings, a bitset when dense and packed uint32 ids when sparse (whichever is smaller), all
+packed in one buffer per field (`FieldPostings`), so a saved index loads without rebuilding a
+Python object per token. A query word is matched against the sorted vocabulary
+(`search.vocabulary`: prefix ranges by bisect, typos by rapidfuzz over the distinct prefixes of
+the right lengths, infixes in the name and title tokens), and the papers of all matching tokens
+are ORed per field and match quality; results are cached per word and fields.
 """
 
 from __future__ import annotations
@@ -14,12 +15,8 @@ from __future__ import annotations
 import os
 import sys
 from array import array
-from bisect import bisect_left
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from itertools import accumulate
-from operator import itemgetter
 from pathlib import Path
 
 from papershelf.storage.caches.frame import CacheFile, load_or_build
@@ -32,20 +29,26 @@ from papershelf.storage.search.postings import (
     bits_to_ids,
     ids_to_bits,
 )
+from papershelf.storage.search.quality import (
+    EXACT,
+    FIELD_WEIGHTS,
+    INFIX,
+    INFIX_FIELDS,
+    PREFIX,
+    Tier,
+    WordMatch,
+)
+from papershelf.storage.search.vocabulary import Vocabulary
 from papershelf.storage.text.titles import display_title, shown_text
 
-INDEXED_FIELDS = ("name", "title", "abstract")
-INFIX_FIELDS = frozenset({"name", "title", "tags", "note"})
-"""Fields where a word may match inside a token (`gnn` in RelGNN); not the abstract (noise)."""
-
-# Match qualities (higher is better), from the best way a query word matches a text token.
-EXACT, PREFIX, INFIX, FUZZY1, FUZZY_PREFIX1, FUZZY2, FUZZY_PREFIX2 = 10, 8, 6, 6, 5, 4, 3
-FIELD_WEIGHTS = {"name": 10, "title": 9, "tags": 8, "note": 5, "abstract": 3}
-"""A word's score in a paper: best field weight x quality (a title typo beats an abstract hit)."""
-
-_FILE_FORMAT = 7
+INDEXED_FIELDS = ("name", "title", "authors", "abstract")
+WORD_FIELDS = ("name", "title", "abstract")
+"""The indexed fields a word without a field key looks in: not the authors, whose names (Long,
+Wang, Graph) would add noise to every topic search; `author:` looks there."""
+_FILE_FORMAT = 8
 """search-index.bin's format number; 6: the `storage.caches.frame` frame, with a checksum; 7: words
-split at `_`, folded (`k2ie` for `K²IE`), and the words of the text as shown indexed too."""
+split at `_`, folded (`k2ie` for `K²IE`), and the words of the text as shown indexed too; 8: the
+authors indexed (a fourth field), and keyed by them too."""
 FORMAT = f"papershelf-search-index {_FILE_FORMAT} {sys.byteorder}"
 """Changes with the saved layout (and the byte order of packed ids): other caches are ignored."""
 _FILE = CacheFile(b"PSSEARCH", _FILE_FORMAT, key_size=40)
@@ -55,7 +58,6 @@ PARTS = ("format", "size", "vocab", "head", "head text", "head starts")
 """What `SearchIndex.parts()` holds: FORMAT, the number of papers, the sorted vocabulary, the ids
 of the tokens in names or titles (packed uint32), those tokens joined by newlines, and where each
 starts in that text (packed uint32)."""
-_MAX_CHAR = "\U0010ffff"
 _WORD_CACHE_SIZE = 512
 
 
@@ -64,81 +66,23 @@ def tokenize(text: str) -> list[str]:
     return words_of(text)
 
 
+def index_text(paper: Paper, field: str) -> str | None:
+    """The text of a paper's indexed `field` (the authors joined by ", ")."""
+    if field == "authors":
+        return ", ".join(paper.authors)
+    return getattr(paper, field)
+
+
 def field_tokens(field: str, text: str) -> set[str]:
     """The distinct tokens a paper's `field` is found by: the words of the text as written and,
     for a title or an abstract, of the text as shown (`K$^2$IE` is found by `k2ie` and by `k`;
     `$\\alpha$` by `alpha` and by the Greek letter)."""
     findall = TOKEN_RE.findall
     tokens = set(findall(fold_text(text)))
-    if field != "name" and ("$" in text or "\\" in text):
+    if field in ("title", "abstract") and ("$" in text or "\\" in text):
         shown = display_title(text) if field == "title" else shown_text(text)
         tokens.update(findall(fold_text(shown)))
     return tokens
-
-
-def max_typos(word: str) -> int:
-    """Typos a word of this length tolerates: none below 5 characters, 2 from 9."""
-    n = len(word)
-    return 0 if n < 5 else 1 if n < 9 else 2
-
-
-def match_quality(word: str, token: str, infix: bool = False) -> int:
-    """How `token` (a text token) matches `word` (a query token): a quality, or 0 for no match.
-
-    The reference definition; the index computes the same answers for the whole vocabulary at once.
-    A typo match compares the word with the token's prefixes within `max_typos` of its length
-    (optimal string alignment distance: a transposition is one typo), so `trasnf` matches
-    transformer and `difusion` matches diffusion. The token must start with the word's first or
-    second letter (a swapped first pair is still found): this keeps typo search to a few
-    thousand candidates, as search engines' "prefix length" does.
-    """
-    if token == word:
-        return EXACT
-    if token.startswith(word):
-        return PREFIX
-    if infix and len(word) >= 3 and word in token:
-        return INFIX
-    k = max_typos(word)
-    if not k or token[0] not in word[:2]:
-        return 0
-    from rapidfuzz.distance import OSA  # imported on first use: a quick CLI run may not need it
-
-    best = 0
-    for j in range(max(1, len(word) - k), min(len(token), len(word) + k) + 1):
-        d = OSA.distance(word, token[:j], score_cutoff=k)
-        if d <= k:
-            best = max(best, _fuzzy_quality(d, j == len(token)))
-    return best
-
-
-def _fuzzy_quality(distance: int, whole: bool) -> int:
-    if distance == 0:
-        return EXACT if whole else PREFIX
-    if distance == 1:
-        return FUZZY1 if whole else FUZZY_PREFIX1
-    return FUZZY2 if whole else FUZZY_PREFIX2
-
-
-@dataclass(frozen=True, slots=True)
-class Tier:
-    """Papers in which a word matches `field` with `quality` (best tiers come first)."""
-
-    weight: int
-    field: str
-    bits: int
-
-
-@dataclass(frozen=True, slots=True)
-class WordMatch:
-    """Everything about one query token that does not depend on the user's entries."""
-
-    word: str
-    tiers: tuple[Tier, ...]
-    """Sorted by weight, best first; a paper's score is the weight of the first tier holding it."""
-    bits: int
-    """Every paper the word matches in an indexed field."""
-    typo_tokens: frozenset[str]
-    """Vocabulary tokens matched only with typos (prefix and infix matches are implied by word)."""
 
 
 class SearchIndex:
@@ -151,6 +95,7 @@ class SearchIndex:
         postings: Mapping[str, Postings],
         fingerprint: str,
         head: Sequence[int],
+        head_table: tuple[str, Sequence[int]] | None = None,
     ) -> None:
         self.size = size
         self.all_bits = (1 << size) - 1
@@ -159,10 +104,9 @@ class SearchIndex:
         self.fingerprint = fingerprint
         self.head = head
         """Ids of the tokens found in names or titles, ascending (where infixes are looked for)."""
-        self._head_vocab: tuple[str, Sequence[int]] | None = None
-        self._prefix_tables: dict[tuple[int, str], list[str]] = {}
+        self.vocabulary = Vocabulary(vocab, head, head_table)
         self._group_cache: dict[tuple[str, int, int], int] = {}
-        self._words: OrderedDict[str, WordMatch] = OrderedDict()
+        self._words: OrderedDict[tuple[str, tuple[str, ...]], WordMatch] = OrderedDict()
 
     # --- building and caching --------------------------------------------------------------
 
@@ -176,7 +120,7 @@ class SearchIndex:
         for field in INDEXED_FIELDS:
             acc = found[field]
             for i, paper in enumerate(papers):
-                text = getattr(paper, field)
+                text = index_text(paper, field)
                 if text:
                     for token in field_tokens(field, text):
                         acc[token].append(i)
@@ -263,16 +207,14 @@ class SearchIndex:
         if head and max(head) >= len(vocab):
             return None
         if not head and joined != "\n\n":
-            return None  # a name/title token to find, but none to name (see `_infix_matches`)
-        index = cls(size, vocab, postings, fprint, head)
-        # Any string and starts make a search that ends (see `_infix_matches`); a table that
-        # does not fit the vocabulary only comes from a damaged file, which is not trusted.
-        index._head_vocab = (joined, starts)
-        return index
+            return None  # a name/title token to find, but none to name (see `infix_matches`)
+        # Any string and starts make a search that ends (see `Vocabulary.infix_matches`); a
+        # table that does not fit the vocabulary only comes from a damaged file, not trusted.
+        return cls(size, vocab, postings, fprint, head, (joined, starts))
 
     def parts(self) -> tuple[str, int, list[str], bytes, str, bytes]:
         """What `from_parts` takes besides the postings (see `PARTS`)."""
-        joined, starts = self._head_table()
+        joined, starts = self.vocabulary.head_table()
         head = array("I", self.head).tobytes()
         return (FORMAT, self.size, self.vocab, head, joined, array("I", starts).tobytes())
 
@@ -311,34 +253,21 @@ class SearchIndex:
 
     def warm(self) -> None:
         """Fill the lazily built tables the first keystrokes need (for a background worker)."""
+        self.vocabulary.warm()
         for first in sorted({token[0] for token in self.vocab}):
-            for length in range(4, 15):
-                self._prefix_table(length, first)
             self.match_word(first)  # the first key of every query: all its prefix groups
-        self._infix_matches("zzz")
-        # The first word of five letters is matched with typos: load rapidfuzz here, not in
-        # the keystroke that needs it (its import took ~13 ms alone, 340 ms in the app while
-        # another worker held the interpreter).
-        self._typo_matches("zzzzz", 0, 0)
-        match_quality("zzzzz", "zzzzy")
 
     def clear_caches(self) -> None:
         """Forget cached word results and tables (benchmarks measure cold searches with this)."""
-        self._head_vocab = None
-        self._prefix_tables.clear()
+        self.vocabulary.clear_caches()
         self._group_cache.clear()
         self._words.clear()
 
     # --- postings ----------------------------------------------------------------------------
 
-    def token_id(self, token: str) -> int | None:
-        """The position of `token` in the vocabulary, or None when no paper has it."""
-        tid = bisect_left(self.vocab, token)
-        return tid if tid < len(self.vocab) and self.vocab[tid] == token else None
-
     def token_bits(self, field: str, token: str) -> int:
         """Papers whose `field` contains `token`."""
-        tid = self.token_id(token)
+        tid = self.vocabulary.token_id(token)
         return 0 if tid is None else self.tids_bits(field, (tid,))
 
     def tids_bits(self, field: str, tids: Iterable[int]) -> int:
@@ -369,34 +298,31 @@ class SearchIndex:
             self._group_cache[key] = bits
         return bits
 
-    def prefix_range(self, prefix: str) -> tuple[int, int]:
-        """vocab[lo:hi] are the tokens starting with `prefix`."""
-        lo = bisect_left(self.vocab, prefix)
-        return lo, bisect_left(self.vocab, prefix + _MAX_CHAR, lo)
-
     # --- matching one query token ------------------------------------------------------------
 
-    def match_word(self, word: str) -> WordMatch:
-        """Tiers of papers matching one query token (cached, most recent kept)."""
-        cached = self._words.get(word)
+    def match_word(self, word: str, fields: tuple[str, ...] = WORD_FIELDS) -> WordMatch:
+        """Tiers of papers matching one query token in `fields` (indexed fields; cached, most
+        recent kept)."""
+        key = (word, fields)
+        cached = self._words.get(key)
         if cached is not None:
-            self._words.move_to_end(word)
+            self._words.move_to_end(key)
             return cached
-        result = self._match_word(word)
-        self._words[word] = result
+        result = self._match_word(word, fields)
+        self._words[key] = result
         if len(self._words) > _WORD_CACHE_SIZE:
             self._words.popitem(last=False)
         return result
 
-    def _match_word(self, word: str) -> WordMatch:
-        vocab = self.vocab
-        lo, hi = self.prefix_range(word)
+    def _match_word(self, word: str, fields: tuple[str, ...]) -> WordMatch:
+        vocab, words = self.vocab, self.vocabulary
+        lo, hi = words.prefix_range(word)
         exact = lo if lo < hi and vocab[lo] == word else None
-        extra = self._typo_matches(word, lo, hi)  # token id -> quality, outside the prefix range
+        extra = words.typo_matches(word, lo, hi)  # token id -> quality, outside the prefix range
         typo_tokens = frozenset(vocab[tid] for tid in extra)
-        infix = self._infix_matches(word) if len(word) >= 3 else []
+        infix = words.infix_matches(word) if len(word) >= 3 else []
         tiers: list[Tier] = []
-        for field in INDEXED_FIELDS:
+        for field in fields:
             weight = FIELD_WEIGHTS[field]
             if exact is not None:
                 tiers.append(Tier(weight * EXACT, field, self.tids_bits(field, (exact,))))
@@ -419,74 +345,6 @@ class SearchIndex:
             bits |= tier.bits
         return WordMatch(word, tuple(tiers), bits, typo_tokens)
 
-    def _prefix_table(self, length: int, first: str) -> list[str]:
-        """The distinct `token[:length]` of the tokens starting with `first`: the prefixes of
-        that length, and the shorter tokens whole (callers skip those: one C-level pass here
-        costs a third of a filtering Python loop, and a CLI query builds ten of these)."""
-        key = (length, first)
-        table = self._prefix_tables.get(key)
-        if table is None:
-            lo, hi = self.prefix_range(first)
-            cut = itemgetter(slice(None, length))
-            table = self._prefix_tables[key] = list(set(map(cut, self.vocab[lo:hi])))
-        return table
-
-    def _typo_matches(self, word: str, lo: int, hi: int) -> dict[int, int]:
-        """Token id -> fuzzy quality, for tokens outside vocab[lo:hi] matched with typos."""
-        k = max_typos(word)
-        found: dict[int, int] = {}
-        if not k:
-            return found
-        from rapidfuzz import process  # imported on first use: a quick CLI run may not need it
-        from rapidfuzz.distance import OSA
-
-        vocab = self.vocab
-        for length in range(max(1, len(word) - k), len(word) + k + 1):
-            for first in dict.fromkeys(word[:2]):
-                prefixes = self._prefix_table(length, first)
-                for prefix, distance, _ in process.extract(
-                    word, prefixes, scorer=OSA.distance, score_cutoff=k, limit=None
-                ):
-                    if len(prefix) != length:
-                        continue  # a whole token shorter than `length`, not its prefix
-                    if distance == 0 and length >= len(word):
-                        continue  # an exact prefix: already in the prefix range
-                    start, end = self.prefix_range(prefix)
-                    for tid in range(start, end):
-                        if lo <= tid < hi:
-                            continue
-                        quality = _fuzzy_quality(distance, len(vocab[tid]) == length)
-                        if quality > found.get(tid, 0):
-                            found[tid] = quality
-        return found
-
-    def _head_table(self) -> tuple[str, Sequence[int]]:
-        """The name and title tokens (`head`) joined by newlines, and where each starts."""
-        if self._head_vocab is None:
-            # C-level loops: every query word of 3+ letters needs this table (~12k tokens at
-            # 10k papers); a saved index carries it (`parts`).
-            tokens = list(map(self.vocab.__getitem__, self.head))
-            joined = "\n" + "\n".join(tokens) + "\n"
-            # Token j starts after the leading newline and the j tokens (+ newline) before it.
-            starts = list(accumulate(map((1).__add__, map(len, tokens)), initial=1))
-            starts.pop()
-            self._head_vocab = (joined, starts)
-        return self._head_vocab
-
-    def _infix_matches(self, word: str) -> list[int]:
-        """Ids of name/title tokens containing `word` after their first character."""
-        head = self.head
-        joined, offsets = self._head_table()
-        found: list[int] = []
-        position = joined.find(word)
-        while position != -1:
-            slot = bisect_left(offsets, position + 1) - 1
-            if joined[position - 1] != "\n":  # not at the token's start: prefixes are elsewhere
-                found.append(head[slot])
-            nxt = offsets[slot + 1] if slot + 1 < len(offsets) else len(joined)
-            position = joined.find(word, max(position + 1, nxt))
-        return found
-
 
 def _packed_column(postings: Postings) -> FieldPostings:
     if not isinstance(postings, FieldPostings):
@@ -501,10 +359,14 @@ def _ids(posting: Posting) -> list[int]:
 
 
 def fingerprint(papers: Sequence[Paper]) -> str:
-    """A digest of what the index depends on (ids, names, titles in order), to key the cache."""
+    """A digest of what the index depends on (ids, names, titles, authors and the abstracts'
+    lengths, in order), to key the cache. The id is a hash of the abstract, but an import may give
+    a stored paper authors, or an abstract where it had none, and keep its id (`ingest.merge`)."""
     import hashlib  # here: `papershelf list` keys its cache by file identity and never hashes
 
     digest = hashlib.sha1(usedforsecurity=False)
     for paper in papers:
-        digest.update(f"{paper.id}\0{paper.name}\0{paper.title or ''}\n".encode())
+        authors = "\x1f".join(paper.authors)
+        title, size = paper.title or "", len(paper.abstract)
+        digest.update(f"{paper.id}\0{paper.name}\0{title}\0{authors}\0{size}\n".encode())
     return digest.hexdigest()

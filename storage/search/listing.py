@@ -3,8 +3,9 @@
 A full open reads every paper (papers.cache, ~17 MB with the abstracts), imports TinyDB and
 filelock, and then the search index is loaded and checked against a hash of every paper. `list`
 prints only ids, names, titles and venues, so the listing cache holds just those columns (plus
-the code and link URLs the `has:` filters need) and the search index, and is trusted under the
-same terms as `papershelf.storage.library.papers_cache`:
+the code and link URLs the `has:` filters need, and the authors and year `author:` and `year:`
+read) and the search index, and is trusted under the same terms as
+`papershelf.storage.library.papers_cache`:
 
 - a `storage.caches.frame` header first: a tag, `FORMAT`, the `StatKey` `(st_mtime_ns, st_size,
   st_ino)` of the papers.json it was made from, and the length and CRC-32 of each of its three
@@ -14,12 +15,13 @@ same terms as `papershelf.storage.library.papers_cache`:
   marshal, used only when its checksum matches, the names are `FIELDS`, every value has its
   column's type and the index parts are whole (`SearchIndex.from_parts`);
 - the postings: each field's `FieldPostings` buffers (offsets, then data), left in the file and
-  read with `os.pread` as a search asks for them: a query touches a few hundred of 70,000
-  postings, and reading all 3 MB into a fresh process costs more than the search (page
-  faults). So that `list` still never reads a damaged byte as data, the section is read in
-  blocks of `BLOCK` bytes, each checked against its CRC-32 in the main section's table (and
-  kept, so a block is read and checked once); offsets and ids are still checked to lie inside
-  the data and the papers, so that damage a checksum missed by chance cannot crash a search;
+  read with `os.pread` as a search asks for them (`search.filepostings`): a query touches a few
+  hundred of 70,000 postings, and reading all 3 MB into a fresh process costs more than the
+  search (page faults). So that `list` still never reads a damaged byte as data, the section
+  is read in blocks of `BLOCK` bytes, each checked against its CRC-32 in the main section's
+  table (and kept, so a block is read and checked once); offsets and ids are still checked to
+  lie inside the data and the papers, so that damage a checksum missed by chance cannot crash
+  a search;
 - the abstracts as an exact `'word` compares them (as shown, `storage.text.titles.shown_text`, and
   folded, `query_parse.fold_text`), read (whole, checked against their CRC-32) only if a search
   asks for one: kept so, `list` never converts 3,000 abstracts with math.
@@ -39,17 +41,22 @@ from __future__ import annotations
 import marshal
 import os
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
-from itertools import pairwise, repeat
+from collections.abc import Sequence
+from itertools import repeat
 from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from papershelf.storage.caches.columns import is_optional_str, is_str, is_str_tuples, valid_columns
+from papershelf.storage.caches.columns import (
+    is_optional_int,
+    is_optional_str,
+    is_str,
+    is_str_tuples,
+    valid_columns,
+)
 from papershelf.storage.caches.frame import (
     MARSHAL_VERSION,
     CacheFile,
-    Opened,
     Section,
     checksum,
     stat_key_bytes,
@@ -61,14 +68,18 @@ from papershelf.storage.files.layout import (
     StatKey,
     stat_key,
 )
+from papershelf.storage.search.filepostings import (
+    BLOCK,
+    CheckedPostings,
+    FilePostings,
+    ListingFile,
+    ListingUnusable,
+)
 from papershelf.storage.search.index import INDEXED_FIELDS, PARTS, SearchIndex
 from papershelf.storage.search.parse import fold_text
 from papershelf.storage.search.postings import (
     FieldPostings,
-    Posting,
     Postings,
-    bitset_words,
-    decode_posting,
 )
 from papershelf.storage.text.titles import shown_text
 
@@ -93,26 +104,17 @@ __all__ = [
     "save",
 ]
 
-FORMAT = 3
+FORMAT = 4
 """Bump when the layout changes (the index's own FORMAT is checked by `SearchIndex.from_parts`).
 2: the `storage.caches.frame` frame, with checksums of the sections and of the postings' blocks.
 3: `links_with_page` (the paper's own page counts for `has:links`) instead of `links`, and the
-   abstracts as shown and folded (a format-2 file holds them as written)."""
+   abstracts as shown and folded (a format-2 file holds them as written).
+4: the authors and the year (`author:'x`, `author:^x` and `year:` read them)."""
 MAGIC = b"PSLISTNG"
 _FILE = CacheFile(MAGIC, FORMAT, key_size=24, sections=3)
 """main, postings, abstracts."""
-BLOCK = 4096
-"""The postings are checked in blocks of this many bytes: a query reads one page per posting
-or run of postings it touches (a 4 KiB read costs little more than a 40-byte one) and checks
-each block once; the table costs 4 bytes per block (3 KB at 10,815 papers)."""
-
-FIELDS = ("id", "name", "title", "venue", "code_urls", "links_with_page")
+FIELDS = ("id", "name", "title", "venue", "code_urls", "links_with_page", "authors", "year")
 """The `Paper` fields a listing holds for every paper (the abstract is loaded on demand)."""
-
-
-class ListingUnusable(Exception):
-    """A part of the listing read late (postings, abstracts) is damaged or the file was closed:
-    nothing has been printed yet, and the caller starts again on the full path."""
 
 
 class ListedPaper(tuple):  # type: ignore[type-arg]
@@ -131,13 +133,15 @@ class ListedPaper(tuple):  # type: ignore[type-arg]
     venue: str | None = property(itemgetter(3))  # type: ignore[assignment]
     code_urls: tuple[str, ...] = property(itemgetter(4))  # type: ignore[assignment]
     links_with_page: tuple[str, ...] = property(itemgetter(5))  # type: ignore[assignment]
+    authors: tuple[str, ...] = property(itemgetter(6))  # type: ignore[assignment]
+    year: int | None = property(itemgetter(7))  # type: ignore[assignment]
 
     @property
     def abstract(self) -> str:
         """The paper's abstract as shown and folded, as exact terms compare it (the first one
         asked for reads them all)."""
-        listing: Listing = self[6]
-        return listing.abstract(self[7])
+        listing: Listing = self[8]
+        return listing.abstract(self[9])
 
     folded_abstract = abstract
     """What the search engine asks first for `'exact` terms (see `SearchEngine._forms`)."""
@@ -146,153 +150,17 @@ class ListedPaper(tuple):  # type: ignore[type-arg]
         return f"ListedPaper({self[0]!r}, {self[1]!r})"
 
 
-_CHECKS = (is_str, is_str, is_optional_str, is_optional_str, is_str_tuples, is_str_tuples)
+_CHECKS = (
+    is_str,
+    is_str,
+    is_optional_str,
+    is_optional_str,
+    is_str_tuples,
+    is_str_tuples,
+    is_str_tuples,
+    is_optional_int,
+)
 """One per field of `FIELDS`."""
-
-
-class _File:
-    """The listing's open file, read at absolute positions (`os.pread`: no shared offset)."""
-
-    __slots__ = ("opened",)
-
-    def __init__(self, opened: Opened) -> None:
-        self.opened = opened
-
-    def read(self, size: int, at: int) -> bytes:
-        """Exactly `size` bytes from `at`; `ListingUnusable` when they are not there."""
-        if self.opened.handle is None:
-            raise ListingUnusable("the listing is closed")
-        data = self.opened.read(size, at)
-        if data is None:
-            raise ListingUnusable("cannot read the listing whole")
-        return data
-
-    def close(self) -> None:
-        self.opened.close()
-
-
-class _CheckedPostings:
-    """The postings section, read in `BLOCK`-byte blocks that are each checked against their
-    CRC-32 before any byte of them is used, and kept (a block is read and checked once)."""
-
-    __slots__ = ("_blocks", "_crcs", "_file", "_place")
-
-    def __init__(self, file: _File, place: Section, crcs: array[int]) -> None:
-        self._file = file
-        self._place = place
-        self._crcs = crcs
-        self._blocks: dict[int, bytes] = {}
-
-    @classmethod
-    def of(cls, file: _File, place: Section, table: object) -> _CheckedPostings | None:
-        """The postings in `place`, with `table` (packed CRC-32s, one per block), or None
-        when the table does not cover the section's blocks exactly."""
-        if type(table) is not bytes or len(table) != 4 * -(-place.length // BLOCK):
-            return None
-        crcs = array("I")
-        crcs.frombytes(table)
-        return cls(file, place, crcs)
-
-    @property
-    def length(self) -> int:
-        return self._place.length
-
-    def read(self, size: int, at: int) -> bytes:
-        """`size` bytes from `at` in the section, from checked blocks; `ListingUnusable` when
-        they lie outside it or a block they touch is damaged."""
-        end = at + size
-        if at < 0 or size < 0 or end > self._place.length:
-            raise ListingUnusable("a posting of the listing lies outside its section")
-        if not size:
-            return b""
-        first, last = at // BLOCK, (end - 1) // BLOCK
-        blocks = self._blocks
-        missing = [number for number in range(first, last + 1) if number not in blocks]
-        if missing:
-            self._load(missing[0], missing[-1])
-        base = first * BLOCK
-        if first == last:
-            return blocks[first][at - base : end - base]
-        joined = b"".join([blocks[number] for number in range(first, last + 1)])
-        return joined[at - base : end - base]
-
-    def _load(self, lo: int, hi: int) -> None:
-        """Read blocks lo..hi in one read and keep those not kept yet, each once checked."""
-        start = lo * BLOCK
-        stop = min((hi + 1) * BLOCK, self._place.length)
-        raw = memoryview(self._file.read(stop - start, self._place.at + start))
-        for number in range(lo, hi + 1):
-            if number in self._blocks:
-                continue
-            block = raw[(number - lo) * BLOCK : (number - lo + 1) * BLOCK]
-            if checksum(block) != self._crcs[number]:
-                raise ListingUnusable("the postings of the listing are damaged")
-            self._blocks[number] = block.tobytes()
-
-
-class FilePostings:
-    """One field's `FieldPostings` left in the listing file: the same answers, read on demand.
-
-    `offsets` (vocabulary size + 1 words) and `data` (4-byte words) are at positions in the
-    checked postings section. An offset that points outside `data`, or backwards, or a paper
-    id past the last paper raises `ListingUnusable` (damage the checksums missed by chance).
-    """
-
-    __slots__ = ("_data_at", "_data_words", "_offsets_at", "_section", "_size", "_size_words")
-
-    def __init__(
-        self, section: _CheckedPostings, offsets_at: int, data_at: int, data_words: int, size: int
-    ) -> None:
-        self._section = section
-        self._offsets_at = offsets_at
-        self._data_at = data_at
-        self._data_words = data_words
-        self._size = size
-        self._size_words = bitset_words(size)
-
-    def _offsets(self, lo: int, hi: int) -> array[int]:
-        """offsets[lo : hi + 1], checked to lie inside `data` and not to decrease."""
-        offsets = array("I")
-        offsets.frombytes(self._section.read(4 * (hi - lo + 1), self._offsets_at + 4 * lo))
-        if offsets[-1] > self._data_words or offsets[0] > offsets[-1]:
-            raise ListingUnusable("a posting of the listing lies outside its data")
-        return offsets
-
-    def _words(self, start: int, end: int) -> memoryview:
-        data = self._section.read(4 * (end - start), self._data_at + 4 * start)
-        return memoryview(data).cast("I")
-
-    def _decode(self, words: memoryview) -> Posting:
-        # Bits past the last paper are masked by every search; ids past it would index
-        # outside the bitsets.
-        if len(words) != self._size_words and max(words) >= self._size:
-            raise ListingUnusable("a posting of the listing names a paper it does not hold")
-        return decode_posting(words, self._size_words)
-
-    def get(self, tid: int) -> Posting | None:
-        """Token `tid`'s papers, or None when the token is not in this field."""
-        start, end = self._offsets(tid, tid + 1)
-        if start == end:
-            return None
-        return self._decode(self._words(start, end))
-
-    def many(self, tids: Iterable[int]) -> Iterator[Posting]:
-        """The postings of the tokens `tids` that are in this field; a range of ids (a prefix's
-        tokens) is read in two reads, its offsets and then its data."""
-        if not isinstance(tids, range) or tids.step != 1 or len(tids) < 2:
-            for tid in tids:
-                posting = self.get(tid)
-                if posting is not None:
-                    yield posting
-            return
-        offsets = self._offsets(tids.start, tids.stop)
-        base = offsets[0]
-        words = self._words(base, offsets[-1])
-        for start, end in pairwise(offsets):
-            if start < end:
-                yield self._decode(words[start - base : end - base])
-            elif start > end:
-                raise ListingUnusable("the postings of the listing are out of order")
 
 
 class Listing:
@@ -302,7 +170,7 @@ class Listing:
     abstracts asked for later come from the same version of the file.
     """
 
-    def __init__(self, file: _File, abstracts: Section) -> None:
+    def __init__(self, file: ListingFile, abstracts: Section) -> None:
         self.papers: list[ListedPaper] = []
         self.index: SearchIndex | None = None
         self.abstracts: tuple[str, ...] | None = None
@@ -381,7 +249,7 @@ def load(root: Path) -> Listing | None:
     opened = _FILE.open(root / LISTING_FILE, stat_key_bytes(key))
     if opened is None:
         return None
-    file = _File(opened)
+    file = ListingFile(opened)
     listing = None
     try:
         listing = _read(file)
@@ -393,7 +261,7 @@ def load(root: Path) -> Listing | None:
     return listing
 
 
-def _read(file: _File) -> Listing | None:
+def _read(file: ListingFile) -> Listing | None:
     _, postings_place, abstracts_place = file.opened.sections
     payload = file.opened.section(0)
     if payload is None:
@@ -404,7 +272,7 @@ def _read(file: _File) -> Listing | None:
         return None
     if fields != FIELDS or not valid_columns(columns, _CHECKS):
         return None
-    section = _CheckedPostings.of(file, postings_place, table)
+    section = CheckedPostings.of(file, postings_place, table)
     if section is None:
         return None
     size = len(columns[0])
@@ -421,7 +289,7 @@ def _read(file: _File) -> Listing | None:
 
 
 def _postings(
-    section: _CheckedPostings, layout: object, vocab_size: int, size: int
+    section: CheckedPostings, layout: object, vocab_size: int, size: int
 ) -> dict[str, Postings] | None:
     """The fields' `FilePostings` from `layout` (per field: where its offsets and data start
     in the postings section, and the data's length in words), or None if it does not fit."""

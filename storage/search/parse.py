@@ -2,7 +2,8 @@
 
 Grammar, one whitespace-separated word at a time (double quotes keep spaces and `|` inside a word):
 
-    word        fuzzy word over name, title, tags, note and abstract (typos and prefixes match)
+    word        fuzzy word over name, title, tags, note and abstract (typos and prefixes match;
+                not the authors: only author: looks there)
     'word       exact substring (case-insensitive) of one of those fields
     "two words" exact phrase, same as '"two words"
     ^word       the name or the title starts with word
@@ -12,13 +13,19 @@ Grammar, one whitespace-separated word at a time (double quotes keep spaces and 
     has:code|links|note|tags
     venue:x     x is a substring of the venue, ignoring case and spaces
                 (venue:icml2025 and venue:"icml 2025" both match "ICML 2025")
-    a|b         either (also `a | b`); in `is:read|reading` and `#a|b` a bare alternative
-                repeats the key
+    author:x    any of word, 'exact, ^prefix or "phrase" inside one field: author: (the
+    title:x     authors, joined by ", "; author:^x is the first author), title: (the title and
+    abstract:x  the name: the heading the list shows), name:, abstract:
+    year:2024   the paper's year (else the year in its venue): 2024, 2023..2025, 2020.., ..2019;
+                fewer than four digits stand for every year they start (year:202 is 2020..2029)
+    a|b         either (also `a | b`); in `is:read|reading`, `#a|b`, `author:a|b` and
+                `year:2017|2024` a bare alternative repeats the key
 
-Words are ANDed. Mistakes (an unknown `is:` value, an unusable tag) do not raise: the term matches
-nothing and `Query.errors` says why, so a filter-as-you-type box can show it; the CLI calls
+Words are ANDed. Mistakes (an unknown `is:` value, an unusable tag, a year that is not one) do
+not raise: the term matches nothing and `Query.errors` says why, so a filter-as-you-type box
+can show it; the CLI calls
 `Query.check()` to turn the first error into a `QueryError`. A marker with nothing after it yet
-(`!`, `'`, `^`, `#`, `is:`), as while typing, is ignored.
+(`!`, `'`, `^`, `#`, `is:`, `author:`, `year:..`), as while typing, is ignored.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from typing import Literal
 from papershelf.storage.errors import QueryError
 from papershelf.storage.model import normalise_tag
 
-TermKind = Literal["word", "exact", "prefix", "tag", "is", "has", "venue"]
+TermKind = Literal["word", "exact", "prefix", "tag", "is", "has", "venue", "year"]
 
 TOKEN_RE = re.compile(r"[^\W_]+")
 """What a word is, both in indexed text and in a query word: a run of letters and digits.
@@ -41,15 +48,23 @@ TOKEN_RE = re.compile(r"[^\W_]+")
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
+_LETTERS = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ð": "d", "ħ": "h"})
+"""Letters a person types without their stroke (`lukasz` for Łukasz, `soren` for Søren), which
+NFKD keeps whole: they are letters of their own there, not a base letter and an accent (case
+folded first, so only the lower case is listed)."""
+
+
 def fold_text(text: str) -> str:
     """Text as searches compare it: `K²IE` as `k2ie`, `Déjà` as `deja`, script NP as `np`, any case.
 
-    The same folding as the name lookup (`storage.library.library.fold_name`): compatibility forms
-    unfolded, accents dropped, case folded. ASCII text is only lower-cased (same length).
+    The folding of the name lookup (`storage.library.library.fold_name`: compatibility forms
+    unfolded, accents dropped, case folded), and the stroked letters of `_LETTERS` as their
+    base letter (authors' names: `author:lukasz` finds Łukasz). ASCII text is only lower-cased
+    (same length).
     """
     if text.isascii():
         return text.lower()
-    return _COMBINING.sub("", unicodedata.normalize("NFKD", text)).casefold()
+    return _COMBINING.sub("", unicodedata.normalize("NFKD", text)).casefold().translate(_LETTERS)
 
 
 def words_of(text: str) -> list[str]:
@@ -59,7 +74,23 @@ def words_of(text: str) -> list[str]:
 
 STATUS_VALUES = ("unread", "reading", "read", "starred")
 HAS_VALUES = ("code", "links", "note", "tags")
-_KEYS = {"tag": "tag", "is": "is", "has": "has", "venue": "venue"}
+FIELD_KEYS: dict[str, tuple[str, ...]] = {
+    "author": ("authors",),
+    "authors": ("authors",),
+    "title": ("name", "title"),
+    "name": ("name",),
+    "abstract": ("abstract",),
+}
+"""A field key -> the fields its word, exact or prefix term looks in. `title:` looks in the name
+too: the name is the heading the list shows, and the only one a paper without a title has."""
+_KEYS = {"tag": "tag", "is": "is", "has": "has", "venue": "venue", "year": "year"}
+_KEYS.update({key: key for key in FIELD_KEYS})
+MIN_YEAR, MAX_YEAR = 0, 9999
+"""The bounds of an open year range (`year:2020..`, `year:..2019`)."""
+_YEAR_RE = re.compile(r"(?P<low>\d{1,4})?(?:(?P<dots>\.\.)(?P<high>\d{1,4})?|\.)?")
+"""A year, a range of years with either end open, or a year followed by the first `.` of `..`
+(while typing `2020..`)."""
+_YEAR_HELP = "use a year like 2024, or a range: 2023..2025, 2020.., ..2019"
 _KEY_RE = re.compile(r"([A-Za-z]+):(.*)", re.DOTALL)
 
 
@@ -74,6 +105,11 @@ class Term:
     """For `word`: the word's tokens (`gpt-4` -> ("gpt", "4")); each must match."""
     choices: tuple[str, ...] = ()
     """For `is`/`has`: the values the (possibly abbreviated) value stands for; empty = none."""
+    fields: tuple[str, ...] = ()
+    """For `word`, `exact` and `prefix` given a field key (`author:x`): the only fields it looks
+    in (see `FIELD_KEYS`); empty = every field of its kind."""
+    years: tuple[int, int] | None = None
+    """For `year`: the first and last year it matches; None for a value that is no year."""
 
 
 Clause = tuple[Term, ...]
@@ -171,39 +207,81 @@ def _squash(text: str) -> str:
     return "".join(text.lower().split())
 
 
+def _text_term(text: str, quoted: bool, negated: bool, fields: tuple[str, ...]) -> Term | None:
+    """A word, `'exact`, `^prefix` or quoted phrase, looking in `fields` (empty: all)."""
+    if text.startswith("'"):
+        value = fold_text(text[1:])
+        return Term("exact", value, negated, fields=fields) if value.strip() else None
+    if text.startswith("^"):
+        value = fold_text(text[1:]).lstrip()
+        return Term("prefix", value, negated, fields=fields) if value else None
+    value = fold_text(text)
+    if not value.strip():
+        return None
+    if quoted and any(ch.isspace() for ch in value.strip()):
+        # A quoted phrase is matched as written.
+        return Term("exact", value, negated, fields=fields)
+    tokens = tuple(TOKEN_RE.findall(value))
+    if not tokens:
+        # Punctuation only: `$`, `---`.
+        return Term("exact", value.strip(), negated, fields=fields)
+    return Term("word", value, negated, tokens, fields=fields)
+
+
+def _year_term(value: str, negated: bool, errors: list[str]) -> Term | None:
+    """`year:` with its value: one year, a range, or (an error) neither."""
+    match = _YEAR_RE.fullmatch(value)
+    low, high = (match.group("low"), match.group("high")) if match else (None, None)
+    if match is not None and low is None and high is None:
+        return None  # `year:..` or `year:.`: a range not typed yet
+    if match is None:
+        errors.append(f"unknown year: value {value!r} ({_YEAR_HELP})")
+        return Term("year", value, negated)
+    ranged = match.group("dots") is not None or value.endswith(".")
+    first = _year_bounds(low)[0] if low is not None else MIN_YEAR
+    end = high if ranged else low
+    last = _year_bounds(end)[1] if end is not None else MAX_YEAR
+    if first > last:
+        errors.append(f"year range {value!r} runs backwards (use {high}..{low})")
+        return Term("year", value, negated)
+    return Term("year", value, negated, years=(first, last))
+
+
+def _year_bounds(digits: str) -> tuple[int, int]:
+    """The years a value of up to four digits stands for: `2024` itself, `202` 2020..2029."""
+    scale = 10 ** (4 - len(digits))
+    return int(digits) * scale, (int(digits) + 1) * scale - 1
+
+
 def _parse_term(raw: str, quoted: bool, key_hint: str | None, errors: list[str]) -> Term | None:
     """One alternative -> a Term, or None when there is nothing to match yet."""
     negated = raw.startswith("!")
     text = raw[1:] if negated else raw
     key: str | None = None
     value = text
-    if text.startswith("'"):
-        value = fold_text(text[1:])
-        return Term("exact", value, negated) if value.strip() else None
-    if text.startswith("^"):
-        value = fold_text(text[1:]).lstrip()
-        return Term("prefix", value, negated) if value else None
+    if text.startswith(("'", "^")):
+        # After a field key (`title:a|^b`) the alternative stays in the key's fields.
+        return _text_term(text, quoted, negated, FIELD_KEYS.get(key_hint or "", ()))
     if text.startswith("#"):
         key, value = "tag", text[1:]
     else:
         match = _KEY_RE.fullmatch(text)
         if match and match.group(1).lower() in _KEYS:
             key, value = _KEYS[match.group(1).lower()], match.group(2)
-        elif key_hint is not None and text and not quoted:
-            key = key_hint  # `is:read|reading`: a bare alternative repeats the key
+        elif key_hint is not None and text and (not quoted or key_hint in FIELD_KEYS):
+            # `is:read|reading`: a bare alternative repeats the key (`author:"a b"|"c d"` too)
+            key = key_hint
     if key is None:
-        value = fold_text(text)
-        if not value.strip():
-            return None
-        if quoted and any(ch.isspace() for ch in value.strip()):
-            return Term("exact", value, negated)  # a quoted phrase is matched as written
-        tokens = tuple(TOKEN_RE.findall(value))
-        if not tokens:
-            return Term("exact", value.strip(), negated)  # punctuation only: `$`, `---`
-        return Term("word", value, negated, tokens)
+        return _text_term(text, quoted, negated, ())
+    if key in FIELD_KEYS:
+        if value.startswith("!"):  # `author:!x` is `!author:x`
+            value, negated = value[1:], not negated
+        return _text_term(value, quoted, negated, FIELD_KEYS[key])
     value = value.strip()
     if not value:
         return None
+    if key == "year":
+        return _year_term(value, negated, errors)
     if key == "tag":
         try:
             return Term("tag", normalise_tag(value), negated)
@@ -220,8 +298,14 @@ def _parse_term(raw: str, quoted: bool, key_hint: str | None, errors: list[str])
     return Term(key, lowered, negated, choices=choices)  # type: ignore[arg-type]
 
 
-def _key_hint(term: Term | None) -> str | None:
-    return term.kind if term is not None and term.kind in ("tag", "is", "has", "venue") else None
+def _key_of(raw: str) -> str | None:
+    """The key an alternative was written with (`#x` is `tag`), which bare alternatives after it
+    repeat (`is:read|reading`, `author:vaswani|shazeer`), or None."""
+    text = raw[1:] if raw.startswith("!") else raw
+    if text.startswith("#"):
+        return "tag"
+    match = _KEY_RE.fullmatch(text)
+    return _KEYS.get(match.group(1).lower()) if match else None
 
 
 MAX_QUERY_TERMS = 24
@@ -252,7 +336,7 @@ def parse_query(text: str) -> Query:
             term = _parse_term(raw, quoted, hint, errors)
             if term is not None:
                 terms.append(term)
-                hint = _key_hint(term) or hint
+            hint = _key_of(raw) or hint
         if not terms:
             continue
         count += 1

@@ -53,7 +53,10 @@ def arxiv_id(text: str) -> str | None:
     value = _ARXIV_PREFIX.sub("", value)
     match = _ARXIV_NEW.match(value)
     if match is not None:
-        return match.group(1)
+        number = match.group(1)
+        # Four digits after the dot until 1412, five since 1501.
+        digits = 4 if number[:4] < "1501" else 5
+        return number if len(number) == 5 + digits else None
     match = _ARXIV_OLD.match(value)
     return match.group(1).lower() if match is not None else None
 

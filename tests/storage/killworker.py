@@ -1,4 +1,4 @@
-"""Helper process for the kill tests, and the small synthetic library they share with unit tests.
+"""Helper process for the kill tests (their libraries are built with `synthetic.py`).
 
 Run as `python killworker.py ROOT`, it is a "zygote": it imports papershelf once, then for every
 JSON command line on stdin it forks a child that opens the library in ROOT and performs a fixed,
@@ -14,7 +14,6 @@ child then SIGKILLs itself at that point inside its first write of state.json, a
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import random
@@ -26,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from papershelf.storage.library.library import Library
-from papershelf.storage.model import Entry, Paper
+from papershelf.storage.model import Entry
 
 KILL_POINTS = (
     "mid_temp_write",  # half of the temp file written
@@ -39,25 +38,6 @@ TAGS = ("a", "b", "c", "to-read")
 STATUSES = ("unread", "reading", "read")
 
 Op = tuple[Any, ...]
-
-
-def make_papers(count: int, *, prefix: str = "paper") -> list[Paper]:
-    """`count` distinct synthetic papers with realistic 12-hex ids and distinct names."""
-    papers = []
-    for i in range(count):
-        abstract = f"We study problem {prefix} {i} and propose Method{prefix.title()}{i}."
-        papers.append(
-            Paper(
-                id=hashlib.sha1(abstract.encode()).hexdigest()[:12],
-                name=f"Method{prefix.title()}{i}",
-                title=None,
-                abstract=abstract,
-                venue="TEST 2025",
-                sources=("synthetic.txt",),
-                imported_at="2025-01-01T00:00:00Z",
-            )
-        )
-    return papers
 
 
 def make_ops(seed: int, ids: list[str], steps: int) -> list[Op]:

@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from killworker import make_papers
+from synthetic import make_papers
 
 from papershelf.storage.library.library import Library
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from killworker import make_papers
+from synthetic import make_papers, synthetic_library
 
 import papershelf.storage.library.papers_cache as papercache
 import papershelf.storage.library.state_backups as backups
@@ -35,8 +35,7 @@ DAMAGE = {
 
 @pytest.fixture
 def lib(tmp_path: Path) -> Library:
-    library = Library.open(tmp_path / "lib", seed=False)
-    library.import_papers(make_papers(6), "synthetic.txt")
+    library = synthetic_library(tmp_path / "lib", 6)
     library.tag([paper.id for paper in library.papers()[:3]], add=["precious"])
     return library
 

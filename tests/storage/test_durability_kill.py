@@ -25,10 +25,10 @@ from killworker import (
     KILL_POINTS,
     comparable,
     make_ops,
-    make_papers,
     simulate,
     worker_ids,
 )
+from synthetic import synthetic_library
 
 from papershelf.storage.library.library import Library
 
@@ -121,8 +121,7 @@ def run_trial(zygote: Zygote, command: dict[str, object], rng: random.Random | N
 def library_root(tmp_path: Path) -> Path:
     """A small library: 20 papers; the second half (bystanders) carry entries nobody touches."""
     root = tmp_path / "lib"
-    library = Library.open(root, seed=False)
-    library.import_papers(make_papers(20), "synthetic.txt")
+    library = synthetic_library(root, 20)
     bystanders = [paper.id for paper in library.papers()[10:]]
     library.tag(bystanders[:5], add=["keep", "bystander"])
     library.set_status(bystanders[3:], "read")

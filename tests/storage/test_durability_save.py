@@ -13,7 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from killworker import make_papers
+from synthetic import ids, make_papers, synthetic_library
 
 from papershelf.storage.errors import SaveError
 from papershelf.storage.library.library import Library
@@ -21,14 +21,9 @@ from papershelf.storage.library.library import Library
 
 @pytest.fixture
 def lib(tmp_path: Path) -> Library:
-    library = Library.open(tmp_path / "lib", seed=False)
-    library.import_papers(make_papers(6), "synthetic.txt")
+    library = synthetic_library(tmp_path / "lib", 6)
     library.tag([library.papers()[0].id], add=["before"])
     return library
-
-
-def ids(library: Library) -> list[str]:
-    return [paper.id for paper in library.papers()]
 
 
 def leftover_temps(root: Path) -> list[str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
-from killworker import make_papers
+from synthetic import make_papers
 
 from papershelf.storage.export.markdown import ExportItem, parse_markdown_list, to_markdown
 from papershelf.storage.export.roundtrip import import_reading_list

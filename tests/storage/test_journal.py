@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from killworker import make_papers
+from synthetic import ids, make_papers, reopen, synthetic_library
 
 import papershelf.storage.library.journal as journal
 from papershelf.storage.errors import SaveError
@@ -30,17 +30,7 @@ def redo_steps(lib: Library) -> list[str]:
 
 @pytest.fixture
 def lib(tmp_path: Path) -> Library:
-    library = Library.open(tmp_path / "lib", seed=False)
-    library.import_papers(make_papers(8), "synthetic.txt")
-    return library
-
-
-def ids(library: Library) -> list[str]:
-    return [paper.id for paper in library.papers()]
-
-
-def reopen(library: Library) -> Library:
-    return Library.open(library.root, seed=False)
+    return synthetic_library(tmp_path / "lib", 8)
 
 
 def snapshot(library: Library) -> dict[str, Entry]:

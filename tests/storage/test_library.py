@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from killworker import make_papers
+from synthetic import ids, make_papers, reopen, synthetic_library
 
 from papershelf.storage.errors import Ambiguous, LibraryError, NotFound, PapershelfError
 from papershelf.storage.library.library import (
@@ -26,17 +26,7 @@ from papershelf.storage.model import Entry, Paper
 @pytest.fixture
 def lib(tmp_path: Path) -> Library:
     """An unseeded library holding 10 synthetic papers."""
-    library = Library.open(tmp_path / "lib", seed=False)
-    library.import_papers(make_papers(10), "synthetic.txt")
-    return library
-
-
-def ids(library: Library) -> list[str]:
-    return [paper.id for paper in library.papers()]
-
-
-def reopen(library: Library) -> Library:
-    return Library.open(library.root, seed=False)
+    return synthetic_library(tmp_path / "lib", 10)
 
 
 # -- locations and opening ------------------------------------------------------------------

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from killworker import make_papers
+from synthetic import make_papers, synthetic_library
 
 from papershelf.storage.library.library import FileReport, Library
 
@@ -24,7 +24,7 @@ def write_list(path: Path, *abstracts: str, header: str = "TEST 2025 Papers") ->
 
 @pytest.fixture
 def lib(tmp_path: Path) -> Library:
-    return Library.open(tmp_path / "lib", seed=False)
+    return synthetic_library(tmp_path / "lib", 0)
 
 
 @pytest.fixture

@@ -196,8 +196,8 @@ def test_file_postings_equal_the_postings_in_memory(built: Path) -> None:
         assert shelf.index is not None
         assert shelf.index.vocab == memory.vocab
         assert list(shelf.index.head) == list(memory.head)
-        joined, starts = shelf.index._head_table()  # read from the file, not rebuilt
-        assert (joined, list(starts)) == memory._head_table()
+        joined, starts = shelf.index.vocabulary.head_table()  # read from the file, not rebuilt
+        assert (joined, list(starts)) == memory.vocabulary.head_table()
         for field in INDEXED_FIELDS:
             mine, theirs = shelf.index.postings[field], memory.postings[field]
             assert isinstance(theirs, FieldPostings)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from killworker import make_papers
+from synthetic import make_papers
 
 import papershelf.storage.library.papers_cache as papercache
 from papershelf.storage.caches.frame import CacheFile, stat_key_bytes

@@ -21,14 +21,13 @@ from papershelf.storage.search.engine import (
     parse_query,
     snippet,
 )
-from papershelf.storage.search.index import (
+from papershelf.storage.search.index import field_tokens, tokenize
+from papershelf.storage.search.parse import fold_text
+from papershelf.storage.search.quality import (
     FIELD_WEIGHTS,
     INFIX_FIELDS,
-    field_tokens,
     match_quality,
-    tokenize,
 )
-from papershelf.storage.search.parse import fold_text
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "search" / "abstracts.jsonl"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from killworker import make_papers
+from synthetic import ids, make_papers, synthetic_library
 
 from papershelf.storage.export.markdown import ExportItem, ListedItem, to_markdown
 from papershelf.storage.export.roundtrip import (
@@ -30,8 +30,7 @@ from papershelf.storage.model import STATUSES, Entry
 
 @pytest.fixture
 def lib(tmp_path: Path) -> Library:
-    library = Library.open(tmp_path / "lib", seed=False)
-    library.import_papers(make_papers(10), "synthetic.txt")
+    library = synthetic_library(tmp_path / "lib", 10)
     p = ids(library)
     library.tag(p[0], add=["to-read", "gnn"])
     library.tag(p[1], add=["to-read"])
@@ -42,10 +41,6 @@ def lib(tmp_path: Path) -> Library:
     library.set_note(p[3], "keep me")
     library.tag(p[4], add=["later"])
     return library
-
-
-def ids(library: Library) -> list[str]:
-    return [paper.id for paper in library.papers()]
 
 
 def export_all(library: Library, today: date | None = None) -> str:

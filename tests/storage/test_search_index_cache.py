@@ -155,13 +155,14 @@ def test_a_bitset_with_bits_past_the_last_paper_finds_no_such_paper(papers) -> N
 
     def change(parts, columns, index) -> None:
         column = index.postings["abstract"]
+        at = INDEXED_FIELDS.index("abstract")
         words = bitset_words(index.size)
         for tid in range(len(index.vocab)):
             start, end = column.offsets[tid], column.offsets[tid + 1]
             if end - start == words:
-                data = bytearray(columns[2][1])
+                data = bytearray(columns[at][1])
                 data[4 * end - 1] |= 0x80  # the last padding bit of a dense posting
-                columns[2][1] = bytes(data)
+                columns[at][1] = bytes(data)
                 return
         raise AssertionError("no dense posting")
 

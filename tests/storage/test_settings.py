@@ -143,3 +143,21 @@ def test_sorting_is_a_stable_permutation(order, chosen, entries):
         stamps = [(entries.get(pid) or Entry()).updated_at for pid in result]
         changed = [s for s in stamps if s]
         assert stamps[: len(changed)] == sorted(changed, reverse=True)
+
+
+def test_the_authors_column_is_remembered(tmp_path: Path):
+    assert load_settings(tmp_path).authors_column is False
+    save_settings(tmp_path, Settings().with_theme("nord").with_authors_column(True))
+    assert load_settings(tmp_path) == Settings(theme="nord", authors_column=True)
+    assert json.loads((tmp_path / SETTINGS_FILE).read_text())["authors_column"] is True
+    save_settings(tmp_path, load_settings(tmp_path).with_authors_column(False))
+    assert "authors_column" not in json.loads((tmp_path / SETTINGS_FILE).read_text())
+    assert load_settings(tmp_path).authors_column is False
+
+
+@pytest.mark.parametrize("value", [1, "true", "yes", None, [True]])
+def test_only_true_shows_the_authors_column(tmp_path: Path, value: object):
+    data = {"format": "papershelf-settings", "version": 1, "sort": "name", "authors_column": value}
+    (tmp_path / SETTINGS_FILE).write_text(json.dumps(data))
+    settings = load_settings(tmp_path)
+    assert (settings.sort, settings.authors_column, settings.extra) == ("name", False, {})

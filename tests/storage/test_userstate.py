@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from killworker import make_papers
+from synthetic import make_papers, synthetic_library
 
 from papershelf.storage.export.backup import (
     BackupError,
@@ -25,8 +25,7 @@ from papershelf.storage.model import STATUSES, Entry
 
 @pytest.fixture
 def lib(tmp_path: Path) -> Library:
-    library = Library.open(tmp_path / "lib", seed=False)
-    library.import_papers(make_papers(8), "synthetic.txt")
+    library = synthetic_library(tmp_path / "lib", 8)
     ids = [paper.id for paper in library.papers()]
     library.tag(ids[:3], add=["to-read", "gnn"])
     library.set_status(ids[1:4], "reading")
@@ -37,9 +36,7 @@ def lib(tmp_path: Path) -> Library:
 
 
 def fresh_copy(tmp_path: Path, name: str, count: int = 8) -> Library:
-    library = Library.open(tmp_path / name, seed=False)
-    library.import_papers(make_papers(count), "synthetic.txt")
-    return library
+    return synthetic_library(tmp_path / name, count)
 
 
 def test_dump_holds_every_entry_with_names_for_people(lib: Library):

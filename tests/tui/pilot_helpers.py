@@ -1,4 +1,4 @@
-"""Helpers shared by the Pilot tests of tests/tui (`from pilot_helpers import settle`)."""
+"""Helpers shared by the Pilot tests of tests/tui (`from pilot_helpers import settle, status`)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,16 @@ from typing import Any
 
 from textual.app import App
 
+from papershelf.tui.widgets.status_line import StatusLine
+
 
 async def settle(app: App[Any], pilot: Any) -> None:
     """Let workers (index, search, copy, export) finish and their messages be handled."""
     for _ in range(3):
         await app.workers.wait_for_complete()
         await pilot.pause()
+
+
+def status(app: App[Any]) -> str:
+    """The status line's text, as drawn."""
+    return app.query_one(StatusLine).text

@@ -221,7 +221,7 @@ async def test_tag_editor_adds_a_tag_on_disk(make_app, library_root: Path, reope
         await settle(app, pilot)
         assert not isinstance(app.screen, TagEditor)
         assert reopen(library_root).entry(paper_id).tags == {"graphs"}
-        assert "#graphs" in app.paper_list.row_content(app.paper_list.hits[0], 120, False).plain
+        assert "#graphs" in app.paper_list.rows.content(app.paper_list.hits[0], 120, False).plain
         assert app.query_one(TagPane).counts == {"graphs": 1}
 
 
@@ -312,7 +312,7 @@ async def test_star_toggles_and_u_undoes(make_app, library_root: Path, reopen) -
         await pilot.press("asterisk")
         await settle(app, pilot)
         assert reopen(library_root).entry(paper_id).starred
-        assert "★" in app.paper_list.row_content(app.paper_list.hits[0], 120, False).plain
+        assert "★" in app.paper_list.rows.content(app.paper_list.hits[0], 120, False).plain
         await pilot.press("u")
         await settle(app, pilot)
         assert not reopen(library_root).entry(paper_id).starred

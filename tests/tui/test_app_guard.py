@@ -16,6 +16,7 @@ from textual.message_pump import MessagePump
 
 from papershelf.storage.library.library import Library
 from papershelf.storage.search.engine import SearchEngine
+from papershelf.tui.collector import IdleCollector
 from papershelf.tui.screens.tag_editor import TagEditor
 
 CRASH_LOG = "crash.log"
@@ -107,16 +108,16 @@ async def test_a_failing_search_worker_does_not_leave_searching_on_screen(
 
 
 async def test_a_failing_message_handler_is_abandoned(make_app, library, monkeypatch) -> None:
-    # `space` marks a paper; the app's MarksChanged handler redraws the status line, which asks
-    # the library whether anything is unsaved: make that raise once.
+    # `space` marks a paper and moves down; the app's Highlighted handler tells the idle
+    # collector the user is active: make that raise once.
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
 
-        def broken(self: Library) -> bool:
-            raise RuntimeError("pending exploded")
+        def broken(self: IdleCollector) -> None:
+            raise RuntimeError("activity exploded")
 
-        monkeypatch.setattr(Library, "pending", property(broken))
+        monkeypatch.setattr(IdleCollector, "activity", broken)
         notes = Notes(app)
         await pilot.press("space")
         await pilot.pause()
@@ -124,11 +125,12 @@ async def test_a_failing_message_handler_is_abandoned(make_app, library, monkeyp
         await settle(app, pilot)
         assert app.is_running
         assert app._exception is None
-        assert any("handling MarksChanged" in text for text, _ in notes.items)
+        assert any("handling Highlighted" in text for text, _ in notes.items)
         await pilot.press("j", "space")  # the app still handles its messages
         await settle(app, pilot)
         assert len(app.paper_list.marked) == 2
-    assert "RuntimeError: pending exploded" in crash_log(library.root)
+        assert app.paper_list.current_id == app.paper_list.hits[3].paper_id
+    assert "RuntimeError: activity exploded" in crash_log(library.root)
 
 
 async def test_a_failing_dialog_result_is_abandoned(make_app, library, monkeypatch) -> None:

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pilot_helpers import settle
+from pilot_helpers import settle, status
 from test_app import SIZE, Notes
 
 from papershelf.storage.library.library import Library
 from papershelf.tui.app import PapershelfApp
 from papershelf.tui.screens.confirm import Confirm
-from papershelf.tui.widgets.status_line import StatusLine
 
 UNSAVED = "● 1 change not saved — retrying"
 
@@ -38,10 +37,6 @@ def record_notifications(app: PapershelfApp) -> list[str]:
 
     app.notify = notify  # type: ignore[method-assign]
     return shown
-
-
-def status(app: PapershelfApp) -> str:
-    return app.query_one(StatusLine).text
 
 
 async def test_a_change_the_full_disk_refused_is_saved_when_space_is_freed(

@@ -7,7 +7,7 @@ from typing import Any
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
 from papershelf.tui.app import PapershelfApp
-from papershelf.tui.widgets.paper_list import PaperList
+from papershelf.tui.widgets.list_rows import ListRows
 
 
 def synthetic(count: int) -> list[Paper]:
@@ -28,13 +28,13 @@ async def test_rendering_cost_does_not_grow_with_the_results(tmp_path, monkeypat
     library = Library.open(tmp_path / "big", seed=False)
     library.import_papers(synthetic(5000), "synthetic.jsonl")
     rendered: list[str] = []
-    original = PaperList.row_pieces
+    original = ListRows.pieces
 
-    def counting(self: PaperList, hit: Any, width: int, marked: bool) -> Any:
+    def counting(self: ListRows, hit: Any, width: int, marked: bool) -> Any:
         rendered.append(hit.paper_id)
         return original(self, hit, width, marked)
 
-    monkeypatch.setattr(PaperList, "row_pieces", counting)
+    monkeypatch.setattr(ListRows, "pieces", counting)
     app = PapershelfApp(library)
     async with app.run_test(size=(120, 30)) as pilot:
         await app.workers.wait_for_complete()
@@ -68,7 +68,7 @@ async def test_cursor_and_marks_survive_a_new_filter(make_app, ids) -> None:
         assert [h.paper_id for h in papers.hits] == [ids.multi]
         assert papers.marked == {ids.multi}
         assert papers.current_id == ids.multi
-        row = papers.row_content(papers.hits[0], 100, True).plain
+        row = papers.rows.content(papers.hits[0], 100, True).plain
         assert row.startswith("☑")
         assert "{}" in row  # has code
         assert len(row) == 100  # fitted to the width

@@ -110,6 +110,6 @@ async def test_a_latex_title_is_shown_converted_and_found_by_its_shown_words(sma
         # The title begins with the name: it heads alone (papershelf.storage.text.headings), once.
         assert lines[:2] == ["K²IE: Kernel Intensity Estimators via E(3)-Equivariant Maps", ""]
         assert drawn_highlights(reader) == {"k²ie"}
-        row = app.paper_list.row_content(app.paper_list.current_hit, 120, False).plain
+        row = app.paper_list.rows.content(app.paper_list.current_hit, 120, False).plain
         assert "K²IE: Kernel Intensity Estimators via E(3)-Equivariant Maps" in row
         assert "$" not in row

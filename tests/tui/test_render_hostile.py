@@ -25,7 +25,7 @@ from textual.content import Content
 from textual.geometry import Region
 from textual.style import Style
 from textual.widget import Widget
-from textual.widgets import Input, OptionList, Static, TextArea
+from textual.widgets import Input, OptionList, TextArea
 
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Entry, Paper
@@ -39,9 +39,9 @@ from papershelf.tui.screens.export_dialog import ExportDialog
 from papershelf.tui.screens.link_chooser import LinkChooser
 from papershelf.tui.screens.note_editor import NoteEditor
 from papershelf.tui.screens.tag_editor import TagEditor
-from papershelf.tui.widgets.paper_list import PaperList
+from papershelf.tui.widgets.list_rows import ListRows
 from papershelf.tui.widgets.reader import Reader, reader_content
-from papershelf.tui.widgets.status_line import StatusLine
+from papershelf.tui.widgets.status_line import StatusLine, status_content
 from papershelf.tui.widgets.tag_pane import TagPane, _prompt
 
 # -- payloads and the documented stand-ins ----------------------------------------------------
@@ -203,9 +203,8 @@ def make_paper(
 
 
 def row_of(paper: Paper, entry: Entry, width: int | None = None) -> tuple[Content, int]:
-    papers = PaperList(OnePaper(paper, entry))  # type: ignore[arg-type]
     # Component styles need a mounted widget; the text under test does not depend on them.
-    papers._part = lambda name: Style(bold=True)  # type: ignore[method-assign]
+    rows = ListRows(OnePaper(paper, entry), lambda *_, **__: Style(bold=True))  # type: ignore[arg-type]
     described = shown(paper.name, True) + (
         "  " + shown(paper.title, True) if paper.title and paper.title != paper.name else ""
     )
@@ -213,7 +212,7 @@ def row_of(paper: Paper, entry: Entry, width: int | None = None) -> tuple[Conten
         # Wide enough that nothing is cut: the annotations get up to a third of the room.
         width = 20 + 3 * (cell_len(described) + cell_len(annotations_of(paper, entry)))
     hit = Hit(paper.id, 0.0, "")
-    return papers.row_content(hit, width, False), width
+    return rows.content(hit, width, False), width
 
 
 def annotations_of(paper: Paper, entry: Entry) -> str:
@@ -353,13 +352,12 @@ def test_tag_pane_prompt_shows_the_tag_exactly(tag: str, count: int) -> None:
 @settings(max_examples=40, deadline=None)
 @given(query=hostile_line, error=st.none() | hostile_line)
 def test_status_line_shows_the_filter_exactly(query: str, error: str | None) -> None:
-    status = StatusLine()
-    status.show(shown=3, total=10, query=query, marked=2, error=error)
-    text = status.text
+    line = status_content(shown=3, total=10, query=query, marked=2, sort="relevance", error=error)
+    text = line.plain
     assert text.startswith(f"3 of 10 papers  filter: {shown(query, True)}  sort: relevance")
     if error:
         assert text.endswith("  " + shown(error, True))
-    assert_inert(content_segments(status.content), "status line")  # type: ignore[arg-type]
+    assert_inert(content_segments(line), "status line")
 
 
 # -- dialogs' row builders (their documented rule: controls dropped) ---------------------------
@@ -635,7 +633,7 @@ async def test_pasted_controls_in_the_filter_are_not_drawn_raw(hostile_library: 
         app.post_message(events.Paste(PASTE))
         await settle(app, pilot)
         assert app.query_one("#filter", Input).value  # the paste arrived
-        assert_widget_inert(app.query_one("#status", Static), "status line")
+        assert_widget_inert(app.query_one("#status", StatusLine), "status line")
         assert_widget_inert(app.query_one("#filter", Input), "filter bar")
 
 

@@ -48,7 +48,7 @@ async def test_hostile_paper_shows_literally_in_list_and_reader(make_app, ids) -
         await settle(app, pilot)
         papers = app.paper_list
         hit = next(h for h in papers.hits if h.paper_id == ids.hostile)
-        row = papers.row_content(hit, 200, False).plain
+        row = papers.rows.content(hit, 200, False).plain
         assert "MaskNet [MASK]" in row
         # Stored text with raw escapes (import_papers keeps them) is defused when drawn.
         assert "[@click=app.quit]Quit[/] the [b]bold[/b] way ␛[31mred␇" in row
@@ -78,7 +78,7 @@ async def test_hostile_tags_and_notes_show_literally(make_app, ids, library) -> 
         papers.move_to([h.paper_id for h in papers.hits].index(ids.hostile))
         await pilot.pause()
         hit = papers.current_hit
-        row = papers.row_content(hit, 300, False).plain
+        row = papers.rows.content(hit, 300, False).plain
         assert "#[/]" in row and "#[@click=app.quit]x" in row
         text = app.query_one(Reader).text
         assert "#[/] #[@click=app.quit]x" in text or "#[@click=app.quit]x #[/]" in text

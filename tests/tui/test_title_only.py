@@ -39,10 +39,10 @@ async def test_the_title_is_shown_once_with_its_matches(tmp_path: Path) -> None:
         await pilot.pause()
         papers = app.paper_list
         assert [hit.paper_id for hit in papers.hits] == [CUT.id]
-        row = papers.row_content(papers.hits[0], 150, False)
+        row = papers.rows.content(papers.hits[0], 150, False)
         assert row.plain.count("Stronger Neyman") == 1
         assert TITLE in row.plain  # whole: the cut name is not shown
-        match = papers._part("match")
+        match = papers.get_visual_style("paper-list--match", partial=True)
         matched = {row.plain[s.start : s.end] for s in row.spans if s.style == match}
         assert {"Adaptive", "Design"} <= matched  # the title's matches, in the name's place
         reader = app.query_one(Reader)
@@ -58,7 +58,7 @@ async def test_a_method_name_keeps_its_title_beside_it(tmp_path: Path) -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         papers = app.paper_list
-        row = papers.row_content(papers.hits[0], 150, False).plain
+        row = papers.rows.content(papers.hits[0], 150, False).plain
         assert "RelGNN  Composite Message Passing" in row
         assert app.query_one(Reader).text.splitlines()[:2] == [NAMED.name, NAMED.title]
 
@@ -79,6 +79,6 @@ async def test_a_title_that_begins_with_the_name_says_it_once(tmp_path: Path) ->
         await app.workers.wait_for_complete()
         await pilot.pause()
         papers = app.paper_list
-        row = papers.row_content(papers.hits[0], 150, False).plain
+        row = papers.rows.content(papers.hits[0], 150, False).plain
         assert row.count("PANDAS") == 1 and said.title in row
         assert app.query_one(Reader).text.splitlines()[:2] == [said.title, ""]

@@ -39,16 +39,15 @@ async def test_bulk_tag_is_one_undo_step_that_survives_a_restart(
         assert not any("to-read" in reopen(library_root).entry(pid).tags for pid in ids)
         assert (
             "#to-read"
-            not in second.paper_list.row_content(second.paper_list.hits[0], 120, False).plain
+            not in second.paper_list.rows.content(second.paper_list.hits[0], 120, False).plain
         )
         await pilot.press("ctrl+r")
         await settle(second, pilot)
         assert notes.last == "Redone: tag +to-read on 3 papers"
         redone = reopen(library_root)
         assert ["to-read" in redone.entry(pid).tags for pid in ids] == [True, True, True, False]
-        assert (
-            "#to-read" in second.paper_list.row_content(second.paper_list.hits[0], 120, False).plain
-        )
+        top = second.paper_list.hits[0]
+        assert "#to-read" in second.paper_list.rows.content(top, 120, False).plain
         await pilot.press("ctrl+r")
         assert (notes.last, notes.last_severity) == ("Nothing to redo", "warning")
         await pilot.press("u", "u")

@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pilot_helpers import settle
+from pilot_helpers import settle, status
 from test_app import SIZE, Notes
 
 from papershelf.storage.library.library import Library
 from papershelf.storage.library.settings import sort_ids
 from papershelf.tui.app import PapershelfApp
-from papershelf.tui.widgets.status_line import StatusLine
 
 
 def shown(app: PapershelfApp) -> list[str]:
@@ -22,10 +21,6 @@ def in_order(library: Library, ids: list[str], order: str) -> list[str]:
     """What `storage.library.settings.sort_ids` makes of `ids` (the app must show exactly this)."""
     by_id = {paper.id: paper for paper in library.papers()}
     return sort_ids(ids, order, by_id, library.entries())
-
-
-def status(app: PapershelfApp) -> str:
-    return app.query_one(StatusLine).text
 
 
 def decorate(library: Library) -> None:

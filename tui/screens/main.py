@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.reactive import reactive
+from textual.message import Message
+from textual.reactive import reactive, var
 from textual.screen import Screen
 
 from papershelf.storage.model import Entry
@@ -32,17 +33,38 @@ class MainScreen(Screen[None]):
     narrow: reactive[bool] = reactive(False)
     """True below `NARROW_WIDTH` columns: the list over (reader | tag pane)."""
 
+    # What the status line shows, bound to its own reactives (`data_bind`). The list's counts
+    # follow the list (`on_mount`); the app's parts set the rest where each fact changes:
+    # the search the query, its error and `searching`, the workflow the order, the saving the
+    # unsaved note, the app the number of papers.
+    result_count: var[int] = var(0)
+    mark_count: var[int] = var(0)
+    paper_count: var[int] = var(0)
+    query_text: var[str] = var("")
+    query_error: var[str | None] = var(None)
+    searching: var[bool] = var(False)
+    sort_label: var[str] = var("library order")
+    by_relevance: var[bool] = var(True)
+    unsaved_note: var[str | None] = var(None)
+
+    class Ready(Message):
+        """The screen's widgets exist: the app's start-up can fill them.
+
+        The App's own Mount runs before this screen has composed its children. The start-up
+        runs in the app's handler of this message, not in the screen's: messages the widgets
+        post from a screen's handler stop at the screen (Textual never bubbles a message past
+        its sender).
+        """
+
     def __init__(
         self,
         library: Library,
         *,
         on_edit: Callable[[str], None],
-        on_ready: Callable[[], None],
     ) -> None:
         super().__init__()
         self._library = library
         self._on_edit = on_edit
-        self._on_ready = on_ready
         self._reader_pending: tuple[str | None] | None = None
         """The paper the reader is to show after the next frame (None: nothing pending)."""
 
@@ -54,17 +76,31 @@ class MainScreen(Screen[None]):
             with Vertical(id="side"):
                 yield Reader(id="reader")
                 yield TagPane(id="tags")
-        yield StatusLine(id="status")
+        yield StatusLine(id="status").data_bind(
+            MainScreen.result_count,
+            MainScreen.mark_count,
+            MainScreen.paper_count,
+            MainScreen.query_text,
+            MainScreen.query_error,
+            MainScreen.searching,
+            MainScreen.sort_label,
+            MainScreen.by_relevance,
+            MainScreen.unsaved_note,
+        )
         yield QuietFooter()
 
     def on_mount(self) -> None:
-        """Hand over to the app's start-up, now that the widgets exist.
+        """Let the status line follow the list's counts; tell the app the widgets exist."""
+        papers = self.paper_list
+        self.watch(papers, "result_count", self._results_counted)
+        self.watch(papers, "mark_count", self._marks_counted)
+        self.post_message(self.Ready())
 
-        The App's own Mount runs before this screen has composed its children. The start-up
-        runs next in the app's queue, not here: messages the widgets post from a screen's
-        handler stop at the screen (Textual never bubbles a message past its sender).
-        """
-        self.app.call_next(self._on_ready)
+    def _results_counted(self, count: int) -> None:
+        self.result_count = count
+
+    def _marks_counted(self, count: int) -> None:
+        self.mark_count = count
 
     def fit_width(self, width: int) -> None:
         """Pick the wide or the narrow layout for a terminal `width` columns wide.
@@ -96,11 +132,6 @@ class MainScreen(Screen[None]):
     def tag_pane(self) -> TagPane:
         """The tag pane."""
         return self.query_one(TagPane)
-
-    @property
-    def status_line(self) -> StatusLine:
-        """The status line."""
-        return self.query_one(StatusLine)
 
     # -- what the widgets say ---------------------------------------------------------------
 

@@ -7,6 +7,9 @@ It draws its own position bar (`position_bar`) in the last column of each row in
 Textual's scrollbar: the results change on every keystroke, and Textual redraws its scrollbar
 widget whenever the number of rows changes (about 2 ms a frame, a fifth of the keystroke's
 frame), where a bar drawn in the rows costs nothing unless its thumb moves.
+
+The widget owns the results, the cursor (kept on a paper across new results), the marks, the
+scrolling and the messages; drawing the rows, and knowing which ones changed, is `list_rows`'.
 """
 
 from __future__ import annotations
@@ -15,25 +18,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.segment import Segment
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.cache import LRUCache
-from textual.content import Content, Span
 from textual.geometry import Region, Size
 from textual.message import Message
+from textual.reactive import var
 from textual.strip import Strip
-from textual.style import Style
 
-from papershelf.storage.model import Paper
 from papershelf.storage.search.engine import Hit
-from papershelf.storage.text.headings import heading_fields
-from papershelf.storage.text.titles import display_title
 from papershelf.tui.widgets.hits import position
-from papershelf.tui.widgets.paper_row import Piece, row_pieces
-from papershelf.tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
+from papershelf.tui.widgets.list_rows import ListRows, View
+from papershelf.tui.widgets.position_bar import BarScrollView, row_for_bar
 from papershelf.tui.widgets.reactives import VIRTUAL_SIZE
-from papershelf.tui.widgets.row_styles import RowStyles
 
 if TYPE_CHECKING:
     from papershelf.storage.library.library import Library
@@ -83,6 +79,11 @@ class PaperList(BarScrollView, can_focus=True):
         color: $text-muted;
     }
 
+    PaperList > .paper-list--authors {
+        color: $text-muted;
+        text-style: italic;
+    }
+
     PaperList > .paper-list--tag {
         color: $text-accent;
     }
@@ -119,6 +120,7 @@ class PaperList(BarScrollView, can_focus=True):
         "paper-list--title",
         "paper-list--match",
         "paper-list--venue",
+        "paper-list--authors",
         "paper-list--tag",
         "paper-list--status",
         "paper-list--star",
@@ -137,11 +139,10 @@ class PaperList(BarScrollView, can_focus=True):
 
         paper_id: str
 
-    @dataclass
-    class MarksChanged(Message):
-        """The set of marked papers changed."""
-
-        count: int
+    result_count: var[int] = var(0)
+    """How many results are shown (the status line follows it)."""
+    mark_count: var[int] = var(0)
+    """How many papers are marked (the status line follows it)."""
 
     def __init__(
         self,
@@ -152,7 +153,6 @@ class PaperList(BarScrollView, can_focus=True):
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self._library = library
         self._hits: Sequence[Hit] = ()
         self._cursor = 0
         self._marks: set[str] = set()
@@ -160,12 +160,9 @@ class PaperList(BarScrollView, can_focus=True):
         """How many times `show` was called (with `painted_count`: for the timing trace)."""
         self.painted_count = 0
         """`shown_count` when a row was last drawn."""
-        self._row_cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
-        self._drawn: dict[int, tuple[object, ...]] = {}
-        self._headings: dict[str, tuple[str, str | None]] = {}
-        """Row key last drawn at each screen row, and the scroll offset it was drawn at (-1)."""
         self._announced: str | None = None
-        self._row_styles = RowStyles(self.get_visual_style)
+        self.rows = ListRows(library, self.get_visual_style)
+        """The rows as drawn (`list_rows`): their keys, cached Strips, which ones changed."""
 
     # -- state -------------------------------------------------------------------------------
 
@@ -204,6 +201,7 @@ class PaperList(BarScrollView, can_focus=True):
             index = found if found is not None else min(self._cursor, max(0, len(hits) - 1))
         self._cursor = index
         self._set_row_count(len(hits))
+        self.result_count = len(hits)
         if keep is None:
             self.scroll_to(y=0, animate=False)
         self._scroll_to_cursor()
@@ -229,35 +227,33 @@ class PaperList(BarScrollView, can_focus=True):
             self.scroll_to(y=self.max_scroll_y, animate=False)
 
     def _refresh_changed_rows(self) -> None:
-        """Redraw only the rows that show something else than they did.
-
-        Each redrawn row costs the terminal's frame time; a keystroke that keeps the same top
-        papers with the same matches (`diffusio` -> `diffusion`) redraws none of them.
-        """
-        top = round(self.scroll_offset.y)
-        width = self.scrollable_content_region.width
-        height = self.scrollable_content_region.height
-        if self._drawn.get(-1) != (top,) or width <= 0:
+        """Redraw only the rows that show something else than they did (`ListRows.changed`)."""
+        changed = self.rows.changed(self._view(), self.scrollable_content_region.height)
+        if changed is None:
             self.refresh()
             return
-        pseudo = self.look_key
-        thumb = self.thumb(len(self._hits))
-        changed = [
-            y
-            for y in range(height)
-            if self._drawn.get(y) != self._row_key(top + y, width, pseudo, bar_part(thumb, y))
-        ]
         if not changed:
             self.painted_count = self.shown_count  # what is on screen is already this list
             return
+        width = self.scrollable_content_region.width
         for y in changed:
             self.refresh(Region(0, y, width, 1))
 
     def refresh_rows(self) -> None:
         """Redraw every row (entries changed: tags, status, star; or papers were re-imported)."""
-        self._row_cache.clear()
-        self._headings.clear()
+        self.rows.forget()
         self.refresh()
+
+    @property
+    def show_authors(self) -> bool:
+        """Whether rows have a column of authors (`Vaswani, Shazeer, … +6`)."""
+        return self.rows.show_authors
+
+    @show_authors.setter
+    def show_authors(self, shown: bool) -> None:
+        if shown != self.rows.show_authors:
+            self.rows.show_authors = shown
+            self.refresh()  # row keys hold the flag: every row is drawn again
 
     def move_to(self, index: int) -> None:
         """Put the cursor on row `index` (clamped) and announce the paper."""
@@ -272,7 +268,7 @@ class PaperList(BarScrollView, can_focus=True):
         """Replace the marked set."""
         self._marks = set(ids)
         self.refresh_rows()
-        self.post_message(self.MarksChanged(len(self._marks)))
+        self.mark_count = len(self._marks)
 
     def _announce(self) -> None:
         current = self.current_id
@@ -355,104 +351,25 @@ class PaperList(BarScrollView, can_focus=True):
 
     # -- rendering ---------------------------------------------------------------------------
 
+    def _view(self) -> View:
+        return View(
+            self._hits,
+            self._cursor,
+            self._marks,
+            round(self.scroll_offset.y),
+            self.scrollable_content_region.width,
+            # Focus, hover and the like: computed once a row (it walks the widget's state),
+            # not once a styled piece.
+            self.look_key,
+            self.thumb(len(self._hits)),
+        )
+
     def render_line(self, y: int) -> Strip:
         """Render row `y` of the visible region (the Line API)."""
         self.painted_count = self.shown_count
-        top = round(self.scroll_offset.y)
-        index = top + y
-        width = self.scrollable_content_region.width
-        if self._drawn.get(-1) != (top,):
-            self._drawn = {-1: (top,)}
-        # Focus, hover and the like: computed once a row (it walks the widget's state), not
-        # once a styled piece.
-        pseudo = self.look_key
-        key = self._row_key(index, width, pseudo, bar_part(self.thumb(len(self._hits)), y))
-        self._drawn[y] = key
-        # Rows are cached by what they show, not by position: typing a query one key at a time
-        # keeps showing many of the same papers, and moving the cursor redraws two rows.
-        strip = self._row_cache.get(key)
-        if strip is None:
-            strip = self._render_row(key, index, width, pseudo)
-            self._row_cache[key] = strip
-        return strip
-
-    def _row_key(
-        self, index: int, width: int, pseudo: object, bar: str | None
-    ) -> tuple[object, ...]:
-        """Everything row `index` shows (paper id None: a blank row below the last paper)."""
-        if index >= len(self._hits) or width <= 0:
-            return (None, width, False, False, pseudo, bar)
-        hit = self._hits[index]
-        paper_id = hit.paper_id
-        return (
-            paper_id,
-            width,
-            index == self._cursor,
-            paper_id in self._marks,
-            pseudo,
-            bar,
-            hit.spans_in("name"),
-            hit.spans_in("title"),
-            self._library.entry(paper_id),
-        )
-
-    def _part(self, name: str) -> Style:
-        return self._row_styles.part(name)
+        return self.rows.draw(self._view(), y)
 
     def notify_style_update(self) -> None:
         """The theme or CSS changed: forget cached styles and rows."""
         super().notify_style_update()
-        self._row_styles.clear()
-        self._row_cache.clear()
-
-    def _render_row(self, key: tuple[object, ...], index: int, width: int, pseudo: object) -> Strip:
-        """One row: the paper's pieces in `width - 1` cells, then the position bar's cell."""
-        paper_id, _, is_cursor, marked, _, bar = key[:6]
-        text_width = max(0, width - 1)
-        segments: list[Segment] = []
-        if paper_id is not None:
-            base = "paper-list--cursor" if is_cursor else "paper-list--marked" if marked else ""
-            styles = self._row_styles.for_state(pseudo, base)
-            hit = self._hits[index]
-            segments = [
-                Segment(text, self._row_styles.rich(styles, base, parts))
-                for text, parts in self.row_pieces(hit, text_width, bool(marked))
-                if text
-            ]
-            blank = self._row_styles.rich(styles, base, ())
-        else:
-            blank = self._row_styles.rich(self._row_styles.for_state(pseudo, ""), "", ())
-        row = Strip(segments).adjust_cell_length(text_width, blank)
-        if width <= 0:
-            return row
-        bar_style = self.get_visual_style(f"bar--{bar}").rich_style if bar else blank
-        # A full block, not a coloured space: the thumb stays visible without colours (NO_COLOR).
-        return Strip([*row, Segment(THUMB if bar == "thumb" else " ", bar_style)], text_width + 1)
-
-    def _heading_fields(self, paper: Paper) -> tuple[str, str | None]:
-        """`heading_fields` of the paper, kept per paper (it derives a headline)."""
-        known = self._headings.get(paper.id)
-        if known is None:
-            title = display_title(paper.title) or None  # as shown: LaTeX as Unicode
-            known = self._headings[paper.id] = heading_fields(paper.name, title)
-        return known
-
-    def row_content(self, hit: Hit, width: int, marked: bool) -> Content:
-        """The row of one paper, fitted to `width` cells, as Content (what `render_line` draws)."""
-        spans: list[Span] = []
-        position = 0
-        text: list[str] = []
-        for piece, parts in self.row_pieces(hit, width, marked):
-            for part in parts:
-                spans.append(Span(position, position + len(piece), self._part(part)))
-            text.append(piece)
-            position += len(piece)
-        return Content("".join(text), spans, strip_control_codes=False)
-
-    def row_pieces(self, hit: Hit, width: int, marked: bool) -> list[Piece]:
-        """The row of one paper as (text, style parts) pieces, fitted to `width` cells."""
-        paper = self._library.get(hit.paper_id)
-        head, below = self._heading_fields(paper)
-        return row_pieces(
-            paper, self._library.entry(hit.paper_id), hit, (head, below), width, marked
-        )
+        self.rows.restyle()

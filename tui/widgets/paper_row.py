@@ -1,4 +1,5 @@
-"""One row of the paper list: the paper's marks, name, title, venue and tags as styled pieces.
+"""One row of the paper list: the paper's marks, name, title, authors (when the column is on),
+venue and tags as styled pieces.
 
 Plain functions of a paper, its entry and its search hit (no widget state, no Textual):
 `PaperList` caches the rows it draws and turns the pieces into Segments.
@@ -20,6 +21,9 @@ MARK_BOXES = ("☐", "☑")
 STAR = "★"
 CODE_MARK = "{}"
 _PREFIX_WIDTH = 7  # mark, space, status, star, code (2 cells), space
+AUTHORS_MAX = 28
+"""The widest the authors column gets (its gap included): `Vaswani, Shazeer, … +6` fits."""
+AUTHORS_MIN = 10
 
 Piece = tuple[str, "StyleKey"]
 """A run of row text and the component parts styling it (none: the row's base style)."""
@@ -74,6 +78,22 @@ def _fit(pieces: list[Piece], width: int, *, pad: bool) -> list[Piece]:
     return fitted
 
 
+def authors_width(width: int) -> int:
+    """The cells of the authors column (its gap included) in a row of `width` cells: two
+    fifths of the room, at most `AUTHORS_MAX`; none when fewer than `AUTHORS_MIN` would
+    be left to read."""
+    cells = min(AUTHORS_MAX, (width - _PREFIX_WIDTH) * 2 // 5)
+    return cells if cells >= AUTHORS_MIN else 0
+
+
+def _authors_column(authors: str, cells: int) -> list[Piece]:
+    """A gap, then `authors` (made safe) fitted and padded to the rest of `cells`."""
+    if not cells:
+        return []
+    shown = [(safe(authors, one_line=True), ("authors",))] if authors else []
+    return [(" ", ()), *_fit(shown, cells - 1, pad=True)]
+
+
 def row_pieces(
     paper: Paper,
     entry: Entry,
@@ -81,12 +101,16 @@ def row_pieces(
     heading: tuple[str, str | None],
     width: int,
     marked: bool,
+    authors: str | None = None,
 ) -> list[Piece]:
     """The row of `paper` as (text, style parts) pieces, fitted to `width` cells.
 
-    `heading` is the paper's (head, below) fields. Text is made safe here (`safe(...,
-    one_line=True)`): pieces become Segments directly.
+    `heading` is the paper's (head, below) fields; `authors`, when given (`""`: none), is
+    shown in a column of its own at the row's end, after the venue and tags. Text is made safe here
+    (`safe(..., one_line=True)`): pieces become Segments directly.
     """
+    column = _authors_column(authors, authors_width(width)) if authors is not None else []
+    width -= _cells(column)
     left: list[Piece] = [
         (MARK_BOXES[marked], ("box",)),
         (" ", ()),
@@ -122,4 +146,6 @@ def row_pieces(
         padding = right_width - min(right_length, right_width)
         row.append((" " * (1 + padding), ()))
         row.extend(fitted)
+    # Last, at the row's end: a column that lines up whatever the venue and tags are.
+    row.extend(column)
     return row

@@ -16,6 +16,7 @@ from textual.visual import Visual
 
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.engine import field_text, highlight_spans, snippet
+from papershelf.storage.text.authors import authors_text
 from papershelf.storage.text.headings import heading_fields
 from papershelf.storage.text.latex import display_text
 from papershelf.tui.text import highlighted, plain, safe
@@ -61,6 +62,10 @@ class Reader(BarScrollView, can_focus=True):
         color: $text-muted;
     }
 
+    Reader > .reader--authors {
+        color: $text;
+    }
+
     Reader > .reader--tag {
         color: $text-accent;
     }
@@ -103,6 +108,7 @@ class Reader(BarScrollView, can_focus=True):
         "reader--title",
         "reader--label",
         "reader--meta",
+        "reader--authors",
         "reader--tag",
         "reader--star",
         "reader--url",
@@ -222,6 +228,7 @@ def reader_content(paper: Paper, entry: Entry, hit: Hit | None) -> Content:
     if below is not None:
         lines.append(_heading_line(paper, entry, below, spans, ".reader--title"))
     lines.append(Content(""))
+    lines.extend(_record_lines(paper, spans))
     lines.extend(_meta_lines(paper, entry, terms))
     display = display_text(paper.abstract)
     abstract_matches = highlight_spans(display.text, terms) if terms else []
@@ -249,10 +256,27 @@ def _label(text: str) -> Content:
     return plain(f"{text:<7}", ".reader--label")
 
 
-def _meta_lines(paper: Paper, entry: Entry, terms: Sequence[str]) -> list[Content]:
+def _record_lines(paper: Paper, spans: Mapping[str, Sequence[tuple[int, int]]]) -> list[Content]:
+    """Who wrote it, where and when it appeared, and its identifiers."""
     lines: list[Content] = []
+    if paper.authors:
+        # Every author, wrapped with the pane. A search that matches authors gives its spans
+        # under "authors", as offsets into `authors_text` (the line as shown).
+        names = authors_text(paper.authors)
+        by = highlighted(names, spans.get("authors", ()), _MATCH, ".reader--authors", one_line=True)
+        lines.append(Content.assemble(_label("by"), by))
     venue = paper.venue or "unknown venue"
     lines.append(Content.assemble(_label("venue"), plain(venue, ".reader--meta", one_line=True)))
+    if paper.year is not None:
+        lines.append(Content.assemble(_label("year"), plain(str(paper.year), ".reader--meta")))
+    if paper.identifiers:  # as `papershelf add` takes them: doi:…, arxiv:…, openreview:…
+        ids = plain("  ".join(paper.identifiers), ".reader--meta", one_line=True)
+        lines.append(Content.assemble(_label("ids"), ids))
+    return lines
+
+
+def _meta_lines(paper: Paper, entry: Entry, terms: Sequence[str]) -> list[Content]:
+    lines: list[Content] = []
     if paper.sources:
         sources = ", ".join(paper.sources)
         lines.append(
@@ -276,6 +300,9 @@ def _meta_lines(paper: Paper, entry: Entry, terms: Sequence[str]) -> list[Conten
     if paper.separate_page:  # not when it is shown above as a code URL or link
         page = plain(paper.separate_page, ".reader--url", one_line=True)
         lines.append(Content.assemble(_label("page"), page))
+    if paper.separate_pdf:  # not when it is shown above as a code URL, link or the page
+        pdf = plain(paper.separate_pdf, ".reader--url", one_line=True)
+        lines.append(Content.assemble(_label("pdf"), pdf))
     return lines
 
 

@@ -1,0 +1,86 @@
+"""How one query word matches one text token, and what a match scores.
+
+A match has a quality (exact > prefix > infix > typo) and a field weight (name > title > tags >
+authors > note > abstract); a paper's score for a word is the best weight x quality.
+`match_quality` is the reference definition; `search.index` computes the same answers for a
+whole vocabulary at once, and `search.run` for the tags and notes of the user's entries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+INFIX_FIELDS = frozenset({"name", "title", "tags", "note"})
+"""Fields where a word may match inside a token (`gnn` in RelGNN); not the abstract (noise)."""
+
+# Match qualities (higher is better), from the best way a query word matches a text token.
+EXACT, PREFIX, INFIX, FUZZY1, FUZZY_PREFIX1, FUZZY2, FUZZY_PREFIX2 = 10, 8, 6, 6, 5, 4, 3
+FIELD_WEIGHTS = {"name": 10, "title": 9, "tags": 8, "authors": 7, "note": 5, "abstract": 3}
+"""A word's score in a paper: best field weight x quality (a title typo beats an abstract hit).
+Only `author:` terms look in the authors."""
+
+
+def max_typos(word: str) -> int:
+    """Typos a word of this length tolerates: none below 5 characters, 2 from 9."""
+    n = len(word)
+    return 0 if n < 5 else 1 if n < 9 else 2
+
+
+def match_quality(word: str, token: str, infix: bool = False) -> int:
+    """How `token` (a text token) matches `word` (a query token): a quality, or 0 for no match.
+
+    The reference definition; the index computes the same answers for the whole vocabulary at once.
+    A typo match compares the word with the token's prefixes within `max_typos` of its length
+    (optimal string alignment distance: a transposition is one typo), so `trasnf` matches
+    transformer and `difusion` matches diffusion. The token must start with the word's first or
+    second letter (a swapped first pair is still found): this keeps typo search to a few
+    thousand candidates, as search engines' "prefix length" does.
+    """
+    if token == word:
+        return EXACT
+    if token.startswith(word):
+        return PREFIX
+    if infix and len(word) >= 3 and word in token:
+        return INFIX
+    k = max_typos(word)
+    if not k or token[0] not in word[:2]:
+        return 0
+    from rapidfuzz.distance import OSA  # imported on first use: a quick CLI run may not need it
+
+    best = 0
+    for j in range(max(1, len(word) - k), min(len(token), len(word) + k) + 1):
+        d = OSA.distance(word, token[:j], score_cutoff=k)
+        if d <= k:
+            best = max(best, fuzzy_quality(d, j == len(token)))
+    return best
+
+
+def fuzzy_quality(distance: int, whole: bool) -> int:
+    """The quality of a typo match at `distance` of the whole token or of its prefix."""
+    if distance == 0:
+        return EXACT if whole else PREFIX
+    if distance == 1:
+        return FUZZY1 if whole else FUZZY_PREFIX1
+    return FUZZY2 if whole else FUZZY_PREFIX2
+
+
+@dataclass(frozen=True, slots=True)
+class Tier:
+    """Papers in which a word matches `field` with `quality` (best tiers come first)."""
+
+    weight: int
+    field: str
+    bits: int
+
+
+@dataclass(frozen=True, slots=True)
+class WordMatch:
+    """Everything about one query token that does not depend on the user's entries."""
+
+    word: str
+    tiers: tuple[Tier, ...]
+    """Sorted by weight, best first; a paper's score is the weight of the first tier holding it."""
+    bits: int
+    """Every paper the word matches in an indexed field."""
+    typo_tokens: frozenset[str]
+    """Vocabulary tokens matched only with typos (prefix and infix matches are implied by word)."""
