@@ -167,8 +167,8 @@ def test_hostile_text_never_reaches_the_terminal(term: Terminal, tmp_path: Path)
     term.wait_for_text("Note ·")
     close_dialog(term, "Note ·")
     term.keys("e")
-    term.wait_for_text("Export a reading list")
-    close_dialog(term, "Export a reading list")
+    term.wait_for_text("Export papers")
+    close_dialog(term, "Export papers")
 
     assert term.alive()  # nothing fired `app.quit`
     assert term.buffer() is None  # no OSC 52 reached tmux's clipboard

@@ -73,7 +73,7 @@ class PapershelfApp(CrashGuard, DialogKeys):
     def __init__(self, library: Library) -> None:
         super().__init__(library)  # the crash guard keeps it: `self.library`
         self._seen_revision = library.revision
-        self._paper_count = len(library.papers())
+        self._papers_seen = library.papers()
         self._last_poll_error: str | None = None
         self.collector = IdleCollector()
         self.papers: PaperActions = PaperActions(self)
@@ -125,7 +125,7 @@ class PapershelfApp(CrashGuard, DialogKeys):
         TRACE.mark("mount")
         self.main_screen.fit_width(self.size.width)
         apply_saved_columns(self)
-        self.main_screen.paper_count = self._paper_count
+        self.main_screen.paper_count = len(self._papers_seen)
         self.search.show_results(self.search.serial, self.workflow.all_hits(), keep=None)
         self.paper_list.focus()
         ThemeMemory(self).start()
@@ -179,21 +179,35 @@ class PapershelfApp(CrashGuard, DialogKeys):
         self.saving.quit()
 
     def after_change(self) -> None:
-        """Entries changed (here or in another process): redraw and re-filter."""
+        """Papers or entries changed (here or in another process): redraw and re-filter."""
         self._seen_revision = self.library.revision
         self.saving.show()  # saved now, or held in memory
         papers = self.paper_list
+        papers_changed = self.library.papers() is not self._papers_seen
+        if papers_changed:
+            self._papers_changed()
         papers.refresh_rows()
         self.main_screen.show_paper(papers.current_id)
-        if len(self.library.papers()) != self._paper_count:
-            self._paper_count = self.main_screen.paper_count = len(self.library.papers())
-            self.search.engine = None
-            self.search.build_index()
-        if self.search.query_text.strip() or self.workflow.sort_follows_entries:
-            # `is:read`, `#tag`, the order may differ
+        if papers_changed or self.search.query_text.strip() or self.workflow.sort_follows_entries:
+            # `is:read`, `#tag`, the order may differ; papers imported, removed or put back
             self.search.start_search(keep=papers.current_id)
         else:
             self.search.refresh_side()
+
+    def _papers_changed(self) -> None:
+        """Papers were imported, removed or put back: rebuild the index, and at once stop
+        showing (or marking) papers that are gone; the search runs again on the new index."""
+        self._papers_seen = self.library.papers()
+        self.main_screen.paper_count = len(self._papers_seen)
+        self.search.engine = None
+        self.search.build_index()
+        present = {paper.id for paper in self._papers_seen}
+        papers = self.paper_list
+        if not papers.marked <= present:
+            papers.set_marks(set(papers.marked & present))
+        if any(hit.paper_id not in present for hit in papers.hits):
+            hits = [hit for hit in papers.hits if hit.paper_id in present]
+            self.search.show_results(self.search.serial, hits, keep=papers.current_id)
 
     def poll_library(self) -> None:
         """Pick up changes another process saved (the CLI, a second app)."""
@@ -283,6 +297,10 @@ class PapershelfApp(CrashGuard, DialogKeys):
         """Edit the note of the paper in the reader (when focused) or under the cursor."""
         self.papers.note()
 
+    def action_remove(self) -> None:
+        """Remove the marked papers or the one under the cursor, after a confirmation."""
+        self.papers.remove()
+
     def action_undo(self) -> None:
         """Take back the latest change to the user's state (from the journal)."""
         self.papers.undo()
@@ -312,7 +330,7 @@ class PapershelfApp(CrashGuard, DialogKeys):
         self.output.open_link()
 
     def action_export(self) -> None:
-        """Export Markdown (the results, the marked papers or a tag)."""
+        """Export the results, the marked papers or a tag (Markdown, BibTeX, CSV or JSON)."""
         self.output.export()
 
     def action_add_papers(self) -> None:

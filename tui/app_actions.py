@@ -1,4 +1,4 @@
-"""The actions that change papers: tags, status, star, note, undo and redo.
+"""The actions that change papers: tags, status, star, note, removal, undo and redo.
 
 `PaperActions` is composed by the app (`app.papers`), not inherited: the app's keys call it.
 Every change goes straight
@@ -173,6 +173,44 @@ class PaperActions:
                 )
 
         self._app.push_screen(NoteEditor(paper.name, self.library.entry(paper_id).note), done)
+
+    def remove(self) -> None:
+        """Ask, then remove the marked papers or the one under the cursor (one undo step)."""
+        from papershelf.tui.screens.remove_dialog import RemoveDialog
+
+        ids, bulk = self.targets()
+        if not ids:
+            self._app.notify_info("No paper to remove", "warning")
+            return
+        names = [self.library.get(pid).name for pid in ids]
+
+        def confirmed() -> None:
+            try:
+                report = self.library.remove(ids)
+            except SaveError as error:
+                if not self.library.pending:  # papers.json refused it: nothing was removed
+                    self._app.notify_error(str(error))
+                    return
+                self._app.saving.save_failed(error)  # removed; the entries' write is retried
+                self._app.after_change()
+                return
+            except PapershelfError as error:
+                self._app.notify_error(str(error))
+                return
+            where = self._describe_names(names, bulk)
+            undo = "u brings it back" if len(ids) == 1 else "u brings them back"
+            if not report.undoable:
+                undo = "not undoable: the undo history could not be saved"
+            self._app.notify_info(f"Removed {where} ({undo})")
+            self.show_journal_notice()
+            self._app.after_change()
+
+        self._app.push_screen(RemoveDialog(names, on_remove=confirmed))
+
+    def _describe_names(self, names: Sequence[str], bulk: bool) -> str:
+        if bulk or len(names) > 1:
+            return _plural(len(names))
+        return names[0]
 
     def undo(self) -> None:
         """Take back the latest change to the user's state (from the journal: survives restarts)."""

@@ -33,6 +33,14 @@ PAPERS: list[BindingType] = [
     ),
     Binding("asterisk", "star", "Star", id="app.star", tooltip="Star or unstar (marked, if any)"),
     Binding("n", "note", "Note", id="app.note", show=False, tooltip="Edit the paper's note"),
+    Binding(
+        "D",
+        "remove",
+        "Remove",
+        id="app.remove",
+        show=False,
+        tooltip="Remove the paper (the marked papers, if any) from the library; u undoes it",
+    ),
     Binding("A", "mark_all", "Mark all results", id="app.mark-all", show=False),
     Binding("U", "clear_marks", "Clear marks", id="app.clear-marks", show=False),
 ]
@@ -52,7 +60,9 @@ OUT: list[BindingType] = [
         show=False,
         tooltip="Open a code URL, link, page, PDF, DOI or arXiv page (http/https only)",
     ),
-    Binding("e", "export", "Export", id="app.export", tooltip="Export Markdown"),
+    Binding(
+        "e", "export", "Export", id="app.export", tooltip="Export Markdown, BibTeX, CSV or JSON"
+    ),
 ]
 # Leaving the filter must happen before the next key is routed: the app forwards keys to the
 # focused widget's queue, so with a widget-level binding a fast `enter` then `T` would type "T"

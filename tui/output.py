@@ -1,4 +1,5 @@
-"""What leaves the app: `y` copies a code URL, `o` opens a link, `e` exports Markdown.
+"""What leaves the app: `y` copies a code URL, `o` opens a link, `e` exports (Markdown, BibTeX,
+CSV or JSON).
 
 `OutputActions` is composed by the app (`app.output`), not inherited: the app's `y`, `o` and
 `e` actions call it. Copying and opening work alike on one paper (the reader's when it has
@@ -141,7 +142,7 @@ class OutputActions:
             self._app.notify_info(f"No browser found; open it by hand: {url}", "warning")
 
     def export(self) -> None:
-        """Ask what to export and where; then write the Markdown file in a thread."""
+        """Ask what to export, where and in which format; then write the file in a thread."""
         from papershelf.tui.screens.export_dialog import ExportDialog
 
         app = self._app
@@ -178,14 +179,16 @@ class OutputActions:
                 library.entry,
                 library.tag_counts(),
             )
-        write = partial(self._write_export, chosen, request.path)
+        write = partial(self._write_export, chosen, request)
         app.run_worker(write, thread=True, group="export", description="export")
 
-    def _write_export(self, chosen: Selection, path: Path) -> None:
-        from papershelf.storage.export.markdown import write_export
+    def _write_export(self, chosen: Selection, request: ExportRequest) -> None:
+        from papershelf.storage.export.writing import write_export
 
+        path = request.path
         try:
-            written = write_export(path, chosen.markdown(self._app.today()), overwrite=True)
+            text = chosen.text(request.format, self._app.today())
+            written = write_export(path, text, overwrite=True)
         except PapershelfError as error:
             self._app.notify_error(str(error))
             return

@@ -12,12 +12,17 @@ from papershelf.storage.errors import PapershelfError
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """Markdown reading list of the matching papers, to stdout or a file."""
+    """The matching papers as a Markdown reading list, BibTeX, CSV or JSON, to stdout or a
+    file; the format is `--format`, else the file's suffix, else Markdown."""
     from datetime import date
+    from pathlib import Path
 
     from papershelf.storage.export import selection
-    from papershelf.storage.export.markdown import ExportExists, write_export
+    from papershelf.storage.export.formats import format_of_path
+    from papershelf.storage.export.writing import ExportExists, write_export
 
+    target: Path | None = None if str(args.output or "-") == "-" else args.output
+    fmt = args.format or (format_of_path(target) if target else None) or "markdown"
     library = open_library(args, read_only=True)
     query = " ".join(args.query)
     tags = library.tag_counts()
@@ -25,12 +30,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     ids = [] if tag else [hit.paper_id for hit in search(library, args.query)]
     chosen = selection.of_query(query, ids, library.papers(), library.get, library.entry, tags)
     items = chosen.items
-    text = chosen.markdown(date.today())
-    if args.output is None or str(args.output) == "-":
-        output.block(text)
+    text = chosen.text(fmt, date.today())
+    if target is None:
+        if text:
+            output.block(text)
         return EXIT_OK
     try:
-        path = write_export(args.output, text, overwrite=args.force)
+        path = write_export(target, text, overwrite=args.force)
     except ExportExists:
         raise PapershelfError(
             f"{args.output} already exists; use --force to overwrite it"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from papershelf.cli import output
 from papershelf.cli.exits import EXIT_OK, EXIT_USER_ERROR
+from papershelf.cli.output import PROG
 from papershelf.cli.papers import plural
 from papershelf.cli.shelf import open_library
 from papershelf.storage.errors import PapershelfError
@@ -30,8 +31,12 @@ def cmd_import(args: argparse.Namespace) -> int:
     lists = {i for i, path in enumerate(args.files) if is_reading_list(path)}
     plain = [path for i, path in enumerate(args.files) if i not in lists]
     progress = _progress_printer() if plain and sys.stderr.isatty() else None
-    reports = iter(library.import_files(plain, venue=args.venue, progress=progress))
-    failed = added = 0
+    reports = iter(
+        library.import_files(
+            plain, venue=args.venue, progress=progress, include_removed=args.include_removed
+        )
+    )
+    failed = added = skipped_removed = 0
     for i, path in enumerate(args.files):
         if i in lists:
             failed += not _apply_reading_list(library, path)
@@ -42,16 +47,25 @@ def cmd_import(args: argparse.Namespace) -> int:
             failed += 1
             output.error(report.error)
         else:
+            skipped_removed += report.removed
             output.line(
                 f"{report.source}: {report.added} added, {report.duplicates} duplicates, "
-                f"{report.skipped} skipped"
+                f"{report.skipped} skipped{_removed_counts(report.removed, report.restored)}"
             )
     if plain:
         # The reports' own counts: the library's size before may have been read from a
         # papers.json found damaged since, or grown by another process's import meanwhile.
         total = len(library.papers())
         output.line(f"{plural(added, 'new paper')}; the library holds {plural(total, 'paper')}.")
+    if skipped_removed:
+        output.line(f"(you removed those; {PROG} import --include-removed FILE brings them back)")
     return EXIT_USER_ERROR if failed else EXIT_OK
+
+
+def _removed_counts(removed: int, restored: int) -> str:
+    """`, 2 skipped as removed` / `, 2 brought back` for an import report (nothing if none)."""
+    text = f", {removed} skipped as removed" if removed else ""
+    return text + (f", {restored} brought back" if restored else "")
 
 
 def _apply_reading_list(library: Library, path: Path) -> bool:

@@ -127,6 +127,22 @@ def _version() -> str:
 def _import_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", type=Path, metavar="FILE")
     p.add_argument("--venue", help="venue for these papers (overrides the file's header)")
+    p.add_argument(
+        "--include-removed",
+        action="store_true",
+        help="bring back papers you removed (otherwise skipped) and forget they were removed",
+    )
+
+
+def _remove_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("refs", nargs="*", metavar="ID|NAME")
+    p.add_argument(
+        "--source",
+        action="append",
+        metavar="FILE",
+        help="also remove every paper that came only from FILE (others just lose it); repeatable",
+    )
+    p.add_argument("--dry-run", action="store_true", help="say what would go; change nothing")
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
@@ -161,9 +177,16 @@ def _status_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _export_arguments(p: argparse.ArgumentParser) -> None:
+    from papershelf.storage.export.formats import FORMATS
+
     p.add_argument("query", nargs="*", metavar="QUERY")
     p.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="file to write (default, or -: stdout)"
+    )
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="default: from FILE's suffix (.md .bib .csv .json), else markdown",
     )
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
 
@@ -195,10 +218,14 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "tag": ("add (+tag) and remove (-tag) tags", _tag_arguments),
     "status": ("set the reading status", _status_arguments),
     "export": (
-        "write the matching papers as a Markdown reading list, grouped by tag",
+        "write the matching papers as a Markdown reading list, BibTeX, CSV or JSON",
         _export_arguments,
     ),
-    "undo": ("take back the latest change to tags, status, stars or notes", _no_arguments),
+    "remove": ("remove papers (one step: undo brings them back)", _remove_arguments),
+    "undo": (
+        "take back the latest change to tags, status, stars, notes or papers removed",
+        _no_arguments,
+    ),
     "redo": ("do again the latest undone change", _no_arguments),
     "backup": ("save all tags, statuses, stars and notes to one JSON file", _backup_arguments),
     "restore": (

@@ -140,7 +140,7 @@ def write_backup(library: Library, path: Path, *, force: bool = False) -> int:
 
     Refuses (BackupError) to replace an existing file unless `force`.
     """
-    from papershelf.storage.export.markdown import ExportError, ExportExists, write_export
+    from papershelf.storage.export.writing import ExportError, ExportExists, write_export
 
     document = dump_state(library)
     text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"

@@ -1,4 +1,5 @@
-"""Markdown reading lists: export (`to_markdown`, `write_export`) and reading a ticked list back.
+"""Markdown reading lists: export (`to_markdown`) and reading a ticked list back (the file is
+written by `storage.export.writing`, shared by every format; its names are re-exported here).
 
 Layout (CommonMark; renders as intended on GitHub, in VS Code and Obsidian)::
 
@@ -10,7 +11,7 @@ Layout (CommonMark; renders as intended on GitHub, in VS Code and Obsidian)::
 
     - [x] ★ **RelGNN** — ICML 2025 · [code](https://x.org/r) #gnn <!-- papershelf:ID tags=gnn -->
 
-      *Paper title*\\
+      *Paper title* — Vaswani, Shazeer, … +6\\
       The abstract's first sentence.\\
       Note: the user's note
 
@@ -22,25 +23,20 @@ come last under `## untagged`. The item line (checkbox, name, links, tags, id co
 paragraph under it is for the reader and is ignored on the way back. The id comment also
 records the tags written on the line (`tags=...`, as reading the line gives them back), so that
 importing the edited list can tell a tag the person deleted from one added in papershelf since.
-The links are `[code](URL)` for each code URL, then `[page](URL)` for the paper's own page.
+The links are `[code](URL)` for each code URL, then `[page](URL)` for the paper's own page (its
+`url`, else its arXiv abstract page, else its DOI). The authors follow the title, shortened by
+`text.authors.authors_short`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import os
 import re
-import secrets
-import stat
 import string
-import unicodedata
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 
-from papershelf.storage.errors import PapershelfError
 from papershelf.storage.export.markdown_read import (
     ListedItem,
     ListScan,
@@ -49,8 +45,14 @@ from papershelf.storage.export.markdown_read import (
     scan_markdown_list,
     tag_record,
 )
-from papershelf.storage.files.jsonstore import fsync_directory
+from papershelf.storage.export.writing import (
+    ExportError,
+    ExportExists,
+    default_export_name,
+    write_export,
+)
 from papershelf.storage.model import Entry, Paper, normalise_tag
+from papershelf.storage.text.authors import authors_short
 from papershelf.storage.text.mdescape import clean_inline, link_destination, markdown_escape
 
 __all__ = [
@@ -105,14 +107,6 @@ _ABBREVIATIONS = frozenset(
         "viz.",
     ]
 )
-
-
-class ExportError(PapershelfError):
-    """An export could not be written (or its options make no sense)."""
-
-
-class ExportExists(ExportError):
-    """The export file exists and overwriting was not allowed."""
 
 
 @dataclass(frozen=True)
@@ -296,8 +290,8 @@ def _item_lines(item: ExportItem) -> list[str]:
     for number, destination in enumerate(destinations, start=1):
         label = "code" if number == 1 else f"code {number}"
         head += f" · [{label}]({destination})"
-    # The paper's own page (an import's `url`), unless it is one of the code links above.
-    page = link_destination(paper.separate_page) if paper.separate_page else None
+    page_url = _page(paper)
+    page = link_destination(page_url) if page_url else None
     if page is not None:
         head += f" · [page]({page})"
     parts.append(head)
@@ -308,8 +302,11 @@ def _item_lines(item: ExportItem) -> list[str]:
     lines = [" ".join(parts)]
 
     details = []
+    authors = markdown_escape(clean_inline(authors_short(paper.authors)))
     if title:
-        details.append(f"*{markdown_escape(title)}*")
+        details.append(f"*{markdown_escape(title)}*" + (f" — {authors}" if authors else ""))
+    elif authors:
+        details.append(authors)
     sentence = first_sentence(display(_head(paper.abstract)))
     if sentence:
         details.append(markdown_escape(sentence))
@@ -320,6 +317,18 @@ def _item_lines(item: ExportItem) -> list[str]:
         # A blank line, then one paragraph whose lines end in `\` (a hard line break).
         lines += ["", "\\\n".join(f"  {line}" for line in details)]
     return lines
+
+
+def _page(paper: Paper) -> str | None:
+    """The paper's own page: its `url` (unless it is one of its code links, written already),
+    else its arXiv abstract page, else its DOI's resolver."""
+    if paper.url:
+        return None if paper.url in paper.code_urls else paper.url
+    if paper.arxiv_id:
+        return f"https://arxiv.org/abs/{paper.arxiv_id}"
+    if paper.doi:
+        return f"https://doi.org/{paper.doi}"
+    return None
 
 
 def to_markdown(
@@ -370,115 +379,3 @@ def _heading_text(paper: Paper) -> tuple[str, str]:
     title = clean_inline(display(paper.title or ""))
     head, below = heading(clean_inline(display(paper.name)), title or None)
     return head or paper.id, below or ""
-
-
-def default_export_name(scope: str, today: date | None = None) -> str:
-    """`reading-list-<scope>-<YYYY-MM-DD>.md`, with `scope` made safe for any file system."""
-    text = unicodedata.normalize("NFC", scope).casefold()
-    slug = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in text)
-    slug = re.sub(r"-{2,}", "-", slug).strip("-_")[:48].strip("-_")
-    day = (today or date.today()).isoformat()
-    return f"reading-list-{slug}-{day}.md" if slug else f"reading-list-{day}.md"
-
-
-def _reason(error: OSError) -> str:
-    """A short reason for an OS error, for one-line messages."""
-    return error.strerror or str(error)
-
-
-def _write_temp(directory: Path, stem: str, data: bytes) -> Path:
-    """Write `data` to a new file in `directory` (mode from the umask), fsynced."""
-    while True:
-        temp = directory / f".{stem}.{secrets.token_hex(4)}.tmp"
-        try:
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        except FileExistsError:
-            continue
-        break
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-    return temp
-
-
-_KINDS = (
-    (stat.S_ISDIR, "a directory"),
-    (stat.S_ISLNK, "a symbolic link"),
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
-def _check_target(path: Path) -> None:
-    """Refuse a `path` that exists as anything but a regular file.
-
-    Replacing it would swap a device, a FIFO or a symbolic link (and what it points to stays
-    as it was) for a regular file; as root, that can replace a system device like /dev/null.
-    """
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return
-    except OSError as error:
-        raise ExportError(f"cannot write {path}: {_reason(error)}") from None
-    if stat.S_ISREG(mode):
-        return
-    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
-    raise ExportError(f"{path} is {kind}; papershelf writes only to a new or a regular file")
-
-
-def _publish(temp: Path, path: Path, overwrite: bool) -> None:
-    """Move `temp` to `path`; without `overwrite`, never replace an existing file."""
-    if overwrite:
-        _check_target(path)  # again, just before: it may have changed during the write
-        os.replace(temp, path)
-        return
-    try:
-        os.link(temp, path)  # atomic "create only if absent"
-    except FileExistsError:
-        raise
-    except OSError:
-        # No hard links here (FAT, some network shares): check, then rename.
-        if os.path.lexists(path):
-            raise FileExistsError(path) from None
-        os.replace(temp, path)
-        return
-    temp.unlink()
-
-
-def write_export(path: Path, text: str, *, overwrite: bool = False) -> Path:
-    """Write `text` to `path` atomically (temp file, fsync, rename); return the path.
-
-    Raises ExportExists when `path` exists and `overwrite` is false, ExportError when the file
-    cannot be written or `path` is anything but a regular file (a directory, a symbolic link,
-    a FIFO, a device). A failed write leaves no partial file behind.
-    """
-    path = Path(path)
-    _check_target(path)
-    directory = path.parent
-    try:
-        temp = _write_temp(directory, path.name, text.encode("utf-8"))
-    except OSError as error:
-        if not directory.is_dir():
-            raise ExportError(f"cannot write {path}: folder {directory} does not exist") from None
-        raise ExportError(f"cannot write {path}: {_reason(error)}") from None
-    try:
-        _publish(temp, path, overwrite)
-    except FileExistsError:
-        raise ExportExists(
-            f"{path} already exists; choose another name or allow overwriting"
-        ) from None
-    except OSError as error:
-        raise ExportError(f"cannot write {path}: {_reason(error)}") from None
-    finally:
-        with contextlib.suppress(OSError):
-            temp.unlink(missing_ok=True)
-    fsync_directory(directory)
-    return path

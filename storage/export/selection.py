@@ -12,6 +12,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from papershelf.storage.export.formats import Format
 from papershelf.storage.export.markdown import DEFAULT_TITLE, ExportItem, to_markdown
 from papershelf.storage.model import Entry, Paper, normalise_tag
 
@@ -30,6 +31,21 @@ class Selection:
         """The reading list as Markdown (`papershelf.storage.export.markdown.to_markdown`)."""
         only = {self.tag} if self.tag is not None else None
         return to_markdown(self.items, title=self.title, today=today, only_tags=only)
+
+    def text(self, fmt: Format, today: date) -> str:
+        """The selection in format `fmt` (`export.formats`): Markdown as `markdown` writes it;
+        BibTeX, CSV and JSON one entry or row per paper in the selection's order."""
+        # Imported here: each format loads only when it is written.
+        if fmt == "bibtex":
+            from papershelf.storage.export.bibtex import to_bibtex
+
+            return to_bibtex(item.paper for item in self.items)
+        if fmt in ("csv", "json"):
+            from papershelf.storage.export.table import to_csv, to_json
+
+            pairs = ((item.paper, item.entry) for item in self.items)
+            return to_csv(pairs) if fmt == "csv" else to_json(pairs)
+        return self.markdown(today)
 
 
 def lone_tag(query: str, tags: Collection[str]) -> str | None:

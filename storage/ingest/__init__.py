@@ -1,5 +1,5 @@
 """Bytes to Papers: decoding import files safely, splitting abstract lists into paragraphs, JSON /
-JSON Lines records, duplicate keys and merging.
+JSON Lines records, BibTeX (`bibtex`, through bibtexparser), duplicate keys and merging.
 
 May import `names`, `caches`, `text`, `files`, `model` and `errors`.
 """

@@ -84,6 +84,19 @@ def merge_papers(old: Paper, new: Paper) -> Paper:
     )
 
 
+def _stored_before_its_abstract(paper: Paper) -> bool:
+    """Whether the paper's id is not its abstract's but an identifier's or its title's (`record_id`
+    of a record without an abstract; merges keep ids, add identifiers and keep a first title).
+    Told by hashing a few short keys, not the abstract: an abstract list's papers (no
+    identifiers, no title) cost nothing."""
+    if not paper.identifiers and not paper.title:
+        return False
+    ids = {_digest(key) for key in paper.identifiers}
+    if paper.title:
+        ids.add(record_id("", (), paper.title))
+    return paper.id in ids
+
+
 class MatchIndex:
     """Finds the paper of `papers` (by id, updated as papers are added) a new record belongs to.
 
@@ -95,7 +108,6 @@ class MatchIndex:
         self._papers = papers
         self._keys: dict[str, str] = {}
         self._titles: dict[str, list[str]] | None = None
-        self._abstract_ids: dict[str, str] = {}
         for paper in papers.values():
             self._index(paper)
 
@@ -105,20 +117,14 @@ class MatchIndex:
         if self._titles is not None and paper.title:
             self._titles.setdefault(title_key(paper.title), []).append(paper.id)
 
-    def _keys_of(self, paper: Paper) -> list[str]:
+    @staticmethod
+    def _keys_of(paper: Paper) -> list[str]:
         keys = list(paper.identifiers)
-        if keys and paper.abstract:
-            # Its id may come from an identifier: its abstract must still find it.
-            keys.append(f"id:{self._abstract_id(paper.abstract)}")
+        if paper.abstract and _stored_before_its_abstract(paper):
+            # Its id comes from an identifier or its title: its abstract must still find it.
+            # (Any other paper's id is its abstract's: the id itself finds it.)
+            keys.append(f"id:{paper_id(paper.abstract)}")
         return keys
-
-    def _abstract_id(self, abstract: str) -> str:
-        """`paper_id(abstract)`, once per abstract: `find` and then `added` ask for the same
-        record's (a tenth of an arXiv feed's import went to hashing each abstract twice)."""
-        found = self._abstract_ids.get(abstract)
-        if found is None:
-            found = self._abstract_ids[abstract] = paper_id(abstract)
-        return found
 
     def find(self, paper: Paper) -> str | None:
         """The id of the stored paper `paper` is a record of, or None when it is new."""
@@ -142,16 +148,9 @@ class MatchIndex:
                     self._titles.setdefault(title_key(stored.title), []).append(stored.id)
         for candidate in self._titles.get(title_key(paper.title), ()):
             stored = self._papers.get(candidate)
-            if stored is None:
-                continue
             # A shared title alone joins two papers only when one of them has no abstract:
             # two abstracts that differ are two papers, whatever they are called.
-            if not paper.abstract or not stored.abstract:
-                return candidate
-            # The same abstract under an id from a title: a paper first stored from its title
-            # that gained this abstract since (found by neither id nor key). Hashed only here,
-            # for the few papers of this title.
-            if paper_id(stored.abstract) == paper_id(paper.abstract):
+            if stored is not None and (not paper.abstract or not stored.abstract):
                 return candidate
         return None
 

@@ -1,5 +1,6 @@
-"""Bytes to Papers: the plain-text abstract lists and JSON / JSON Lines records (DESIGN §3);
-arXiv feeds (`atom`) and OpenReview notes (`openreview`) are told apart by content here.
+"""Bytes to Papers: the plain-text abstract lists and JSON / JSON Lines records (DESIGN §3), and
+the dispatch to the other formats (`bibtex`: `.bib` files, or text that starts with `@type{`;
+`atom`: arXiv feeds; `openreview`: OpenReview's notes), told apart by content.
 
 A file either imports whole or raises `IngestError` and imports nothing. Limits, so that any
 input is bounded work: files over `MAX_FILE_BYTES` are refused from their size, and a paragraph
@@ -326,6 +327,11 @@ def parse_bytes(
         raise IngestError(source, "empty file")
     venue = _one_line(venue) if venue is not None else None
     now = now or utc_now()
+    # Imported here: bibtex imports this module (Collector, ParseResult).
+    from papershelf.storage.ingest import bibtex
+
+    if bibtex.is_bibtex(text, source):
+        return bibtex.parse_bibtex(text, source, venue, now)
     if source.lower().endswith(_XML_SUFFIXES) or _XML_START.match(text):
         from papershelf.storage.ingest.atom import parse_feed  # loads defusedxml: only here
 

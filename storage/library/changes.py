@@ -6,6 +6,10 @@ atomically and releases the lock, so two processes never lose each other's updat
 returns only once it is on disk; if the write fails it stays in memory (`StateFile.pending`,
 with its undo step) and is written by the next change or by `Library.save()`. The journal step
 is written right after state.json, under the same lock, so `undo()` survives a restart.
+
+Removing papers (`remove`) is a change too: one step holding the papers' records and entries,
+written in the order `storage.library.removal` explains; undo and redo of such a step move the
+records in papers.json first.
 """
 
 from __future__ import annotations
@@ -18,6 +22,13 @@ from papershelf.storage.library import journal
 from papershelf.storage.library.journal import JournalStore, Step, UndoOutcome
 from papershelf.storage.library.lock import LibraryLock
 from papershelf.storage.library.papers_file import PapersFile
+from papershelf.storage.library.removal import (
+    RemoveReport,
+    apply_papers,
+    classify,
+    describe_removal,
+    plan_removal,
+)
 from papershelf.storage.library.state_file import StateFile
 from papershelf.storage.model import STATUSES, Entry, Status, normalise_tag, utc_now
 from papershelf.storage.text.clean import clean_text
@@ -134,28 +145,88 @@ class EntryChanges:
                 return None
             step = stack.pop()
             source, target = (step.after, step.before) if back else (step.before, step.after)
-            plan: dict[str, list[str]] = {}
-
-            def compute(current: Mapping[str, Entry]) -> Mapping[str, Entry]:
-                wanted, plan["moved"], plan["conflicts"] = journal.plan_travel(
-                    source, target, current
+            wanted, _, conflicts = journal.plan_travel(source, target, state.entries)
+            papers = self._papers
+            to_move: list[str] = []
+            if step.papers:
+                papers.reload(for_write=True)
+                to_move, _, held_back = classify(
+                    step.papers, papers.papers, papers.removed or {}, back=back
                 )
-                return wanted
+                conflicts += [pid for pid in held_back if pid not in conflicts]
+            blocked = set(conflicts)
+            moved = [pid for pid in step.ids if pid not in blocked]
+            verb = "undo" if back else "redo"
+            if moved_papers := [pid for pid in to_move if pid not in blocked]:
+                # papers.json first: the step stays on its stack until the journal is written,
+                # so a kill after this finds these papers done and the entries still to do.
+                new, removed, changed = apply_papers(
+                    step.papers, moved_papers, papers.papers, papers.removed or {}, back=back
+                )
+                try:
+                    papers.rewrite(new, changed, removed)
+                except SaveError as error:
+                    raise SaveError(f"could not {verb} {step.description}: {error}") from None
+            entries = {pid: entry for pid, entry in wanted.items() if pid not in blocked}
 
             # An undo that cannot be saved is not kept half done (in memory, but not in the
             # journal, so a second `u` would go through the same step): it is taken back.
             held = (state.entries, set(state.pending), state.raw)
             try:
-                self._commit(compute, stamp=False, describe=None)
+                self._commit(lambda _current: entries, stamp=False, describe=None)
             except SaveError as error:
                 state.entries, state.pending, state.raw = held
                 state.revision += 1
-                verb = "undo" if back else "redo"
                 raise SaveError(f"could not {verb} {step.description}: {error}") from None
-            if plan["moved"]:
-                other.append(step.only(plan["moved"]))
+            if moved:
+                other.append(step.only(moved))
             self._journal.save(history)
-        return UndoOutcome(step.description, len(plan["moved"]), tuple(plan["conflicts"]))
+        return UndoOutcome(step.description, len(moved), tuple(conflicts))
+
+    # -- removing papers ---------------------------------------------------------------------
+
+    def remove(
+        self, ids: Iterable[str] | str, sources: Sequence[str] = (), *, dry_run: bool = False
+    ) -> RemoveReport:
+        """Take papers out of the library (and the papers of the files `sources`), as one
+        undoable step; see `storage.library.removal` for the order of the writes."""
+        unique = self._check_ids(ids)
+        papers, state = self._papers, self._state
+        with self._lock.held():
+            papers.reload(for_write=True)
+            state.reload()
+            unique = self._check_ids(unique)  # another process may have removed one since
+            held = papers.papers
+            changes = plan_removal(held, unique, sources)
+            gone = [pid for pid, change in changes.items() if change.kept is None]
+            report = RemoveReport(
+                removed=tuple(held[pid] for pid in gone),
+                trimmed=tuple(
+                    replace(held[pid], sources=change.kept)
+                    for pid, change in changes.items()
+                    if change.kept is not None
+                ),
+                sources=tuple(sources),
+                description=describe_removal(changes, sources, held),
+            )
+            if dry_run or not changes:
+                return report
+            if state.unsaved:
+                state.save()  # earlier changes (and their steps) come first
+            now = utc_now()
+            before = {pid: state.entries.get(pid) for pid in gone}
+            step = Step(report.description, before, dict.fromkeys(gone), now, changes)
+            new, removed, changed = apply_papers(
+                changes, list(changes), papers.papers, papers.removed or {}, back=False
+            )
+            papers.rewrite(new, changed, removed)
+            # The step (with the entries) is on disk before the entries leave state.json.
+            undoable = self._journal.push(step)
+            if undoable:
+                self._commit(
+                    lambda _current: dict.fromkeys(gone, _DEFAULT_ENTRY), stamp=False, describe=None
+                )
+        return replace(report, done=True, undoable=undoable)
 
     # -- one change ----------------------------------------------------------------------------
 

@@ -1,6 +1,9 @@
 """Importing abstract lists into papers.json: parse each file, merge by id, write once.
 
-Also where a first start finds its papers: `bundled_seed_files`.
+A record of a paper the user removed (`Library.remove`; papers.json's removed table) is skipped
+and counted (`FileReport.removed`), unless the import brings removed papers back
+(`include_removed`): then it is merged into the removed record, under its id, and no longer
+counted as removed. Also where a first start finds its papers: `bundled_seed_files`.
 """
 
 from __future__ import annotations
@@ -22,18 +25,34 @@ if TYPE_CHECKING:
     from papershelf.storage.ingest import parse
     from papershelf.storage.ingest.merge import MatchIndex
 
-__all__ = ["FileReport", "Importer", "bundled_seed_files"]
+__all__ = ["FileReport", "Importer", "MergeCounts", "bundled_seed_files"]
 
 
 @dataclass(frozen=True, slots=True)
 class FileReport:
-    """What importing one file did. `error` is a one-line message when the file imported nothing."""
+    """What importing one file did. `error` is a one-line message when the file imported nothing.
+
+    `removed`: records of papers the user removed, skipped; `restored`: removed papers brought
+    back (`include_removed`, counted in `added` too).
+    """
 
     source: str
     added: int = 0
     duplicates: int = 0
     skipped: int = 0
     error: str | None = None
+    removed: int = 0
+    restored: int = 0
+
+
+@dataclass(slots=True)
+class MergeCounts:
+    """What merging one batch did (see `Importer.merge`)."""
+
+    added: int = 0
+    seen: int = 0
+    removed: int = 0
+    restored: int = 0
 
 
 def bundled_seed_files() -> list[Path]:
@@ -65,6 +84,8 @@ class Importer:
         paths: Iterable[str | os.PathLike[str]],
         venue: str | None = None,
         progress: Callable[[int, int], None] | None = None,
+        *,
+        include_removed: bool = False,
     ) -> list[FileReport]:
         """Import abstract lists; one report per file, in order (see `Library.import_files`)."""
         from papershelf.storage.ingest import parse
@@ -84,32 +105,46 @@ class Importer:
             if progress is not None:
                 progress(done, len(files))
         batches = [result.papers for result in parsed if not isinstance(result, FileReport)]
-        counts = iter(self.merge(batches))
+        counts = iter(self.merge(batches, include_removed=include_removed))
         reports: list[FileReport] = []
         for result in parsed:
             if isinstance(result, FileReport):
                 reports.append(result)
             else:
-                added, seen = next(counts)
+                got = next(counts)
                 reports.append(
-                    FileReport(result.source, added, result.duplicates + seen, result.skipped)
+                    FileReport(
+                        result.source,
+                        got.added,
+                        result.duplicates + got.seen,
+                        result.skipped,
+                        removed=got.removed,
+                        restored=got.restored,
+                    )
                 )
         return reports
 
-    def merge(self, batches: Sequence[Sequence[Paper]]) -> list[tuple[int, int]]:
+    def merge(
+        self, batches: Sequence[Sequence[Paper]], *, include_removed: bool = False
+    ) -> list[MergeCounts]:
         """Merge batches of papers by id in one locked read-modify-write of papers.json.
 
-        Returns (added, already present) per batch. The papers dict is replaced, never mutated.
+        Returns what each batch did. The papers dict is replaced, never mutated.
         """
         held = self._papers
         with self._lock.held():
             held.reload(for_write=True)
             papers = dict(held.papers)
+            removed = dict(held.removed or {})
             changed: set[str] = set()
             from papershelf.storage.ingest.merge import MatchIndex
 
             index = MatchIndex(papers)
-            counts = [_merge(batch, papers, changed, index) for batch in batches]
+            gone = _Removed(removed, include_removed)
+            counts = [_merge(batch, papers, changed, index, gone) for batch in batches]
+            if gone.restored:
+                held.rewrite(papers, changed | held.pending, removed)
+                return counts
             if changed:
                 held.replace(papers, changed)
             if held.pending:
@@ -118,21 +153,56 @@ class Importer:
         return counts
 
 
+class _Removed:
+    """The removed papers an import meets: skipped, or (`include_removed`) brought back."""
+
+    def __init__(self, removed: dict[str, Paper], include: bool) -> None:
+        self.removed = removed
+        self.include = include
+        self.restored = 0
+        self._index: MatchIndex | None = None
+
+    def find(self, paper: Paper) -> str | None:
+        """The id of the removed paper `paper` is a record of, or None."""
+        if not self.removed:
+            return None
+        if self._index is None:
+            from papershelf.storage.ingest.merge import MatchIndex
+
+            self._index = MatchIndex(self.removed)
+        return self._index.find(paper)
+
+
 def _merge(
-    batch: Sequence[Paper], papers: dict[str, Paper], changed: set[str], index: MatchIndex
-) -> tuple[int, int]:
+    batch: Sequence[Paper],
+    papers: dict[str, Paper],
+    changed: set[str],
+    index: MatchIndex,
+    gone: _Removed,
+) -> MergeCounts:
     """Add `batch` to `papers`, each record merged into the paper it matches (by abstract,
-    identifier or title: `ingest.merge.MatchIndex`), which keeps its id."""
+    identifier or title: `ingest.merge.MatchIndex`), which keeps its id; records of removed
+    papers are skipped or brought back (`gone`)."""
     from papershelf.storage.ingest.merge import merge_papers
 
-    added = seen = 0
+    counts = MergeCounts()
     for paper in batch:
         found = index.find(paper)
-        if found is None:
-            added += 1
+        if found is None and (was := gone.find(paper)) is not None:
+            if not gone.include:
+                counts.removed += 1
+                continue
+            # Back as it was (its id, its other sources), with what this record adds.
+            # Popped: the removed index reads this dict, and the papers' index finds it now.
+            merged = merge_papers(gone.removed.pop(was), paper)
+            gone.restored += 1
+            counts.restored += 1
+            counts.added += 1
+        elif found is None:
+            counts.added += 1
             merged = paper
         else:
-            seen += 1
+            counts.seen += 1
             old = papers[found]
             merged = merge_papers(old, paper)
             if merged == old:
@@ -140,4 +210,4 @@ def _merge(
         papers[merged.id] = merged
         changed.add(merged.id)
         index.added(merged)
-    return added, seen
+    return counts

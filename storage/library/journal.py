@@ -8,10 +8,18 @@
      "redo": [...]}
 
 A step holds the entries of the papers it changed only (`null` = no entry, the default state), so
-a bulk action is one step. The file is written atomically under the library's lock, right after
-state.json; a change that reached state.json but not the journal (a kill in between, a full disk)
-is simply not undoable. Recording a new step clears the redo stack. The undo stack keeps the last
-`max_steps` steps and at most `max_records` paper entries in all (the newest step always stays).
+a bulk action is one step. A step that removed papers (`Library.remove`) also holds, besides
+their entries, where they were and their sources, `"papers": {"<id>": {"position": n,
+"sources": [...], "kept": [...] | null}}` (`PaperChange`; null: removed); their records are in
+papers.json's removed table, written in the same atomic write that took them out, so a removal
+of 10,000 papers does not make every later save of the journal rewrite 20 MB of abstracts. A
+papershelf without removal ignores the key (it reads `before`, `after`, `description`, `at`).
+
+The file is written atomically under the library's lock, right after state.json (before it, for
+a removal: `storage.library.removal`); a change that reached state.json but not the journal (a
+kill in between, a full disk) is simply not undoable. Recording a new step clears the redo
+stack. The undo stack keeps the last `max_steps` steps and at most `max_records` paper entries
+in all (the newest step always stays; a removed paper counts once, its record included).
 
 Undo is safe against other processes: a paper is put back only while its entry still equals the
 step's `after` (ignoring `updated_at`); a paper changed since is left as it is and reported as a
@@ -53,6 +61,7 @@ __all__ = [
     "MAX_STEPS",
     "Journal",
     "JournalStore",
+    "PaperChange",
     "Step",
     "UndoOutcome",
     "plan_travel",
@@ -101,13 +110,46 @@ def _entry_from(value: Any) -> Entry | None:
 
 
 @dataclass(frozen=True, slots=True)
+class PaperChange:
+    """What a removal did to one paper: its `sources` before, and those it `kept` (None: it was
+    removed, and its record is in papers.json's removed table); `position` is its place in
+    library order before the step."""
+
+    position: int
+    sources: tuple[str, ...]
+    kept: tuple[str, ...] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON-safe form stored in a step's `papers`."""
+        kept = None if self.kept is None else list(self.kept)
+        return {"position": self.position, "sources": list(self.sources), "kept": kept}
+
+    @classmethod
+    def from_json(cls, data: Any) -> PaperChange:
+        """Inverse of `to_json`; raises ValueError for anything else."""
+        if not isinstance(data, dict) or type(data.get("position")) is not int:
+            raise ValueError("a paper change has no position")
+        sources, kept = _texts(data.get("sources")), data.get("kept")
+        return cls(data["position"], sources, None if kept is None else _texts(kept))
+
+
+def _texts(value: Any) -> tuple[str, ...]:
+    """A list of texts as a tuple; ValueError for anything else."""
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError("a paper change's sources are not lists of texts")
+    return tuple(value)
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
-    """One undoable change: the affected papers' entries before and after it."""
+    """One undoable change: the affected papers' entries before and after it, and (a removal)
+    their records (`papers`)."""
 
     description: str
     before: Mapping[str, Entry | None]
     after: Mapping[str, Entry | None]
     at: str = ""
+    papers: Mapping[str, PaperChange] = field(default_factory=dict)
     _encoded: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
     def encoded(self) -> bytes:
@@ -119,17 +161,21 @@ class Step:
 
     @property
     def size(self) -> int:
-        """How many papers the step holds."""
-        return len(self.after)
+        """How many papers the step holds. A removed paper's record is not counted apart: a
+        step removing a whole bad import must stay undoable after the next change."""
+        return len(self.ids)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON-safe form stored in journal.json."""
-        return {
+        data: dict[str, Any] = {
             "description": self.description,
             "at": self.at,
             "before": {pid: _entry_json(entry) for pid, entry in self.before.items()},
             "after": {pid: _entry_json(entry) for pid, entry in self.after.items()},
         }
+        if self.papers:
+            data["papers"] = {pid: change.to_json() for pid, change in self.papers.items()}
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> Step:
@@ -144,11 +190,15 @@ class Step:
             raise ValueError("a step's before and after name different papers")
         if not isinstance(description, str):
             raise ValueError("a step has no description")
+        papers = data.get("papers", {})
+        if not isinstance(papers, dict):
+            raise ValueError("a step's papers are not an object")
         return cls(
             description=description,
             before={str(pid): _entry_from(value) for pid, value in before.items()},
             after={str(pid): _entry_from(value) for pid, value in after.items()},
             at=str(data.get("at") or ""),
+            papers={str(pid): PaperChange.from_json(value) for pid, value in papers.items()},
         )
 
     def only(self, ids: Sequence[str]) -> Step:
@@ -158,7 +208,14 @@ class Step:
             self,
             before={pid: e for pid, e in self.before.items() if pid in keep},
             after={pid: e for pid, e in self.after.items() if pid in keep},
+            papers={pid: change for pid, change in self.papers.items() if pid in keep},
         )
+
+    @property
+    def ids(self) -> list[str]:
+        """Every paper the step changed: its entries' and its records' (a paper that only
+        lost a source has no entry in the step)."""
+        return list(dict.fromkeys([*self.after, *self.papers]))
 
 
 @dataclass(slots=True)

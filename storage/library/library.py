@@ -2,7 +2,8 @@
 
 Layout of the data directory (`default_root()` unless given):
 
-- `papers.json` — the corpus, rewritten only by an import.
+- `papers.json` — the corpus, rewritten by an import and by a removal (its `removed` table
+  remembers the papers removed, so imports skip them; see `storage.library.removal`).
 - `state.json` — the user's tags, statuses, stars and notes (only non-default entries), rewritten
   on every change. Both are TinyDB files (`{"meta": {...}, "<table>": {"<paper id>": {...}}}`)
   written by `AtomicJSONStorage`, each carrying a schema version in its `meta` table.
@@ -25,7 +26,8 @@ The Library is a small facade over focused parts, each in its own module:
   state.json recovered from backups, papers.cache kept beside papers.json;
 - `changes.EntryChanges`: tags, statuses, stars, notes, each one locked write and one undo
   step, and undo / redo through the journal;
-- `importer.Importer`: importing abstract lists, and the bundled seeds of a first start.
+- `importer.Importer`: importing abstract lists, and the bundled seeds of a first start;
+- `removal`: what removing papers takes out (`EntryChanges.remove` writes it, one undo step).
 
 This module is longer than the others only because each public method keeps its docstring
 beside its one-line delegation, so the whole API reads in one place.
@@ -56,6 +58,7 @@ from papershelf.storage.library.journal import JournalStore, UndoOutcome
 from papershelf.storage.library.lock import LOCK_TIMEOUT, LibraryBusy, LibraryLock
 from papershelf.storage.library.papers_file import PapersFile
 from papershelf.storage.library.quarantine import NeedsLock, stale_temp_files
+from papershelf.storage.library.removal import RemoveReport
 from papershelf.storage.library.state_file import StateFile
 from papershelf.storage.model import Entry, Paper, Status
 from papershelf.storage.text.identifiers import identify
@@ -69,6 +72,7 @@ __all__ = [
     "Library",
     "LibraryBusy",
     "NoLibrary",
+    "RemoveReport",
     "UndoOutcome",
     "bundled_seed_files",
     "default_root",
@@ -412,6 +416,28 @@ class Library:
         come back when the paper is imported again. One undo step; returns how many changed."""
         return self._changes.replace_all(entries, description)
 
+    # -- removing papers (`changes.EntryChanges.remove`, `removal`) -------------------------------
+
+    def remove(
+        self,
+        ids: Iterable[str] | str = (),
+        *,
+        source: str | Iterable[str] | None = None,
+        dry_run: bool = False,
+    ) -> RemoveReport:
+        """Take papers out of the library as one undoable step: `ids`, and with `source` (a
+        file name as papers record it, `seeds.txt`, or several) every paper that came only from
+        those files (one also from another file just loses those sources).
+
+        The step keeps each paper's record and its entry (tags, status, star, note), so `undo`
+        puts both back exactly and `redo` removes again; the papers are remembered as removed,
+        so a later import skips them (`import_files(include_removed=True)` brings them back).
+        Raises `NotFound` for an id not in the library (nothing is removed then); `dry_run`
+        reports what would go and changes nothing.
+        """
+        sources = () if source is None else (source,) if isinstance(source, str) else source
+        return self._changes.remove(ids, tuple(sources), dry_run=dry_run)
+
     # -- undo and redo ----------------------------------------------------------------------
 
     def undo(self) -> str | None:
@@ -444,16 +470,24 @@ class Library:
         paths: Iterable[str | os.PathLike[str]],
         venue: str | None = None,
         progress: Callable[[int, int], None] | None = None,
+        *,
+        include_removed: bool = False,
     ) -> list[FileReport]:
         """Import abstract lists; one report per file, in order. papers.json is written at most
         once, and only when something changed; state.json is never touched.
 
         A file that fails to parse imports nothing and gets `FileReport.error`; the others still
         import. `progress(done_files, total_files)` is called after each file is parsed.
+        Papers the user removed are skipped (`FileReport.removed`) unless `include_removed`,
+        which brings them back (`FileReport.restored`) and forgets they were removed.
         """
-        return self._importer.import_files(paths, venue, progress)
+        return self._importer.import_files(paths, venue, progress, include_removed=include_removed)
 
-    def import_papers(self, papers: Iterable[Paper], source: str = "") -> FileReport:
+    def import_papers(
+        self, papers: Iterable[Paper], source: str = "", *, include_removed: bool = False
+    ) -> FileReport:
         """Import parsed papers (merged by id like a file's); one write if anything changed."""
-        ((added, seen),) = self._importer.merge([list(papers)])
-        return FileReport(source, added, seen, 0)
+        (got,) = self._importer.merge([list(papers)], include_removed=include_removed)
+        return FileReport(
+            source, got.added, got.seen, 0, removed=got.removed, restored=got.restored
+        )

@@ -1,5 +1,8 @@
 """papers.json as the library holds it: the papers in memory, read from the file or from
-papers.cache, written back only by an import.
+papers.cache, written back by an import, a removal and its undo.
+
+papers.json also keeps the removed papers (`records.REMOVED_TABLE`), read only from papers.json
+itself (`reload(for_write=True)`), since only a write (an import, a removal) needs them.
 
 Nothing written to papers.json is ever taken from a cache: an import re-reads papers.json
 itself (`reload(for_write=True)`), and a damaged papers.json is moved aside, never rebuilt from
@@ -24,13 +27,16 @@ from papershelf.storage.library import papers_cache
 from papershelf.storage.library.lock import LibraryLock
 from papershelf.storage.library.quarantine import move_aside
 from papershelf.storage.library.records import (
+    REMOVED_TABLE,
     meta,
     paper_records,
     papers_of,
     read_checked,
+    removed_of,
+    removed_records,
     table,
 )
-from papershelf.storage.model import Paper
+from papershelf.storage.model import Paper, utc_now
 
 __all__ = ["PapersFile"]
 
@@ -53,6 +59,10 @@ class PapersFile:
         """Grows whenever `papers` changes."""
         self.damaged_told = False
         """Whether a notice already told the user how to get damaged papers back."""
+        self.removed: Mapping[str, Paper] | None = None
+        """The removed papers by id (None: not read, the papers came from papers.cache); a
+        write re-reads papers.json, so it always knows them. Replaced, never mutated."""
+        self._removed_changed = False
         self._raw: dict[str, Any] | None = None
         self._listed: tuple[Paper, ...] | None = None
 
@@ -86,15 +96,17 @@ class PapersFile:
         if cached is not None:
             data = None  # raw records unread: a write re-reads papers.json first
             loaded = {paper.id: paper for paper in cached}
+            removed = None
         else:
             try:
                 data = read_checked(self.store, "papers")
                 if data is self._raw and (data is not None or self.key is None):
                     return False
                 loaded = papers_of(data, self.store)
+                removed = removed_of(data, self.store)
             except CorruptFileError as error:
                 self._damaged(error)
-                data, loaded = None, {}
+                data, loaded, removed = None, {}, {}
             key = self.store.loaded_key
             if data is not None and key is not None:
                 papers_cache.save(self.cache_path, key, loaded.values())
@@ -106,7 +118,14 @@ class PapersFile:
                 mine = self.papers[paper_id]
                 old = loaded.get(paper_id)
                 loaded[paper_id] = mine if old is None else parse.merge_papers(old, mine)
+        self._removed_changed = False
+        if self.pending and removed:
+            # A paper brought back by that import is no longer removed.
+            kept = {pid: paper for pid, paper in removed.items() if pid not in self.pending}
+            self._removed_changed = len(kept) != len(removed)
+            removed = kept
         self.papers = loaded
+        self.removed = removed
         self._raw = data
         self.key = key
         self._listed = None
@@ -140,13 +159,50 @@ class PapersFile:
             record = None if paper_id in self.pending else previous.get(paper_id)
             records.append(record if record is not None else paper.to_dict())
         # Always the current schema, so the first import after an upgrade migrates the file.
-        data = {"meta": meta("papers"), "papers": table(records)}
+        data: dict[str, Any] = {"meta": meta("papers"), "papers": table(records)}
+        removed = self._removed_table()
+        if removed:
+            data[REMOVED_TABLE] = removed
         self.store.write(data)
         self._raw = data
+        self._removed_changed = False
         self.pending = set()
         self.key = self.store.loaded_key
         if self.key is not None:
             papers_cache.save(self.cache_path, self.key, self.papers.values())
+
+    def _removed_table(self) -> dict[str, dict[str, Any]]:
+        """The removed table to write: as read, or (changed) from `removed`, reusing the records
+        of papers removed before (their `removed_at` stays) and stamping the new ones."""
+        previous = removed_records(self._raw)
+        if not self._removed_changed:
+            return table(previous.values())
+        now = utc_now()
+        records = []
+        for paper_id, paper in (self.removed or {}).items():
+            record = previous.get(paper_id)
+            if record is None or Paper.from_dict(record) != paper:
+                record = {**paper.to_dict(), "removed_at": now}
+            records.append(record)
+        return table(records)
+
+    def rewrite(
+        self, papers: Mapping[str, Paper], changed: set[str], removed: Mapping[str, Paper]
+    ) -> None:
+        """Write `papers` (with `changed` ids new or changed) and the `removed` table, under the
+        lock after `reload(for_write=True)`: a removal, its undo or redo, an import that skips or
+        brings back removed papers. Raises `SaveError` with nothing changed in memory."""
+        held = (self.papers, set(self.pending), self.removed, self._removed_changed)
+        self.replace(papers, changed)
+        self.removed = removed
+        self._removed_changed = True
+        try:
+            self.save()
+        except SaveError:
+            self.papers, self.pending, self.removed, self._removed_changed = held
+            self._listed = None
+            self.revision += 1
+            raise
 
     def _damaged(self, error: CorruptFileError) -> None:
         """papers.json is damaged: move it aside and go on without papers, saying how to get

@@ -30,14 +30,22 @@ from papershelf.storage.files.layout import (
 from papershelf.storage.model import Entry, Paper
 
 __all__ = [
+    "REMOVED_TABLE",
     "entries_of",
     "entry_records",
     "meta",
     "paper_records",
     "papers_of",
     "read_checked",
+    "removed_of",
+    "removed_records",
     "table",
 ]
+
+REMOVED_TABLE = "removed"
+"""papers.json's table of removed papers (`Library.remove`): each document is the paper's record
+plus `removed_at`, so an import knows it (by id, identifier or title) and skips it. A table of
+its own, so a stock TinyDB reads it and a papershelf without removal ignores it."""
 
 _PAPER_FIELDS = tuple(field.name for field in fields(Paper))
 _PAPER_CHECKS = paper_column_checks()
@@ -108,6 +116,26 @@ def papers_of(data: dict[str, Any] | None, store: AtomicJSONStorage) -> dict[str
         return _papers_from_records(data.get("papers", {}), schema_of(data))
     except (TypeError, ValueError, AttributeError) as error:
         raise CorruptFileError(store.path, str(error), store.loaded_key) from None
+
+
+def removed_of(data: dict[str, Any] | None, store: AtomicJSONStorage) -> dict[str, Paper]:
+    """The removed papers of papers.json's data by id (in the order they were removed);
+    `CorruptFileError` when the table or a record is invalid."""
+    records = (data or {}).get(REMOVED_TABLE, {})
+    try:
+        if not isinstance(records, dict):
+            raise ValueError(f"its {REMOVED_TABLE} table is not an object")
+        if not records:
+            return {}
+        return _papers_from_records(records, schema_of(data))  # type: ignore[arg-type]
+    except (TypeError, ValueError, AttributeError) as error:
+        raise CorruptFileError(store.path, str(error), store.loaded_key) from None
+
+
+def removed_records(data: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """The records of papers.json's removed table (as `removed_of` accepted it) by paper id."""
+    records = (data or {}).get(REMOVED_TABLE, {})
+    return {record["id"]: record for record in records.values()}
 
 
 def entries_of(data: dict[str, Any] | None, store: AtomicJSONStorage) -> dict[str, Entry]:

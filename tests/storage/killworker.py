@@ -10,6 +10,10 @@ process that has already imported everything keeps a trial at a few milliseconds
 Command fields: `seed` (int), `steps` (int), and optionally `kill_at` (one of `KILL_POINTS`): the
 child then SIGKILLs itself at that point inside its first write of state.json, and `kill_after`
 (int) skips that many such writes first.
+
+A `remove` command (`{"remove": [ids], "kill_file": NAME, "kill_at": "before_replace" |
+"after_replace"}`) removes those papers in one `Library.remove`, SIGKILLed around the replace of
+the library file NAME (papers.json, journal.json or state.json) when `kill_file` is given.
 """
 
 from __future__ import annotations
@@ -149,10 +153,33 @@ def install_kill(point: str, skip: int) -> None:
     os.write, os.fsync, os.replace = write, fsync, replace_  # type: ignore[assignment]
 
 
+def install_file_kill(name: str, point: str) -> None:
+    """Make this process SIGKILL itself just before or just after (`point`) its first replace
+    of the library file `name`."""
+    real_replace = os.replace
+
+    def replace_(src: Any, dst: Any) -> None:
+        hit = Path(dst).name == name
+        if hit and point == "before_replace":
+            _die()
+        real_replace(src, dst)
+        if hit and point == "after_replace":
+            _die()
+
+    os.replace = replace_  # type: ignore[assignment]
+
+
 def run_child(root: Path, command: dict[str, Any], emit: Callable[[str], None]) -> None:
     """The forked child: perform the seeded changes, acknowledging each."""
     emit(f"pid {os.getpid()}")
     library = Library.open(root, seed=False)
+    if "remove" in command:
+        if command.get("kill_file"):
+            install_file_kill(command["kill_file"], command["kill_at"])
+        library.remove(command["remove"])
+        emit("ack 1")
+        emit("done")
+        return
     ids = worker_ids(library)
     if command.get("kill_at"):
         install_kill(command["kill_at"], int(command.get("kill_after", 0)))

@@ -30,7 +30,9 @@ from killworker import (
 )
 from synthetic import synthetic_library
 
+from papershelf.storage.library.journal import JournalStore
 from papershelf.storage.library.library import Library
+from papershelf.storage.model import Paper
 
 pytestmark = pytest.mark.slow
 
@@ -186,3 +188,58 @@ def test_targeted_kills_inside_the_write(library_root: Path, point: str) -> None
             before = check_after_kill(library_root, before, ops, acks, point)
     finally:
         zygote.close()
+
+
+REMOVE_KILLS = [
+    (name, point)
+    for name in ("papers.json", "journal.json", "state.json")
+    for point in ("before_replace", "after_replace")
+]
+
+
+@pytest.mark.parametrize(("name", "point"), [*REMOVE_KILLS, ("", "")])
+def test_a_removal_killed_around_any_of_its_writes_loses_nothing(
+    library_root: Path, name: str, point: str
+) -> None:
+    """Killed before or after any of its three writes (papers.json, the journal, state.json),
+    a removal leaves every paper in papers.json (its papers or its removed table) and every
+    entry in state.json or in the journal; undo, then an import that brings removed papers
+    back, restores the library exactly (papers in order, entries)."""
+    library = Library.open(library_root, seed=False)
+    order = [paper.id for paper in library.papers()]
+    entries = comparable(library.entries())
+    # Bystanders with tags, a note and a status, and a paper with no entry.
+    doomed = [order[0], *order[10:13], order[-1]]
+    assert any(pid in entries for pid in doomed)
+    zygote = Zygote(library_root)
+    try:
+        command = {"remove": doomed, "kill_file": name, "kill_at": point}
+        acks = run_trial(zygote, command, None)
+    finally:
+        zygote.close()
+    assert acks == (0 if name else 1)
+
+    library = Library.open(library_root, seed=False)
+    assert [path.name for path in library_root.rglob("*.tmp")] == []
+    papers = json.loads((library_root / "papers.json").read_text())
+    kept = {doc["id"] for table in ("papers", "removed") for doc in papers.get(table, {}).values()}
+    assert kept == set(order), "a paper is in neither papers.json table"
+    history = JournalStore(library_root).peek()
+    for pid in doomed:
+        if pid in entries and pid not in library.entries():
+            step = history.undo[-1]
+            assert comparable({pid: step.before[pid]}) == {pid: entries[pid]}
+
+    undone = bool(history.undo) and history.undo[-1].description.startswith("remove")
+    if undone:
+        library.undo()
+        assert [paper.id for paper in library.papers()] == order  # back in their places
+    else:
+        # Killed before the journal had the step: the records are in the removed table, the
+        # entries still in state.json.
+        removed = [Paper.from_dict(doc) for doc in papers.get("removed", {}).values()]
+        library.import_papers(removed, "again.txt", include_removed=True)
+        assert sorted(paper.id for paper in library.papers()) == sorted(order)
+    journal_written = name != "papers.json" and (name, point) != ("journal.json", "before_replace")
+    assert undone == journal_written
+    assert comparable(library.entries()) == entries

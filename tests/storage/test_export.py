@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import papershelf.storage.export.markdown as export
+import papershelf.storage.export.writing as writing
 from papershelf.storage.errors import PapershelfError
 from papershelf.storage.export.markdown import (
     ExportError,
@@ -430,7 +431,7 @@ def test_write_export_without_hard_links_still_refuses_to_overwrite(
     def no_links(src: object, dst: object) -> None:
         raise PermissionError(1, "Operation not permitted")
 
-    monkeypatch.setattr(export.os, "link", no_links)
+    monkeypatch.setattr(writing.os, "link", no_links)
     target = tmp_path / "list.md"
     write_export(target, "first")
     assert target.read_text() == "first"

@@ -146,3 +146,28 @@ def test_a_list_with_pages_imports_exactly_the_edits(tmp_path: Path) -> None:
     assert library.entry(second).tags == frozenset()
     assert library.entry(third) == Entry()
     assert report is not None
+
+
+def test_without_a_url_the_page_is_the_arxiv_abstract_or_the_doi() -> None:
+    arxiv = replace(paper(None), arxiv_id="1706.03762", doi="10.5555/3295222")
+    assert exported_links(arxiv) == [("page", "https://arxiv.org/abs/1706.03762")]
+    assert exported_links(replace(paper(None), doi="10.5555/3295222")) == [
+        ("page", "https://doi.org/10.5555/3295222")
+    ]
+    # A url that is also one of the paper's links is still its page.
+    linked = replace(paper("https://w.example.org/p"), links=("https://w.example.org/p",))
+    assert exported_links(linked) == [("page", "https://w.example.org/p")]
+
+
+def test_the_authors_follow_the_title_shortened() -> None:
+    many = replace(
+        paper(None),
+        title="Counting Wombats",
+        authors=("Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "Jakob Uszkoreit"),
+    )
+    text = to_markdown([ExportItem(many, Entry())], title="t", today=TODAY)
+    assert "  *Counting Wombats* — Vaswani, Shazeer, … +2\\\n" in text
+    untitled = replace(paper(None), authors=("Lee, Ann",))
+    text = to_markdown([ExportItem(untitled, Entry())], title="t", today=TODAY)
+    assert "\n  Lee\\\n  We count wombats.\n" in text
+    assert [found.paper_id for found in parse_markdown_list(text)] == [untitled.id]

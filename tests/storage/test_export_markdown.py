@@ -30,6 +30,7 @@ from papershelf.storage.export.markdown import (
 )
 from papershelf.storage.export.markdown_read import tag_record
 from papershelf.storage.model import STATUSES, Entry, Paper, normalise_tag
+from papershelf.storage.text.authors import authors_short
 from papershelf.storage.text.mdescape import clean_inline, link_destination, markdown_escape
 
 
@@ -217,6 +218,7 @@ def cases(draw: st.DrawFn, index: int) -> Case:
         venue=draw(st.none() | nasty_text),
         sources=("s.txt",),
         code_urls=tuple(u.url for u in code),
+        authors=tuple(draw(st.lists(nasty_text, max_size=5))),
     )
     entry = Entry(
         tags=draw(tags),
@@ -335,8 +337,11 @@ def expected_details(item: ExportItem) -> tuple[str, bool]:
     lines = []
     title = shown_heading(item)[1]
     title_shown = bool(title)
+    authors = clean_inline(authors_short(paper.authors))
     if title_shown:
-        lines.append(title)
+        lines.append(f"{title} — {authors}" if authors else title)
+    elif authors:
+        lines.append(authors)
     sentence = first_sentence(export.display(paper.abstract))
     if sentence:
         lines.append(sentence)

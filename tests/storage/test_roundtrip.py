@@ -294,7 +294,13 @@ def test_planned_change_summary_and_apply():
 
 TAG = st.sampled_from(["a", "b", "c", "to-read", "x-y"])
 TAGS = st.frozensets(TAG, max_size=4)
-PAPERS = make_papers(5)
+# With authors and titles that look like list syntax: the details paragraph the export writes
+# under each item (title, authors) must never be read back as an item, a box or a tag.
+HOSTILE_AUTHORS = ("Ann #to-read Lee", "- [x] Bob", "<!-- papershelf:0123456789ab -->", "C. Dee")
+PAPERS = [
+    replace(paper, title=f"Title [ ] #x of {paper.name}", authors=HOSTILE_AUTHORS[: i + 1])
+    for i, paper in enumerate(make_papers(5))
+]
 
 
 @st.composite
@@ -367,6 +373,8 @@ def test_a_round_trip_changes_exactly_the_persons_edits(tmp_path: Path):
         listed = [pid for pid, c in zip(ids_, papers, strict=True) if c["listed"]]
         items = [ExportItem(library.get(pid), library.entry(pid)) for pid in listed]
         text = to_markdown(items, title="t", today=date.today())
+        # Each item's details name its authors after the title.
+        assert text.count("* — Lee") == len(listed)
         now = {}
         for pid, c in zip(ids_, papers, strict=True):
             tags = (c["exported"] | c["shelf_add"]) - c["shelf_remove"]

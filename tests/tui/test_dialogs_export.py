@@ -183,3 +183,66 @@ async def test_tag_names_are_shown_literally_and_file_names_made_safe(tmp_path: 
         await pilot.press("enter")
     assert isinstance(app.result, ExportRequest) and app.result.tag == "ml/theory"
     assert "/" not in app.result.path.name
+
+
+def format_rows(app: DialogHarness) -> list[str]:
+    formats = app.screen.query_one("#format", OptionList)
+    return [formats.get_option_at_index(i).prompt.plain for i in range(formats.option_count)]
+
+
+@pytest.mark.parametrize(
+    ("downs", "fmt", "suffix"),
+    [(0, "markdown", ".md"), (1, "bibtex", ".bib"), (2, "csv", ".csv"), (3, "json", ".json")],
+)
+@pilot_test
+async def test_each_format_can_be_chosen_and_the_path_follows(
+    tmp_path: Path, downs: int, fmt: str, suffix: str
+) -> None:
+    app = harness(tmp_path)
+    async with app.run_test() as pilot:
+        assert format_rows(app)[0] == "● Markdown reading list (.md)"
+        # In one burst: to the format list past the path, down to the format, enter.
+        await pilot.press("tab", "tab", *["down"] * downs, "enter")
+    name = f"reading-list-results-2025-07-14{suffix}"
+    assert app.result == ExportRequest("results", None, tmp_path / name, fmt)  # type: ignore[arg-type]
+
+
+@pilot_test
+async def test_the_format_marks_follow_and_a_typed_name_keeps_its_stem(tmp_path: Path) -> None:
+    app = harness(tmp_path)
+    async with app.run_test() as pilot:
+        await pilot.press("tab", "tab", "down", "down")
+        assert format_rows(app) == [
+            "○ Markdown reading list (.md)",
+            "○ BibTeX citations (.bib)",
+            "● CSV table (.csv)",
+            "○ JSON (.json)",
+        ]
+        assert path_value(app) == str(tmp_path / "reading-list-results-2025-07-14.csv")
+        await pilot.press("shift+tab", "ctrl+u", *"mine.md", "tab", "up")
+        assert path_value(app) == "mine.bib"
+        await pilot.press("shift+tab", "ctrl+u", *"notes.txt", "tab", "up")
+        assert path_value(app) == "notes.txt"  # not an export suffix: left as typed
+        # Moving the scope now leaves the typed path alone, and keeps the format.
+        await pilot.press("shift+tab", "shift+tab", "down", "enter")
+    assert app.result == ExportRequest("tag", "to-read", tmp_path / "notes.txt", "markdown")
+
+
+@pilot_test
+async def test_ctrl_u_clears_a_path_that_grew_while_elsewhere(tmp_path: Path) -> None:
+    app = harness(tmp_path, tags=["a", "a-much-longer-tag"])
+    async with app.run_test() as pilot:
+        await pilot.press("down", "down", "tab", "ctrl+u", *"x.md", "enter")
+    assert app.result == ExportRequest("tag", "a-much-longer-tag", tmp_path / "x.md")
+
+
+@pilot_test
+async def test_the_scope_after_a_format_keeps_the_formats_suffix(tmp_path: Path) -> None:
+    app = harness(tmp_path)
+    async with app.run_test() as pilot:
+        await pilot.press("tab", "tab", "down", "shift+tab", "shift+tab", "down", "down")
+        assert path_value(app) == str(tmp_path / "reading-list-diffusion-2025-07-14.bib")
+        await pilot.press("enter")
+    assert app.result == ExportRequest(
+        "tag", "diffusion", tmp_path / "reading-list-diffusion-2025-07-14.bib", "bibtex"
+    )

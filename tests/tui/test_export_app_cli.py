@@ -100,3 +100,35 @@ async def test_the_dialog_offers_only_a_tag_the_filter_names_whole(tagged: Libra
         await pilot.press("slash", "n", "enter")
         await settle(app, pilot)
         assert app.current_tag() == "gnn"
+
+
+@pytest.mark.parametrize(
+    ("downs", "fmt", "suffix"), [(1, "bibtex", "bib"), (2, "csv", "csv"), (3, "json", "json")]
+)
+async def test_each_format_from_the_app_is_the_clis_file(
+    tagged: Library,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    downs: int,
+    fmt: str,
+    suffix: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the dialog offers a path in the working directory
+    app = PapershelfApp(tagged)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"#gnn", "enter")
+        await settle(app, pilot)
+        # One burst: open the dialog, to the format list, pick, export.
+        await pilot.press("e", "tab", "tab", *["down"] * downs, "enter")
+        await settle(app, pilot)
+        written = sorted(tmp_path.glob(f"reading-list-*.{suffix}"))
+        assert len(written) == 1
+        # The same keys again write the same file (the dialog asks before replacing it).
+        await pilot.press("e", "tab", "tab", *["down"] * downs, "enter", "y")
+        await settle(app, pilot)
+    from_cli = cli_export(tagged.root, tmp_path / f"cli.{suffix}", "#gnn")
+    assert written[0].read_bytes() == from_cli
+    assert sorted(tmp_path.glob(f"reading-list-*.{suffix}")) == written
+    if fmt == "bibtex":
+        assert from_cli.decode().count("\n@") == 3  # the four #gnn papers

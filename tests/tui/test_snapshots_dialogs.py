@@ -92,6 +92,14 @@ def test_export_dialog_missing_folder(snap_compare: Any) -> None:
     assert snap_compare(export_dialog(marked=0), run_before=bad)
 
 
+def test_export_dialog_bibtex_chosen(snap_compare: Any) -> None:
+    async def bibtex(pilot: Pilot[Any]) -> None:
+        await pilot.press("tab", "tab", "down")
+        await settle(pilot)
+
+    assert snap_compare(export_dialog(marked=0), run_before=bibtex)
+
+
 def test_note_editor(snap_compare: Any) -> None:
     note = "Atomic routes = composite message passing.\nCompare with RDL on [MASK] tasks."
     app = DialogHarness(lambda: NoteEditor("RelGNN", note))

@@ -1,4 +1,5 @@
-"""ExportDialog: choose what to export (results, a tag, the marked papers) and where to."""
+"""ExportDialog: choose what to export (results, a tag, the marked papers), where to, and in
+which format (Markdown, BibTeX, CSV, JSON)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from textual.content import Content
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from papershelf.storage.export.formats import FORMATS, LABELS, SUFFIXES, Format, format_of_path
 from papershelf.tui.screens.confirm import Confirm
 from papershelf.tui.screens.dialogs_base import DialogScreen, clean_line, key_hints
 from papershelf.tui.widgets.safe_input import PathInput
@@ -26,19 +28,22 @@ Scope = Literal["results", "tag", "marked"]
 
 @dataclass(frozen=True, slots=True)
 class ExportRequest:
-    """What the user asked to export: a scope (with its tag for "tag") and the file to write."""
+    """What the user asked to export: a scope (with its tag for "tag"), the file to write and
+    its format."""
 
     scope: Scope
     tag: str | None
     path: Path
+    format: Format = "markdown"
 
 
-def export_file_name(scope_or_tag: str, today: date) -> str:
-    """The default file name, e.g. `reading-list-to-read-2025-07-14.md` (the exporter's rule)."""
-    # Imported here: the exporter (and its Markdown dependencies) loads only when exporting.
-    from papershelf.storage.export.markdown import default_export_name
+def export_file_name(scope_or_tag: str, today: date, fmt: Format = "markdown") -> str:
+    """The default file name, e.g. `reading-list-to-read-2025-07-14.md` (the exporter's rule),
+    with the format's suffix (`.bib`, `.csv`, `.json`)."""
+    # Imported here: the exporter's writing module loads only when exporting.
+    from papershelf.storage.export.writing import default_export_name
 
-    return default_export_name(scope_or_tag, today)
+    return default_export_name(scope_or_tag, today, SUFFIXES[fmt])
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +55,11 @@ class _Choice:
 
 
 class ExportDialog(DialogScreen[ExportRequest]):
-    """Ask for a scope and a path; dismisses an ExportRequest or None.
+    """Ask for a scope, a path and a format; dismisses an ExportRequest or None.
 
-    The path follows the chosen scope until the user edits it. A relative path is taken
-    under `default_dir`. An existing file is only replaced after a Confirm.
+    The path follows the chosen scope and format until the user edits it; after that, a
+    new format changes only an export suffix it ends in (`mine.md` → `mine.bib`). A relative
+    path is taken under `default_dir`. An existing file is only replaced after a Confirm.
     """
 
     FOCUS = "#scope"
@@ -88,12 +94,13 @@ class ExportDialog(DialogScreen[ExportRequest]):
             self.chosen = 2 + tag_list.index(current_tag)
         else:
             self.chosen = 0
+        self.fmt: Format = "markdown"
         self._auto_path = str(self._default_path(self.choices[self.chosen]))
 
     def compose(self) -> ComposeResult:
-        """Scope list, path input, error line and key hints."""
+        """Scope list, path input, format list, error line and key hints."""
         with Vertical(id="dialog", classes="-export") as dialog:
-            dialog.border_title = "Export a reading list (Markdown)"
+            dialog.border_title = "Export papers"
             yield Label("What to export")
             options: list[Option | None] = []
             for index, choice in enumerate(self.choices):
@@ -104,10 +111,12 @@ class ExportDialog(DialogScreen[ExportRequest]):
             yield Label("Save to")
             # The path stays exact (a folder name may hold an escape); PathInput draws it safely.
             yield PathInput(self._auto_path, id="path", select_on_focus=False)
+            yield Label("Format")
+            yield OptionList(*(self._format_prompt(fmt) for fmt in FORMATS), id="format")
             yield Static("", id="error", markup=False)
             yield key_hints(
-                ("↑↓", "what to export"),
-                ("tab", "path"),
+                ("↑↓", "choose"),
+                ("tab", "path, format"),
                 ("enter", "export"),
                 ("esc", "cancel"),
             )
@@ -116,6 +125,7 @@ class ExportDialog(DialogScreen[ExportRequest]):
         """Start in the scope list on the preselected scope."""
         scope = self.query_one("#scope", OptionList)
         scope.highlighted = self.chosen
+        self.query_one("#format", OptionList).highlighted = FORMATS.index(self.fmt)
         self._set_error("")
 
     def _prompt(self, index: int) -> Content:
@@ -123,9 +133,13 @@ class ExportDialog(DialogScreen[ExportRequest]):
         mark = "● " if index == self.chosen else "○ "
         return Content.assemble((mark, "bold"), choice.label)
 
+    def _format_prompt(self, fmt: Format) -> Content:
+        mark = "● " if fmt == self.fmt else "○ "
+        return Content.assemble((mark, "bold"), f"{LABELS[fmt]} ({SUFFIXES[fmt]})")
+
     def _default_path(self, choice: _Choice) -> Path:
         name = choice.tag if choice.scope == "tag" and choice.tag else choice.scope
-        return self.default_dir / export_file_name(name, self.today)
+        return self.default_dir / export_file_name(name, self.today, self.fmt)
 
     def _set_error(self, message: str) -> None:
         error = self.query_one("#error", Static)
@@ -143,7 +157,30 @@ class ExportDialog(DialogScreen[ExportRequest]):
         # The path follows the scope for as long as it holds what we last put there.
         if path.value == self._auto_path:
             self._auto_path = str(self._default_path(self.choices[self.chosen]))
-            path.value = self._auto_path
+            self._set_path(self._auto_path)
+
+    def _set_path(self, value: str) -> None:
+        """Put `value` in the path field with the cursor at its end (the cursor would stay
+        where it was, and ctrl+u would then leave the end of a longer name behind)."""
+        path = self.query_one("#path", Input)
+        path.value = value
+        path.cursor_position = len(value)
+
+    @on(OptionList.OptionHighlighted, "#format")
+    def _format_moved(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        previous, self.fmt = self.fmt, FORMATS[event.option_index]
+        formats = self.query_one("#format", OptionList)
+        for fmt in (previous, self.fmt):
+            formats.replace_option_prompt_at_index(FORMATS.index(fmt), self._format_prompt(fmt))
+        path = self.query_one("#path", Input)
+        if path.value == self._auto_path:
+            self._auto_path = str(self._default_path(self.choices[self.chosen]))
+            self._set_path(self._auto_path)
+        elif format_of_path(path.value.strip()) is not None:
+            # A name the user typed keeps its stem and takes the format's suffix.
+            typed = Path(path.value.strip())
+            self._set_path(str(typed.with_suffix(SUFFIXES[self.fmt])))
 
     @on(Input.Changed, "#path")
     def _path_changed(self) -> None:
@@ -151,6 +188,7 @@ class ExportDialog(DialogScreen[ExportRequest]):
 
     @on(Input.Submitted, "#path")
     @on(OptionList.OptionSelected, "#scope")
+    @on(OptionList.OptionSelected, "#format")
     def _enter(self, event: Input.Submitted | OptionList.OptionSelected) -> None:
         event.stop()
         self.action_export()
@@ -183,7 +221,7 @@ class ExportDialog(DialogScreen[ExportRequest]):
         if path is None:
             return
         choice = self.choices[self.chosen]
-        request = ExportRequest(choice.scope, choice.tag, path)
+        request = ExportRequest(choice.scope, choice.tag, path, self.fmt)
         if not path.exists():
             self.dismiss(request)
             return

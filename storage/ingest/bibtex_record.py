@@ -1,0 +1,152 @@
+"""Which BibTeX field becomes which `Paper` attribute: authors as display names, the year, the
+venue field, DOI, arXiv and OpenReview ids, the page and PDF links, and the rest as `extra`.
+
+`ingest.bibtex` reads the file and builds the papers; this module reads one entry's fields
+(macros resolved, braces and LaTeX still in them).
+"""
+
+from __future__ import annotations
+
+import re
+
+from papershelf.storage.text import identifiers
+from papershelf.storage.text.clean import clean_line
+from papershelf.storage.text.latex_fields import field_text
+from papershelf.storage.text.urls import canonical
+
+__all__ = ["Record", "authors"]
+
+# Fields whose value is an address or a code, not LaTeX text: kept as written.
+_VERBATIM = frozenset(
+    [
+        "url",
+        "doi",
+        "eprint",
+        "file",
+        "pdf",
+        "biburl",
+        "bibsource",
+        "urldate",
+        "timestamp",
+        "isbn",
+        "issn",
+        "archiveprefix",
+        "eprinttype",
+        "primaryclass",
+        "openreview",
+        "crossref",
+    ]
+)
+_YEAR = re.compile(r"\d{1,4}")
+_DATE_YEAR = re.compile(r"(\d{4})(?:-|$)")
+_SCHOLAR_ARXIV = re.compile(r"\barXiv:\s*(\S+)", re.IGNORECASE)
+_CORR_VOLUME = re.compile(r"abs/(\S+)")
+
+
+def authors(raw: str) -> tuple[str, ...]:
+    """Display names (`Ashish Vaswani`) of an `and`-joined BibTeX name list."""
+    if not raw.strip():
+        return ()
+    from bibtexparser.middlewares.names import (
+        parse_single_name_into_parts,
+        split_multiple_persons_names,
+    )
+
+    names: list[str] = []
+    for person in split_multiple_persons_names(raw):
+        try:
+            # `Vaswani, Ashish` and `Ashish Vaswani` alike: `First von Last Jr`.
+            display = parse_single_name_into_parts(person, strict=False).merge_first_name_first
+        except Exception:  # a name bibtexparser cannot split is shown as written
+            display = person
+        name = clean_line(field_text(display))
+        if name:
+            names.append(name)
+    return tuple(names)
+
+
+class Record:
+    """The entry's remaining fields: the ones taken into the Paper are removed as they are
+    read, so that `extra` holds the rest."""
+
+    def __init__(self, fields: dict[str, str]) -> None:
+        self._fields = fields
+
+    def _take(self, name: str) -> str | None:
+        value = self._fields.get(name)
+        return None if value is None else clean_line(value) or None
+
+    def year(self) -> int | None:
+        value = self._take("year")
+        if value is not None:
+            text = field_text(value).strip()
+            if _YEAR.fullmatch(text):
+                del self._fields["year"]
+                return int(text)
+            return None
+        date = self._take("date")
+        found = _DATE_YEAR.match(date) if date else None
+        return int(found.group(1)) if found else None
+
+    def venue_field(self) -> str | None:
+        for name in ("booktitle", "journal"):
+            if self._take(name):
+                return name
+        return None
+
+    def doi(self) -> str | None:
+        value = self._take("doi")
+        found = identifiers.doi(value) if value else None
+        if found:
+            del self._fields["doi"]
+        return found
+
+    def url(self) -> str | None:
+        value = self._take("url")
+        found = canonical(value) if value and " " not in value else None
+        if found:
+            del self._fields["url"]
+        return found
+
+    def pdf(self) -> str | None:
+        value = self._take("pdf")
+        found = canonical(value) if value and value.lower().startswith("http") else None
+        if found:
+            del self._fields["pdf"]
+        return found
+
+    def arxiv(self, url: str | None) -> str | None:
+        eprint = self._take("eprint")
+        prefix = (self._take("archiveprefix") or self._take("eprinttype") or "").lower()
+        journal = self._take("journal") or ""
+        scholar = _SCHOLAR_ARXIV.search(journal)
+        corr = _CORR_VOLUME.fullmatch(self._take("volume") or "")
+        found = None
+        if eprint and prefix == "arxiv" and (found := identifiers.arxiv_id(eprint)):
+            for name in ("eprint", "archiveprefix", "eprinttype"):
+                self._fields.pop(name, None)
+        found = (
+            found
+            or (scholar and identifiers.arxiv_id(scholar.group(1)))
+            or (corr and journal.lower() in ("corr", "arxiv") and identifiers.arxiv_id(corr[1]))
+            or (url and identifiers.arxiv_id(url))
+            or None
+        )
+        if found and corr and identifiers.arxiv_id(corr[1]) == found:
+            del self._fields["volume"]  # DBLP's `abs/1810.04805` is the arXiv id
+        return found
+
+    def openreview(self, url: str | None) -> str | None:
+        value = self._take("openreview")
+        if value and (found := identifiers.openreview_note_id(value)):
+            del self._fields["openreview"]
+            return found
+        return identifiers.openreview_id(url) if url else None
+
+    def extra(self) -> tuple[tuple[str, str], ...]:
+        pairs: list[tuple[str, str]] = []
+        for name, value in self._fields.items():
+            text = clean_line(value if name in _VERBATIM else field_text(value))
+            if name and text:
+                pairs.append((name, text))
+        return tuple(pairs)
