@@ -211,3 +211,17 @@ def test_any_sequence_of_adds_holds_each_paper_once(
         assert code == 0
         assert out.count("already in the library") == len(PAPER_OF)
         assert (db / "papers.json").read_bytes() == before
+
+
+def test_adding_a_removed_paper_brings_it_back(
+    fake_apis: FakeApis, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "lib"
+    assert run(capsys, "--db", db, "add", "2501.01234")[0] == 0
+    (paper,) = papers_of(db)
+    assert run(capsys, "--db", db, "remove", paper.id)[0] == 0
+    assert papers_of(db) == []
+    code, out, _ = run(capsys, "--db", db, "add", "arXiv:2501.01234")
+    assert code == 0
+    assert out.splitlines()[0] == f"arXiv:2501.01234: added {QUOKKA} again (removed before)"
+    assert [p.id for p in papers_of(db)] == [paper.id]

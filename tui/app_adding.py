@@ -101,7 +101,8 @@ class AddingActions:
                 lines.append(f"{name}: {outcome}")
                 continue
             try:
-                report = app.library.import_papers([outcome], source=name)
+                # Asked for by name: a paper the user removed comes back.
+                report = app.library.import_papers([outcome], source=name, include_removed=True)
             except PapershelfError as error:
                 failed = True
                 lines.append(f"{name}: {error}")

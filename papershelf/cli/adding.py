@@ -94,5 +94,8 @@ def _add(
         seen[paper.id] = paper  # a second id of the same paper is then "already" too
         index.added(paper)
         return f'would add "{title}"'
-    report = library.import_papers([paper], source=source)
+    # Asked for by name: a paper the user removed comes back (an import of a file skips it).
+    report = library.import_papers([paper], source=source, include_removed=True)
+    if report.restored:
+        return f'added "{title}" again (removed before)'
     return f'added "{title}"' if report.added else "already in the library"
