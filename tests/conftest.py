@@ -97,3 +97,11 @@ def term(tmp_path: Path) -> Iterator[object]:
     terminal = Terminal(tmp_path, width=120, height=40)
     yield terminal
     terminal.close()
+
+
+@pytest.fixture
+def fake_apis(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    """arXiv, Crossref and OpenReview answered by a local server (tests/fetch_server.py)."""
+    from fetch_server import serve_apis
+
+    yield from serve_apis(monkeypatch)

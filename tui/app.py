@@ -20,6 +20,7 @@ from textual.widgets import Input
 
 from papershelf.storage.errors import PapershelfError
 from papershelf.tui.app_actions import PaperActions
+from papershelf.tui.app_adding import ADD_BINDINGS, AddingActions
 from papershelf.tui.app_bindings import APP, LEAVE_FILTER, MOVE, OUT, PAPERS
 from papershelf.tui.app_columns import ColumnCommands, apply_saved_columns, toggle_authors_column
 from papershelf.tui.app_guard import CrashGuard
@@ -64,6 +65,7 @@ class PapershelfApp(CrashGuard, DialogKeys):
         *PAPERS,
         *WORKFLOW_BINDINGS,
         *OUT,
+        *ADD_BINDINGS,
         *APP,
         *LEAVE_FILTER,
     ]
@@ -82,6 +84,8 @@ class PapershelfApp(CrashGuard, DialogKeys):
         """Sort orders, related papers and the jump to a paper (`S`, `r`)."""
         self.output: OutputActions = OutputActions(self)
         """Copy, open and export (`y`, `o`, `e`)."""
+        self.adding: AddingActions = AddingActions(self)
+        """Papers fetched by identifier (`a`)."""
         self.saving: UnsavedChanges = UnsavedChanges(self)
         """Changes held in memory after a failed save: retried, shown, asked about at `q`."""
         self.signals: SignalExit = SignalExit(self)
@@ -329,6 +333,10 @@ class PapershelfApp(CrashGuard, DialogKeys):
         """Export the results, the marked papers or a tag (Markdown, BibTeX, CSV or JSON)."""
         self.output.export()
 
+    def action_add_papers(self) -> None:
+        """Add papers by arXiv id, DOI or OpenReview link, fetched in a thread."""
+        self.adding.add()
+
     def action_help(self) -> None:
         """Show every key, generated from the bindings."""
         self.push_screen(HelpScreen(help_sections(self, self.bound_actions())))
@@ -341,7 +349,7 @@ class PapershelfApp(CrashGuard, DialogKeys):
             ("List", PaperList.BINDINGS, screen.paper_list),
             ("Reader", Reader.BINDINGS, screen.reader),
             ("Tag pane", TagPane.BINDINGS, screen.tag_pane),
-            ("Papers", [*PAPERS, *WORKFLOW_BINDINGS, *OUT], None),
+            ("Papers", [*PAPERS, *WORKFLOW_BINDINGS, *OUT, *ADD_BINDINGS], None),
             ("App", APP, None),
         ]
         actions: list[BoundAction] = []

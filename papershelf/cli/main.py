@@ -34,6 +34,7 @@ __all__ = ["build_parser", "main"]
 HANDLERS: dict[str | None, str] = {
     None: "app:run_app",
     "import": "importing:cmd_import",
+    "add": "adding:cmd_add",
     "list": "reading:cmd_list",
     "show": "reading:cmd_show",
     "related": "reading:cmd_related",

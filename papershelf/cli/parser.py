@@ -145,6 +145,16 @@ def _remove_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dry-run", action="store_true", help="say what would go; change nothing")
 
 
+def _add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "ids",
+        nargs="+",
+        metavar="ID",
+        help="arXiv:2501.01234, 10.1145/..., openreview:ID, or their web addresses",
+    )
+    p.add_argument("--dry-run", action="store_true", help="fetch and show; write nothing")
+
+
 def _list_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("query", nargs="*", metavar="QUERY", help="query words (see README)")
     p.add_argument("--json", action="store_true", help="print a JSON array")
@@ -202,6 +212,7 @@ def _related_arguments(p: argparse.ArgumentParser) -> None:
 
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "import": ("import abstract lists (text, Markdown, JSON, JSON Lines)", _import_arguments),
+    "add": ("add papers by arXiv id, DOI or OpenReview link, from the public APIs", _add_arguments),
     "list": ("list papers matching a query (all papers without one)", _list_arguments),
     "show": ("show one paper", _show_arguments),
     "tag": ("add (+tag) and remove (-tag) tags", _tag_arguments),

@@ -1,5 +1,6 @@
 """Bytes to Papers: the plain-text abstract lists and JSON / JSON Lines records (DESIGN §3), and
-the dispatch to the other formats (`bibtex`: `.bib` files, or text that starts with `@type{`).
+the dispatch to the other formats (`bibtex`: `.bib` files, or text that starts with `@type{`;
+`atom`: arXiv feeds; `openreview`: OpenReview's notes), told apart by content.
 
 A file either imports whole or raises `IngestError` and imports nothing. Limits, so that any
 input is bounded work: files over `MAX_FILE_BYTES` are refused from their size, and a paragraph
@@ -44,6 +45,9 @@ MAX_ABSTRACT_CHARS = 20_000
 """Longer paragraphs are not abstracts: the file is refused, naming the paragraph's line."""
 
 _JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
+_XML_SUFFIXES = (".xml", ".atom", ".rss")
+_XML_START = re.compile(r"\s*(?:<\?xml|<feed|<rss)")
+"""How an arXiv feed (`ingest.atom`) is told from an abstract list: by name or first bytes."""
 
 
 @dataclass(frozen=True)
@@ -328,6 +332,10 @@ def parse_bytes(
 
     if bibtex.is_bibtex(text, source):
         return bibtex.parse_bibtex(text, source, venue, now)
+    if source.lower().endswith(_XML_SUFFIXES) or _XML_START.match(text):
+        from papershelf.storage.ingest.atom import parse_feed  # loads defusedxml: only here
+
+        return parse_feed(text, source, venue, now)
     if text.lstrip()[:1] in ("[", "{"):
         try:
             records = _records(text, source)
@@ -336,6 +344,10 @@ def parse_bytes(
             if source.lower().endswith(_JSON_SUFFIXES):
                 raise IngestError(source, f"not valid JSON: {error.message}", error.line) from None
         else:
+            from papershelf.storage.ingest import openreview
+
+            if (notes := openreview.notes_of(records)) is not None:
+                return openreview.parse_notes(notes, source, venue, now)
             return _parse_json(records, source, venue, now)
     return _parse_text(text, source, venue, now)
 

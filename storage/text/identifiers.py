@@ -22,11 +22,14 @@ _DOI_PREFIXES = re.compile(
 _ARXIV_NEW = re.compile(r"^(\d{4}\.\d{4,5})(?:v\d+)?$")
 _ARXIV_OLD = re.compile(r"^([a-z][a-z.-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$", re.IGNORECASE)
 _ARXIV_PREFIX = re.compile(r"^arxiv:\s*", re.IGNORECASE)
+# The scheme is optional: an address copied from a browser's bar often has none.
 _ARXIV_URL = re.compile(
-    r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/(.+?)(?:\.pdf)?/?$", re.IGNORECASE
+    r"^(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/(.+?)(?:\.pdf)?/?$",
+    re.IGNORECASE,
 )
 _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
 _OPENREVIEW_HOST = re.compile(r"^(?:www\.|api2?\.)?openreview\.net$", re.IGNORECASE)
+_OPENREVIEW_BARE = re.compile(r"^(?:www\.)?openreview\.net/", re.IGNORECASE)
 _OPENREVIEW_PREFIX = re.compile(r"^openreview:\s*", re.IGNORECASE)
 # DOIs end at the first character no DOI sensibly ends with when copied from prose.
 _DOI_TRAILING = ".,;:)]}>\"'"
@@ -68,6 +71,8 @@ def openreview_id(text: str) -> str | None:
     prefixed = _OPENREVIEW_PREFIX.match(value)
     if prefixed is not None:
         return openreview_note_id(value[prefixed.end() :])
+    if _OPENREVIEW_BARE.match(value):
+        value = "https://" + value  # copied from a browser's bar without its scheme
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not _OPENREVIEW_HOST.match(parts.hostname or ""):
         return None
