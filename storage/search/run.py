@@ -8,7 +8,7 @@ the caches); a `SearchRun` lives as long as the `Results` it explains.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -252,13 +252,20 @@ class SearchRun(Explainer):
             hits.add(bits_to_ids(result), 0.0, "")
             return hits
         if len(units) == 1:
-            # One scoring unit: its tiers, best first, are the ranking; no sort needed.
+            # One scoring unit: its tiers, best first, are the ranking; no sort needed. Tiers of
+            # equal weight (a typo in the name, the exact word in the abstract) are one rank:
+            # their papers in library order, as ties are everywhere else.
             assigned = 0
-            for tier in units[0]:
-                fresh = tier.bits & result & ~assigned
-                if fresh:
-                    assigned |= fresh
-                    hits.add(bits_to_ids(fresh), float(tier.weight), tier.field)
+            tiers = units[0]
+            start = 0
+            while start < len(tiers):
+                end = start + 1
+                while end < len(tiers) and tiers[end].weight == tiers[start].weight:
+                    end += 1
+                self._add_rank(hits, tiers[start:end], result, assigned)
+                for tier in tiers[start:end]:
+                    assigned |= tier.bits & result
+                start = end
             return hits
         size = self.index.size
         total = [0] * size
@@ -296,6 +303,37 @@ class SearchRun(Explainer):
             hits.add(ids[start:end], float(score), field)
             start = end
         return hits
+
+    @staticmethod
+    def _add_rank(hits: Results, tiers: Sequence[Tier], result: int, assigned: int) -> None:
+        """Add the papers of equally weighted `tiers` not yet `assigned`, in library order,
+        each under the field that comes first in FIELDS among these tiers holding it (as the
+        ranking of several words names it)."""
+        if len(tiers) == 1:
+            fresh = tiers[0].bits & result & ~assigned
+            if fresh:
+                hits.add(bits_to_ids(fresh), float(tiers[0].weight), tiers[0].field)
+            return
+        field_of: dict[int, str] = {}
+        taken = assigned
+        for tier in sorted(tiers, key=lambda tier: FIELDS.index(tier.field)):
+            fresh = tier.bits & result & ~taken
+            if fresh:
+                taken |= fresh
+                field_of.update(dict.fromkeys(bits_to_ids(fresh), tier.field))
+        if not field_of:
+            return
+        ids = sorted(field_of)
+        weight = float(tiers[0].weight)
+        # Runs of one field share one call.
+        start = 0
+        while start < len(ids):
+            field = field_of[ids[start]]
+            end = start + 1
+            while end < len(ids) and field_of[ids[end]] == field:
+                end += 1
+            hits.add(ids[start:end], weight, field)
+            start = end
 
     # --- explaining one hit ----------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import string
 from pathlib import Path
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from papershelf.storage.model import Entry, Paper
@@ -172,6 +172,9 @@ typed_word = st.builds(typo, st.sampled_from(VOCAB), st.integers(0, 5), st.integ
 
 
 @given(st.lists(typed_word, min_size=1, max_size=3))
+# A name typo and the exact word in an abstract score the same: library order, not the field,
+# breaks the tie (found by this property; one word took another path than several).
+@example(words=["correlated"])
 def test_index_agrees_with_brute_force_reference(words):
     assume(all(re.fullmatch(r"\w+", w) for w in words))
     hits = ENGINE.search(" ".join(words), ENTRIES)
