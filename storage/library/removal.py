@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from papershelf.storage.library.journal import PaperChange, target_text
+from papershelf.storage.library.journal_steps import PaperChange, target_text
 from papershelf.storage.model import Paper
 
 __all__ = [
