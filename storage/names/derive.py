@@ -12,12 +12,16 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from papershelf.storage.names import rank
 from papershelf.storage.names.cues import candidates
+from papershelf.storage.names.rank import choose
+from papershelf.storage.names.rank_weights import WEIGHTS
 from papershelf.storage.names.weak import (
     defined_acronym,
     made_acronym,
     page_slug,
     repeated_word,
+    url_keys,
     url_name,
 )
 from papershelf.storage.names.words import (
@@ -104,13 +108,41 @@ def _unstated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
 
 
 def _stated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
-    """The method name the text states, or None."""
+    """The method name the text states, or None: the ranker's choice when the hand-written
+    rules find one (they decide whether the text names a method, the ranker which name)."""
+    ranking = ranking_inputs(abstract, code_urls)
+    if ranking is None:
+        return None
+    everyone, ctx = ranking
+    if not WEIGHTS:
+        return ctx.chosen  # no fitted weights (bench/fit_names.py makes them)
+    return choose(everyone, ctx, WEIGHTS)
+
+
+def ranking_inputs(
+    abstract: str, code_urls: tuple[str, ...]
+) -> tuple[list[rank.Candidate], rank.Context] | None:
+    """The candidate names and the text's context for the ranker, when the hand-written rules
+    find a stated name (else None)."""
     display = display_text(abstract)
     text = display.text
-    repo = (repo_name(code_urls) or "").casefold()
+    repo = repo_name(code_urls)
     counts: dict[str, int] = {}  # a name found after each of many cues is counted once
-    best = _best(text, candidates(text, display.styles), repo, counts)
-    return plain_letters(best) if best else None
+    found = candidates(text, display.styles)
+    best = _best(text, found, (repo or "").casefold(), counts)
+    if best is None:
+        return None
+    plain = plain_letters(text)
+    pages = split_urls(abstract)[1] if "github.io" in abstract else ()
+    guesses = {
+        "made": made_acronym(plain),
+        "defined": defined_acronym(plain),
+        "repeated": repeated_word(plain),
+        "project": _project_name(abstract, code_urls),
+    }
+    everyone = rank.pool(text, found, guesses)
+    ctx = rank.context(plain, repo, url_keys(code_urls + pages), plain_letters(best))
+    return everyone, ctx
 
 
 def _best(
