@@ -19,16 +19,18 @@ fits and reports without writing the module.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import math
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_names import CORPUS, Case, load, verdict
+from bench_names import CORPUS, Case, Unnamed, load, load_unnamed, verdict
 
 from papershelf.storage.names import rank
 from papershelf.storage.names.derive import ranking_inputs
+from papershelf.storage.names.rank import Ranking
 
 SEEDS = (11, 7)
 OUT = Path(__file__).resolve().parent.parent / "storage" / "names" / "rank_weights.py"
@@ -39,6 +41,11 @@ L2 = 0.002
 Example = tuple[list[list[float]], list[bool]]
 
 
+def _dev_everywhere(title: str) -> bool:
+    """Whether the title falls in the development half under every seed (bench_names' hash)."""
+    return all(hashlib.sha256(f"{seed}:{title}".encode()).digest()[0] % 2 == 0 for seed in SEEDS)
+
+
 def training_cases(path: Path) -> tuple[list[Case], int]:
     """The cases in the development half under every seed, and how many cases there are."""
     halves = [load(path, seed)[0] for seed in SEEDS]
@@ -47,15 +54,20 @@ def training_cases(path: Path) -> tuple[list[Case], int]:
     return both, len(halves[0])
 
 
-def examples(cases: list[Case]) -> list[Example]:
+def training_unnamed(path: Path) -> tuple[list[Unnamed], list[Unnamed]]:
+    """bench_names' papers with no name (its --precision set): those in the development half
+    under every seed (the gate learns from them not to name), and the others."""
+    papers = load_unnamed(path)
+    dev = [paper for paper in papers if _dev_everywhere(paper.title)]
+    return dev, [paper for paper in papers if not _dev_everywhere(paper.title)]
+
+
+def examples(rankings: list[tuple[Case, Ranking]]) -> list[Example]:
     """Each case's candidate features and which candidates are right (only cases with both a
     right and a wrong candidate teach the ranker anything)."""
     found: list[Example] = []
-    for case in cases:
-        ranking = ranking_inputs(case.abstract, case.code_urls)
-        if ranking is None:
-            continue
-        everyone, ctx = ranking
+    for case, ranking in rankings:
+        everyone, ctx = ranking.everyone, ranking.ctx
         right = [verdict(case, c.name) in ("exact", "acronym") for c in everyone]
         if any(right) and not all(right):
             found.append(([rank.features(c, everyone, ctx) for c in everyone], right))
@@ -84,9 +96,8 @@ def _loss_and_gradient(data: list[Example], weights: list[float]) -> tuple[float
     return loss, [g / count + 2 * L2 * w for g, w in zip(gradient, weights, strict=True)]
 
 
-def fit(data: list[Example]) -> tuple[float, ...]:
+def fit(data: list[Example], size: int) -> tuple[float, ...]:
     """Adam on the mean softmax loss, from zero weights, a fixed number of steps."""
-    size = len(rank.FEATURES)
     weights = [0.0] * size
     first = [0.0] * size
     second = [0.0] * size
@@ -98,8 +109,8 @@ def fit(data: list[Example]) -> tuple[float, ...]:
             corrected = first[i] / (1 - 0.9**step)
             scale = math.sqrt(second[i] / (1 - 0.999**step)) + 1e-8
             weights[i] -= RATE * corrected / scale
-        if step % 100 == 0:
-            print(f"step {step}: loss {loss:.4f}", file=sys.stderr)
+        if step % 200 == 0:
+            print(f"    step {step}: loss {loss:.4f}", file=sys.stderr)
     return tuple(round(w, 3) for w in weights)
 
 
@@ -112,22 +123,62 @@ def accuracy(data: list[Example], weights: tuple[float, ...]) -> float:
     return good / max(len(data), 1)
 
 
-def write(weights: tuple[float, ...], cases: int, examples_used: int) -> None:
+# (gate score, whether the hand-written rules name it, whether the ranker's choice is right)
+Gated = tuple[float, bool, bool]
+
+
+def thresholds(named: list[Gated], unnamed: list[Gated]) -> tuple[float, float, int, int]:
+    """KEEP and ADD, the gate's thresholds for papers the hand-written rules name and do not:
+    the pair that shows the most right names on the named cases while showing no more names on
+    the unnamed papers than the hand-written rules do (a wrong name is worse than a headline).
+    Returns (KEEP, ADD, right names, false names)."""
+    allowed = sum(1 for _, old, _ in unnamed if old)
+    scores = sorted({round(g, 3) for g, _, _ in named + unnamed})
+    grid = [scores[int(q * (len(scores) - 1) / 80)] for q in range(81)] + [math.inf]
+    best: tuple[int, int, float, float] | None = None
+    for keep in grid:
+        for add in grid:
+            false = sum(1 for g, old, _ in unnamed if g >= (keep if old else add))
+            if false > allowed:
+                continue
+            right = sum(1 for g, old, ok in named if ok and g >= (keep if old else add))
+            # The most right names; then the fewest false; then the higher thresholds.
+            ranked = (right, -false, keep, add)
+            if best is None or ranked > best:
+                best = ranked
+    assert best is not None  # keep == add == inf shows nothing: always allowed
+    return best[2], best[3], best[0], -best[1]
+
+
+def write(
+    weights: tuple[float, ...], gate: tuple[float, ...], keep: float, add: float, note: str
+) -> None:
+    def rows(names: tuple[str, ...], values: tuple[float, ...]) -> list[str]:
+        return [f"    {value!r},  # {name}" for name, value in zip(names, values, strict=True)]
+
     lines = [
-        '"""The name ranker\'s weights, one per feature of `names.rank.FEATURES`.',
+        '"""The name ranker\'s and gate\'s weights (`names.rank.FEATURES`, `GATE_FEATURES`).',
         "",
-        "Written by `python bench/fit_names.py` (do not edit by hand): fitted on "
-        f"{examples_used} corpus",
-        f"abstracts out of the {cases} development cases shared by bench_names' seeds 11 and 7.",
+        "Written by `python bench/fit_names.py` (do not edit by hand); fitted on",
+        note + ".",
         '"""',
         "",
         "WEIGHTS: tuple[float, ...] = (",
+        *rows(rank.FEATURES, weights),
+        ")",
+        "GATE: tuple[float, ...] = (",
+        *rows(rank.GATE_FEATURES, gate),
+        ")",
+        "# The gate's least score to show a name the hand-written rules give, and one they do not.",
+        f"KEEP = {keep!r}",
+        f"ADD = {add!r}",
     ]
-    lines += [
-        f"    {weight!r},  # {name}" for name, weight in zip(rank.FEATURES, weights, strict=True)
-    ]
-    lines.append(")")
     OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _print_weights(names: tuple[str, ...], weights: tuple[float, ...]) -> None:
+    ordered = sorted(zip(names, weights, strict=True), key=lambda item: -abs(item[1]))
+    print("    " + ", ".join(f"{name} {weight:+.2f}" for name, weight in ordered))
 
 
 def main() -> None:
@@ -136,17 +187,50 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="fit and report, write nothing")
     args = parser.parse_args()
     cases, total = training_cases(args.file)
-    data = examples(cases)
-    print(f"{total} cases; {len(cases)} in both seeds' development halves; {len(data)} teach")
+    unnamed, _ = training_unnamed(args.file)
+    named_rankings = [(c, ranking_inputs(c.abstract, c.code_urls)) for c in cases]
+    data = examples(named_rankings)
+    print(f"{total} named cases; {len(cases)} in both seeds' development halves; {len(data)} teach")
     chosen = rank.FEATURES.index("chosen")
     baseline = tuple(1.0 if i == chosen else 0.0 for i in range(len(rank.FEATURES)))
-    print(f"hand-written choice right on {accuracy(data, baseline):.1%} of them")
-    weights = fit(data)
-    print(f"fitted ranker right on {accuracy(data, weights):.1%} of them")
-    for name, weight in sorted(zip(rank.FEATURES, weights, strict=True), key=lambda x: -abs(x[1])):
-        print(f"    {name:<18} {weight:+.3f}")
+    print(f"ranker: the hand-written choice is right on {accuracy(data, baseline):.1%} of them")
+    weights = fit(data, len(rank.FEATURES))
+    print(f"ranker: the fitted choice is right on {accuracy(data, weights):.1%} of them")
+    _print_weights(rank.FEATURES, weights)
+
+    # The gate: logistic regression (a softmax between showing and not) on the ranker's best.
+    gate_data: list[Example] = []
+    named: list[tuple[list[float], bool, bool]] = []
+    for case, ranking in named_rankings:
+        values = ranking.gate_features(weights)
+        if values is not None:
+            ok = verdict(case, ranking.scored(weights)[0][2]) in ("exact", "acronym")
+            named.append((values, ranking.ctx.chosen is not None, ok))
+    others: list[tuple[list[float], bool, bool]] = []
+    for paper in unnamed:
+        ranking = ranking_inputs(paper.abstract, paper.code_urls)
+        if (values := ranking.gate_features(weights)) is not None:
+            others.append((values, ranking.ctx.chosen is not None, False))
+    zeros = [0.0] * len(rank.GATE_FEATURES)
+    gate_data = [([values, zeros], [ok, not ok]) for values, _, ok in named + others]
+    print(f"gate: {len(named)} named cases with a candidate, {len(others)} unnamed papers")
+    gate = fit(gate_data, len(rank.GATE_FEATURES))
+    _print_weights(rank.GATE_FEATURES, gate)
+    keep, add, right, false = thresholds(
+        [(rank.score(v, gate), old, ok) for v, old, ok in named],
+        [(rank.score(v, gate), old, ok) for v, old, ok in others],
+    )
+    print(
+        f"gate: KEEP {keep}, ADD {add}: right names on {right}/{len(cases)} named cases, "
+        f"false names on {false}/{len(unnamed)} unnamed papers "
+        f"(hand-written: {sum(old for _, old, _ in others)})"
+    )
+    note = (
+        f"the {len(cases)} of {total} bench_names cases and the {len(unnamed)} --precision "
+        "papers that are\nin the development half under both seeds 11 and 7"
+    )
     if not args.check:
-        write(weights, len(cases), len(data))
+        write(weights, gate, keep, add, note)
         print(f"wrote {OUT}")
 
 

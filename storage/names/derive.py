@@ -10,12 +10,11 @@ never names.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from papershelf.storage.names import rank
 from papershelf.storage.names.cues import candidates
-from papershelf.storage.names.rank import choose
-from papershelf.storage.names.rank_weights import WEIGHTS
 from papershelf.storage.names.weak import (
     defined_acronym,
     made_acronym,
@@ -111,38 +110,60 @@ def _stated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
     """The method name the text states, or None: the ranker's choice when the hand-written
     rules find one (they decide whether the text names a method, the ranker which name)."""
     ranking = ranking_inputs(abstract, code_urls)
-    if ranking is None:
-        return None
-    everyone, ctx = ranking
-    if not WEIGHTS:
-        return ctx.chosen  # no fitted weights (bench/fit_names.py makes them)
-    return choose(everyone, ctx, WEIGHTS)
+    return ranking.choice() if ranking.stated else None
 
 
-def ranking_inputs(
-    abstract: str, code_urls: tuple[str, ...]
-) -> tuple[list[rank.Candidate], rank.Context] | None:
-    """The candidate names and the text's context for the ranker, when the hand-written rules
-    find a stated name (else None)."""
+def _shown_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
+    """The name to show rather than a headline, or None: the ranker's choice when the gate,
+    given how sure the text and the hand-written rules are, deems it likely right."""
+    return ranking_inputs(abstract, code_urls).shown()
+
+
+def _old_fallback(abstract: str, code_urls: tuple[str, ...], text: str) -> str | None:
+    """The hand-written rules' name when no cue states one: the project's name as the text writes
+    it, a coined repository name, an acronym defined where the paper makes something, any
+    repository name, a project page's host."""
+    # The project's name as the text writes it ("Junk DNA Hypothesis" for junk_dna_hypothesis):
+    # the URL and the text agree, unlike the weaker guesses `method_name` adds.
+    if project := _project_name(abstract, code_urls):
+        return project
+    repo = repo_name(code_urls)
+    if repo and namelike(repo):
+        return repo  # a coined repository name ("MaNo") is the method's
+    # An acronym defined where the paper makes something, and used again: its method's name;
+    # rarely a topic's (measured: bench_names --precision), unlike `method_name`'s other guesses.
+    if made := made_acronym(text):
+        return plain_letters(made)
+    if repo:
+        return repo
+    # A page made for the paper ("slimnet.github.io") is named like a repository.
+    if "github.io" in abstract and (slug := page_slug(split_urls(abstract)[1])):
+        return slug
+    return None
+
+
+@lru_cache(maxsize=256)  # derive_name asks for the stated and the shown name of one abstract
+def ranking_inputs(abstract: str, code_urls: tuple[str, ...]) -> rank.Ranking:
+    """The candidate names, the text's context and the hand-written rules' choice."""
     display = display_text(abstract)
     text = display.text
     repo = repo_name(code_urls)
     counts: dict[str, int] = {}  # a name found after each of many cues is counted once
     found = candidates(text, display.styles)
     best = _best(text, found, (repo or "").casefold(), counts)
-    if best is None:
-        return None
     plain = plain_letters(text)
+    chosen = plain_letters(best) if best else _old_fallback(abstract, code_urls, text)
     pages = split_urls(abstract)[1] if "github.io" in abstract else ()
     guesses = {
         "made": made_acronym(plain),
         "defined": defined_acronym(plain),
         "repeated": repeated_word(plain),
         "project": _project_name(abstract, code_urls),
+        "fallback": None if best else chosen,
     }
     everyone = rank.pool(text, found, guesses)
-    ctx = rank.context(plain, repo, url_keys(code_urls + pages), plain_letters(best))
-    return everyone, ctx
+    ctx = rank.context(plain, repo, url_keys(code_urls + pages), chosen)
+    return rank.Ranking(everyone, ctx, stated=best is not None)
 
 
 def _best(
@@ -269,24 +290,8 @@ def derive_name(abstract: str, title: str | None = None, code_urls: tuple[str, .
         return short
     if name and shown_title and name.casefold() == shown_title.casefold():
         return shown_title  # "Plug-in performative optimization" in the title's capitals
-    if name:
-        return name
-    # The project's name as the text writes it ("Junk DNA Hypothesis" for junk_dna_hypothesis):
-    # the URL and the text agree, unlike the weaker guesses `method_name` adds.
-    if project := _project_name(abstract, code_urls):
-        return project
-    repo = repo_name(code_urls)
-    if repo and namelike(repo):
-        return repo  # a coined repository name ("MaNo") is the method's
-    # An acronym defined where the paper makes something, and used again: its method's name;
-    # rarely a topic's (measured: bench_names --precision), unlike `method_name`'s other guesses.
-    if made := made_acronym(display_text(abstract).text):
-        return plain_letters(made)
-    if repo:
-        return repo
-    # A page made for the paper ("slimnet.github.io") is named like a repository.
-    if "github.io" in abstract and (slug := page_slug(split_urls(abstract)[1])):
-        return slug
+    if shown := _shown_name(abstract, code_urls):
+        return shown
     if shown_title:
         return _title_headline(shown_title)
     return headline(display_text(abstract).text)

@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from papershelf.storage.names.rank_weights import ADD, GATE, KEEP, WEIGHTS
 from papershelf.storage.names.words import (
     MAX_NAME,
     TOKEN,
@@ -257,15 +258,65 @@ def score(values: list[float], weights: tuple[float, ...]) -> float:
     return sum(value * weight for value, weight in zip(values, weights, strict=True))
 
 
-def choose(everyone: list[Candidate], ctx: Context, weights: tuple[float, ...]) -> str | None:
-    """The best-scored candidate (the earliest of equals), or None when there is none."""
-    best: tuple[float, int, str] | None = None
-    for candidate in everyone:
-        ranked = (
-            score(features(candidate, everyone, ctx), weights),
-            -candidate.position,
-            candidate.name,
-        )
-        if best is None or ranked > best:
-            best = ranked
-    return best[2] if best else None
+GATE_FEATURES = ("bias", "stated", "fallback", "top_chosen", "margin", "top_score", *FEATURES)
+Scored = tuple[float, int, str, list[float]]
+
+
+@dataclass
+class Ranking:
+    """An abstract's candidates ranked: the best one, and whether to show it."""
+
+    everyone: list[Candidate]
+    ctx: Context
+    stated: bool  # whether the hand-written rules find a name the text states
+    _scored: list[Scored] | None = None
+
+    def scored(self, weights: tuple[float, ...] | None = None) -> list[Scored]:
+        """(score, -position, name, features) of every candidate, best first (by the fitted
+        weights unless others are given; the earliest of equals first)."""
+        if weights is None and self._scored is not None:
+            return self._scored
+        scored: list[Scored] = []
+        for candidate in self.everyone:
+            values = features(candidate, self.everyone, self.ctx)
+            value = score(values, WEIGHTS if weights is None else weights)
+            scored.append((value, -candidate.position, candidate.name, values))
+        scored.sort(key=lambda item: item[:3], reverse=True)
+        if weights is None:
+            self._scored = scored
+        return scored
+
+    def choice(self) -> str | None:
+        """The best candidate (the hand-written choice until weights are fitted)."""
+        if not WEIGHTS:
+            return self.ctx.chosen
+        scored = self.scored()
+        return scored[0][2] if scored else None
+
+    def gate_features(self, weights: tuple[float, ...] | None = None) -> list[float] | None:
+        """What the gate weighs: how sure the rules and the ranker are of the best candidate."""
+        scored = self.scored(weights)
+        if not scored:
+            return None
+        top, values = scored[0][0], scored[0][3]
+        margin = top - scored[1][0] if len(scored) > 1 else 5.0
+        return [
+            1.0,
+            float(self.stated),
+            float(not self.stated and self.ctx.chosen is not None),
+            float(scored[0][2] == self.ctx.chosen),
+            min(margin, 5.0) / 5,
+            max(-5.0, min(top, 10.0)) / 5,
+            *values,
+        ]
+
+    def shown(self) -> str | None:
+        """The best candidate when the gate deems it likely right, else None (a headline)."""
+        if not WEIGHTS or not GATE:
+            return self.ctx.chosen
+        values = self.gate_features()
+        if values is None:
+            return None
+        sure = score(values, GATE)
+        named = self.ctx.chosen is not None
+        return self.scored()[0][2] if sure >= (KEEP if named else ADD) else None
