@@ -157,12 +157,12 @@ def ranking_inputs(abstract: str, code_urls: tuple[str, ...]) -> rank.Ranking:
     guesses = {
         "made": made_acronym(plain),
         "defined": defined_acronym(plain),
-        "repeated": repeated_word(plain),
         "project": _project_name(abstract, code_urls),
         "fallback": None if best else chosen,
     }
-    everyone = rank.pool(text, found, guesses)
-    ctx = rank.context(plain, repo, url_keys(code_urls + pages), chosen)
+    words = rank.capitalised_words(plain)
+    everyone = rank.pool(plain, found, guesses, words)
+    ctx = rank.context(plain, repo, url_keys(code_urls + pages), chosen, words)
     return rank.Ranking(everyone, ctx, stated=best is not None)
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from papershelf.storage.names.rank_weights import ADD, GATE, KEEP, WEIGHTS
 from papershelf.storage.names.words import (
     MAX_NAME,
+    NOUNS,
     TOKEN,
     expansion_start,
     is_generic,
@@ -40,6 +41,22 @@ _PREPOSITION_BEFORE = re.compile(
 )
 # "X achieves", "X outperforms": the text's subject doing things (a verb's third person).
 _ACTS_AFTER = re.compile(r"\s+(?:also\s+|further\s+|then\s+|not\s+only\s+)?[a-z]{3,}s\b")
+_KIND_AFTER = re.compile(r"\s+(?:" + NOUNS + r")s?\b", re.IGNORECASE)
+# The paper's own contribution: what follows "we propose" in its sentence.
+_LEAD_BEFORE = re.compile(
+    r"\b(?:we|this (?:paper|work)|our (?:paper|work))\s+(?:\w+\s+){0,2}?"
+    r"(?:propos|introduc|present|develop|design|build|creat|releas|construct|obtain)\w*\b[^.;]*$",
+    re.IGNORECASE,
+)
+_PASSIVE_AFTER = re.compile(
+    r"(?:\s*\([^()]{1,30}\))?\s+(?:is|are)\s+(?:then\s+|thus\s+|further\s+)?"
+    r"(?:proposed|presented|introduced|developed|designed|built|created|released)\b"
+)
+# "ROI maximization", "the GAIL objective": a name used as a noun's modifier (often a topic's).
+_MODIFIES = re.compile(
+    r"\s+(?!(?:is|are|was|and|or|to|of|in|on|for|with|by|as|that|which|can|has|have|also|"
+    r"not|only|the|a|an)\b)[a-z]{3,}(?<!s)\b"
+)
 _PAREN_AFTER = re.compile(r"\s*\(([^()\s]{2,25})\)")
 _KEY_PARTS = re.compile(r"[^\W_]+")
 
@@ -73,6 +90,7 @@ def pool(
     text: str,
     cue_found: list[tuple[int, int, str]],
     guesses: dict[str, str | None],
+    words: Counter[str],
 ) -> list[Candidate]:
     """Every candidate name: the cues' finds, the weak guesses, the text's coined words."""
     found: dict[str, Candidate] = {}
@@ -101,18 +119,28 @@ def pool(
     for source, name in guesses.items():
         if name and (candidate := add(name, max(0, text.find(name)))):
             candidate.sources.add(source)
-    for match in TOKEN.finditer(text):
-        if match.group().islower():
-            continue  # most words: no capital, no coined name
-        word = strip_token(match.group())
-        if namelike(word) and word not in found and (candidate := add(word, match.start())):
+    for word in words:
+        if word not in found and namelike(word) and (candidate := add(word, text.find(word))):
             candidate.sources.add("word")
     return list(found.values())
 
 
-def context(text: str, repo: str | None, url_keys: tuple[str, ...], chosen: str | None) -> Context:
-    tokens = Counter(strip_token(token) for token in TOKEN.findall(text))
-    return Context(text, _key(repo or ""), url_keys, tokens, chosen)
+def capitalised_words(text: str) -> Counter[str]:
+    """How often each word holding a capital occurs (punctuation around it stripped), in the
+    order of first occurrence."""
+    # findall hands over the strings at once, in C; most words have no capital.
+    return Counter(strip_token(token) for token in TOKEN.findall(text) if not token.islower())
+
+
+def context(
+    text: str,
+    repo: str | None,
+    url_keys: tuple[str, ...],
+    chosen: str | None,
+    words: Counter[str],
+) -> Context:
+    """The whole text's facts for `features`; `words` is `capitalised_words(text)`."""
+    return Context(text, _key(repo or ""), url_keys, words, chosen)
 
 
 FEATURES = (
@@ -126,7 +154,10 @@ FEATURES = (
     "cue_hits",
     "guess_made",
     "guess_defined",
-    "guess_repeated",
+    "kind_after",
+    "after_lead",
+    "passive",
+    "modifies",
     "guess_project",
     "word_only",
     "log_count",
@@ -159,12 +190,41 @@ FEATURES = (
 )
 
 
-def features(candidate: Candidate, everyone: list[Candidate], ctx: Context) -> list[float]:
+@dataclass(frozen=True)
+class _Pool:
+    """What features compare a candidate with, computed once for all candidates."""
+
+    names: frozenset[str]
+    folded: tuple[str, ...]
+    short_forms: frozenset[str]  # every "(ACR)" right after a candidate's first occurrence
+    first: int  # the earliest candidate's position
+    last_cue: int  # the latest position a cue names
+
+
+def _pool_facts(everyone: list[Candidate], text: str) -> _Pool:
+    return _Pool(
+        names=frozenset(c.name for c in everyone),
+        folded=tuple(c.name.casefold() for c in everyone),
+        short_forms=frozenset(
+            short for c in everyone if (short := _short_form(text, c.name)) is not None
+        ),
+        first=min((c.position for c in everyone), default=0),
+        last_cue=max((c.position for c in everyone if c.cue_scores), default=-1),
+    )
+
+
+def all_features(everyone: list[Candidate], ctx: Context) -> list[list[float]]:
+    """Each candidate's feature values, in the order of FEATURES."""
+    facts = _pool_facts(everyone, ctx.text)
+    return [features(candidate, facts, ctx) for candidate in everyone]
+
+
+def features(candidate: Candidate, facts: _Pool, ctx: Context) -> list[float]:
     """The candidate's feature values, in the order of FEATURES."""
     text, name = ctx.text, candidate.name
     scores = candidate.cue_scores
     best = max(scores, default=0)
-    count = ctx.tokens[name] if " " not in name else word_count(text, name)
+    count = ctx.tokens[name] if name in ctx.tokens else word_count(text, name)
     count = max(count, 1)
     places = _places(text, name)
     starts = sum(1 for at in places if at == 0 or text.startswith(_SENTENCE_BREAKS, at - 2))
@@ -172,23 +232,19 @@ def features(candidate: Candidate, everyone: list[Candidate], ctx: Context) -> l
     ours = sum(1 for at in places if _OURS_BEFORE.search(text, max(0, at - 20), at))
     prepositions = sum(1 for at in places if _PREPOSITION_BEFORE.search(text, max(0, at - 16), at))
     acts = sum(1 for at in places if _ACTS_AFTER.match(text, at + len(name)))
-    in_parens = any(
-        text.startswith(")", at + len(name)) and text[at - 1 : at] == "(" for at in places
-    )
-    expands = in_parens and any(
-        expansion_start(name, text, at - 1) is not None for at in places if text[at - 1 : at] == "("
-    )
-    short_after = None
-    for at in places:
-        match = _PAREN_AFTER.match(text, at + len(name))
-        if match:
-            short_after = strip_token(match.group(1))
-            break
-    others = [other.name for other in everyone if other is not candidate]
+    kinds = sum(1 for at in places if _KIND_AFTER.match(text, at + len(name)))
+    after_lead = any(_LEAD_BEFORE.search(text, max(0, at - 120), at) for at in places[:3])
+    passive = any(_PASSIVE_AFTER.match(text, at + len(name)) for at in places)
+    modifies = sum(1 for at in places if _MODIFIES.match(text, at + len(name)))
+    parens = [
+        at for at in places if text[at - 1 : at] == "(" and text.startswith(")", at + len(name))
+    ]
+    # Whether the words before "(NAME)" spell it: an acronym the text defines.
+    expands = bool(parens) and expansion_start(name, text, parens[0] - 1) is not None
+    short_after = _short_form(text, name)
     folded = name.casefold()
     key = _key(name)
     words = len(name.split())
-    cue_positions = [other.position for other in everyone if other.cue_scores]
     return [
         float(ctx.chosen == name),
         float(best >= 6),
@@ -200,23 +256,26 @@ def features(candidate: Candidate, everyone: list[Candidate], ctx: Context) -> l
         min(len(scores), 3) / 3,
         float("made" in candidate.sources),
         float("defined" in candidate.sources),
-        float("repeated" in candidate.sources),
+        float(kinds > 0),
+        float(after_lead),
+        float(passive),
+        modifies / max(len(places), 1),
         float("project" in candidate.sources),
         float(candidate.sources == {"word"} and not scores),
         math.log(count),
         float(count == 1),
         candidate.position / max(len(text), 1),
-        float(candidate.position == min(other.position for other in everyone)),
-        float(bool(scores) and candidate.position == max(cue_positions, default=-1)),
+        float(candidate.position == facts.first),
+        float(bool(scores) and candidate.position == facts.last_cue),
         min(starts, 2) / 2,
         float(described > 0),
         float(ours > 0),
         prepositions / max(len(places), 1),
         min(acts, 2) / 2,
-        float(in_parens),
+        float(bool(parens)),
         float(expands),
-        float(short_after is not None and short_after in others),
-        float(any(_short_form(text, other) == name for other in others)),
+        float(short_after is not None and short_after != name and short_after in facts.names),
+        float(name in facts.short_forms),
         float(words == 2),
         float(words >= 3),
         float(name.isupper()),
@@ -228,8 +287,8 @@ def features(candidate: Candidate, everyone: list[Candidate], ctx: Context) -> l
         float(bool(ctx.repo) and key == ctx.repo),
         float(bool(ctx.repo) and len(key) >= 3 and key != ctx.repo and key in ctx.repo),
         float(key in ctx.url_keys),
-        float(any(folded in other.casefold() and folded != other.casefold() for other in others)),
-        float(any(other.casefold() in folded and other.casefold() != folded for other in others)),
+        float(any(folded in other and folded != other for other in facts.folded)),
+        float(any(other in folded and other != folded for other in facts.folded)),
     ]
 
 
@@ -277,8 +336,8 @@ class Ranking:
         if weights is None and self._scored is not None:
             return self._scored
         scored: list[Scored] = []
-        for candidate in self.everyone:
-            values = features(candidate, self.everyone, self.ctx)
+        rows = all_features(self.everyone, self.ctx)
+        for candidate, values in zip(self.everyone, rows, strict=True):
             value = score(values, WEIGHTS if weights is None else weights)
             scored.append((value, -candidate.position, candidate.name, values))
         scored.sort(key=lambda item: item[:3], reverse=True)
@@ -317,6 +376,19 @@ class Ranking:
         values = self.gate_features()
         if values is None:
             return None
-        sure = score(values, GATE)
-        named = self.ctx.chosen is not None
-        return self.scored()[0][2] if sure >= (KEEP if named else ADD) else None
+        sure = gate_score(values, self.ctx.chosen is not None)
+        return (
+            self.scored()[0][2] if sure >= (KEEP if self.ctx.chosen is not None else ADD) else None
+        )
+
+
+_GUESSED = (GATE_FEATURES.index("in_parens"), GATE_FEATURES.index("guess_defined"))
+
+
+def gate_score(values: list[float], named: bool, gate: tuple[float, ...] = GATE) -> float:
+    """The gate's score; where the hand-written rules name nothing, an acronym in parentheses
+    is never added (the rules' own test of whether the paper makes it, `weak.made_acronym`,
+    has said no: "a sampler for Monte Carlo (MCX)" is a topic's)."""
+    if not named and any(values[index] for index in _GUESSED):
+        return -math.inf
+    return score(values, gate)
