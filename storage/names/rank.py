@@ -48,8 +48,9 @@ _LEAD_BEFORE = re.compile(
     r"(?:propos|introduc|present|develop|design|build|creat|releas|construct|obtain)\w*\b[^.;]*$",
     re.IGNORECASE,
 )
+# "X is proposed", "Long Name (X) is presented", "X (ours) is introduced".
 _PASSIVE_AFTER = re.compile(
-    r"(?:\s*\([^()]{1,30}\))?\s+(?:is|are)\s+(?:then\s+|thus\s+|further\s+)?"
+    r"\)?(?:\s*\([^()]{1,30}\))?\s+(?:is|are)\s+(?:then\s+|thus\s+|further\s+)?"
     r"(?:proposed|presented|introduced|developed|designed|built|created|released)\b"
 )
 # "ROI maximization", "the GAIL objective": a name used as a noun's modifier (often a topic's).
