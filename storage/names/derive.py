@@ -4,7 +4,9 @@ Names are display text (`K$^2$IE` is `K²IE`). The method name is the best of th
 `papershelf.storage.names.cues` finds (what follows "we propose X, a ...", "called X", a long name's
 acronym, bold spans, "X is a ..."): by the evidence, then how often the abstract repeats it and
 whether the repository has its name, then the earliest. Generic field acronyms (RL, LLM...) are
-never names.
+never names. That hand-written choice is one feature of a fitted ranker (`names.rank`), which
+chooses among every candidate; its gate decides whether the name shown is the ranker's choice or
+a headline (`derive_name`).
 """
 
 from __future__ import annotations
@@ -119,13 +121,15 @@ def _shown_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
     return ranking_inputs(abstract, code_urls).shown()
 
 
-def _old_fallback(abstract: str, code_urls: tuple[str, ...], text: str) -> str | None:
+def _old_fallback(
+    abstract: str, code_urls: tuple[str, ...], text: str, project: str | None
+) -> str | None:
     """The hand-written rules' name when no cue states one: the project's name as the text writes
     it, a coined repository name, an acronym defined where the paper makes something, any
     repository name, a project page's host."""
     # The project's name as the text writes it ("Junk DNA Hypothesis" for junk_dna_hypothesis):
     # the URL and the text agree, unlike the weaker guesses `method_name` adds.
-    if project := _project_name(abstract, code_urls):
+    if project:
         return project
     repo = repo_name(code_urls)
     if repo and namelike(repo):
@@ -152,12 +156,13 @@ def ranking_inputs(abstract: str, code_urls: tuple[str, ...]) -> rank.Ranking:
     found = candidates(text, display.styles)
     best = _best(text, found, (repo or "").casefold(), counts)
     plain = plain_letters(text)
-    chosen = plain_letters(best) if best else _old_fallback(abstract, code_urls, text)
+    project = _project_name(abstract, code_urls)
+    chosen = plain_letters(best) if best else _old_fallback(abstract, code_urls, text, project)
     pages = split_urls(abstract)[1] if "github.io" in abstract else ()
     guesses = {
         "made": made_acronym(plain),
         "defined": defined_acronym(plain),
-        "project": _project_name(abstract, code_urls),
+        "project": project,
         "fallback": None if best else chosen,
     }
     words = rank.capitalised_words(plain)

@@ -127,10 +127,17 @@ def pool(
 
 
 def capitalised_words(text: str) -> Counter[str]:
-    """How often each word holding a capital occurs (punctuation around it stripped), in the
-    order of first occurrence."""
-    # findall hands over the strings at once, in C; most words have no capital.
-    return Counter(strip_token(token) for token in TOKEN.findall(text) if not token.islower())
+    """How often each word with a capital past its first letter, or a digit and a capital,
+    occurs (punctuation around it stripped), in the order of first occurrence."""
+    # Whitespace-split words with no capital hold no token with one (most words: skipped in C);
+    # a capitalised word ("The", "Falcon") is no coined name (`features` counts those it needs).
+    return Counter(
+        strip_token(token)
+        for word in text.split()
+        if not word.islower()
+        for token in TOKEN.findall(word)
+        if not token.islower() and not (token[0].isupper() and token[1:].islower())
+    )
 
 
 def context(
@@ -300,7 +307,7 @@ def _short_form(text: str, name: str) -> str | None:
     return strip_token(match.group(1)) if match else None
 
 
-def _places(text: str, name: str, most: int = 20) -> list[int]:
+def _places(text: str, name: str, most: int = 8) -> list[int]:
     """Where the name occurs as a whole word (the first `most` places)."""
     found: list[int] = []
     index = text.find(name)
