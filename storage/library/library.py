@@ -265,6 +265,10 @@ class Library:
         """Every paper, in library (import) order."""
         return self._papers.listed()
 
+    def has(self, paper_id: str) -> bool:
+        """Whether the library holds the paper with exactly this id (it may have been removed)."""
+        return paper_id in self._papers.papers
+
     def get(self, paper_id: str) -> Paper:
         """The paper with exactly this id; raises `NotFound`."""
         try:

@@ -174,3 +174,24 @@ async def test_d_with_a_filter_keeps_the_filter_and_the_rest(make_app, library: 
         await pilot.press("u")
         await settle(app, pilot)
         assert sorted(shown(app)) == sorted(results)
+
+
+async def test_a_paper_removed_before_the_reader_follows_the_cursor_to_it(
+    make_app, library: Library
+) -> None:
+    """The reader follows the cursor one frame late (`MainScreen.show_paper` after the
+    refresh); in a burst (`D enter` at once) the paper it was about to show can be removed
+    within that frame, which stopped the app (CI caught it once). A removed paper shows
+    nothing and the app goes on."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        order = shown(app)
+        library.remove([order[1]])
+        app.after_change()
+        await settle(app, pilot)
+        app.main_screen.show_paper(order[1])  # what the late reader update asks for
+        await settle(app, pilot)
+        assert app.is_running
+        assert app.main_screen.reader.paper_id is None
+        assert order[1] not in shown(app)

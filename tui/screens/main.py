@@ -138,7 +138,8 @@ class MainScreen(Screen[None]):
     def show_paper(self, paper_id: str | None) -> None:
         """Show `paper_id` in the reader, with this query's matches when the cursor is on it."""
         reader = self.reader
-        if paper_id is None:
+        if paper_id is None or not self._library.has(paper_id):
+            # None, or removed since it was asked for (the list follows at the next change).
             reader.show(None, Entry())
             return
         hit = self.paper_list.current_hit
@@ -160,6 +161,10 @@ class MainScreen(Screen[None]):
         if self._reader_pending is not None:
             (paper_id,) = self._reader_pending
             self._reader_pending = None
+            if paper_id is not None and not self._library.has(paper_id):
+                # Removed in the frame since the cursor reached it (`D enter` in one burst):
+                # the list has moved on; show where its cursor is now.
+                paper_id = self.paper_list.current_id
             self.show_paper(paper_id)
 
     @on(PaperList.Selected)
