@@ -13,9 +13,7 @@ the acronym the name then) - both are counted, and shown apart.
 
 The selection is split by a seeded hash of the title into a development half (look at its
 failures with --show) and a held-out half (only reported), so that what is tuned on is not
-what is scored alone. The name ranker (`names.rank`) is fitted by bench/fit_names.py on the cases
-in the development half under both seeds 11 and 7, so neither seed's held-out half is fitted on.
-The corpus is read in place; nothing of it belongs in the repository.
+what is scored alone. The corpus is read in place; nothing of it belongs in the repository.
 `--repeat` times `method_name` over every abstract of the file (CPU seconds, best of R, memo
 caches cleared before each run).
 

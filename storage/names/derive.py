@@ -4,25 +4,20 @@ Names are display text (`K$^2$IE` is `K²IE`). The method name is the best of th
 `papershelf.storage.names.cues` finds (what follows "we propose X, a ...", "called X", a long name's
 acronym, bold spans, "X is a ..."): by the evidence, then how often the abstract repeats it and
 whether the repository has its name, then the earliest. Generic field acronyms (RL, LLM...) are
-never names. That hand-written choice is one feature of a fitted ranker (`names.rank`), which
-chooses among every candidate; its gate decides whether the name shown is the ranker's choice or
-a headline (`derive_name`).
+never names.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from urllib.parse import urlsplit
 
-from papershelf.storage.names import rank
 from papershelf.storage.names.cues import candidates
 from papershelf.storage.names.weak import (
     defined_acronym,
     made_acronym,
     page_slug,
     repeated_word,
-    url_keys,
     url_name,
 )
 from papershelf.storage.names.words import (
@@ -109,66 +104,13 @@ def _unstated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
 
 
 def _stated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
-    """The method name the text states, or None: the ranker's choice when the hand-written
-    rules find one (they decide whether the text names a method, the ranker which name)."""
-    ranking = ranking_inputs(abstract, code_urls)
-    return ranking.choice() if ranking.stated else None
-
-
-def _shown_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
-    """The name to show rather than a headline, or None: the ranker's choice when the gate,
-    given how sure the text and the hand-written rules are, deems it likely right."""
-    return ranking_inputs(abstract, code_urls).shown()
-
-
-def _old_fallback(
-    abstract: str, code_urls: tuple[str, ...], text: str, project: str | None
-) -> str | None:
-    """The hand-written rules' name when no cue states one: the project's name as the text writes
-    it, a coined repository name, an acronym defined where the paper makes something, any
-    repository name, a project page's host."""
-    # The project's name as the text writes it ("Junk DNA Hypothesis" for junk_dna_hypothesis):
-    # the URL and the text agree, unlike the weaker guesses `method_name` adds.
-    if project:
-        return project
-    repo = repo_name(code_urls)
-    if repo and namelike(repo):
-        return repo  # a coined repository name ("MaNo") is the method's
-    # An acronym defined where the paper makes something, and used again: its method's name;
-    # rarely a topic's (measured: bench_names --precision), unlike `method_name`'s other guesses.
-    if made := made_acronym(text):
-        return plain_letters(made)
-    if repo:
-        return repo
-    # A page made for the paper ("slimnet.github.io") is named like a repository.
-    if "github.io" in abstract and (slug := page_slug(split_urls(abstract)[1])):
-        return slug
-    return None
-
-
-@lru_cache(maxsize=256)  # derive_name asks for the stated and the shown name of one abstract
-def ranking_inputs(abstract: str, code_urls: tuple[str, ...]) -> rank.Ranking:
-    """The candidate names, the text's context and the hand-written rules' choice."""
+    """The method name the text states, or None."""
     display = display_text(abstract)
     text = display.text
-    repo = repo_name(code_urls)
+    repo = (repo_name(code_urls) or "").casefold()
     counts: dict[str, int] = {}  # a name found after each of many cues is counted once
-    found = candidates(text, display.styles)
-    best = _best(text, found, (repo or "").casefold(), counts)
-    plain = plain_letters(text)
-    project = _project_name(abstract, code_urls)
-    chosen = plain_letters(best) if best else _old_fallback(abstract, code_urls, text, project)
-    pages = split_urls(abstract)[1] if "github.io" in abstract else ()
-    guesses = {
-        "made": made_acronym(plain),
-        "defined": defined_acronym(plain),
-        "project": project,
-        "fallback": None if best else chosen,
-    }
-    words = rank.capitalised_words(plain)
-    everyone = rank.pool(plain, found, guesses, words)
-    ctx = rank.context(plain, repo, url_keys(code_urls + pages), chosen, words)
-    return rank.Ranking(everyone, ctx, stated=best is not None)
+    best = _best(text, candidates(text, display.styles), repo, counts)
+    return plain_letters(best) if best else None
 
 
 def _best(
@@ -295,8 +237,24 @@ def derive_name(abstract: str, title: str | None = None, code_urls: tuple[str, .
         return short
     if name and shown_title and name.casefold() == shown_title.casefold():
         return shown_title  # "Plug-in performative optimization" in the title's capitals
-    if shown := _shown_name(abstract, code_urls):
-        return shown
+    if name:
+        return name
+    # The project's name as the text writes it ("Junk DNA Hypothesis" for junk_dna_hypothesis):
+    # the URL and the text agree, unlike the weaker guesses `method_name` adds.
+    if project := _project_name(abstract, code_urls):
+        return project
+    repo = repo_name(code_urls)
+    if repo and namelike(repo):
+        return repo  # a coined repository name ("MaNo") is the method's
+    # An acronym defined where the paper makes something, and used again: its method's name;
+    # rarely a topic's (measured: bench_names --precision), unlike `method_name`'s other guesses.
+    if made := made_acronym(display_text(abstract).text):
+        return plain_letters(made)
+    if repo:
+        return repo
+    # A page made for the paper ("slimnet.github.io") is named like a repository.
+    if "github.io" in abstract and (slug := page_slug(split_urls(abstract)[1])):
+        return slug
     if shown_title:
         return _title_headline(shown_title)
     return headline(display_text(abstract).text)

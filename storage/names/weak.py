@@ -73,11 +73,6 @@ def _keys(url: str) -> list[str]:
     return keys
 
 
-def url_keys(urls: tuple[str, ...]) -> tuple[str, ...]:
-    """What in the URLs may be the project's name, folded to lower-case letters and digits."""
-    return tuple(key for url in urls for key in _keys(url))
-
-
 def _folded_words(text: str) -> list[tuple[str, str]]:
     """(word, folded word) for each word of the text, punctuation around it stripped."""
     words = [strip_token(word.strip("()[]")) for word in text.split()]
