@@ -17,8 +17,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from papershelf.storage.export.bibtex_text import bibtex_name, bibtex_text, raw_value
+from papershelf.storage.export.bibtex_text import (
+    bibtex_name,
+    bibtex_text,
+    raw_value,
+    verbatim_value,
+)
 from papershelf.storage.export.citekeys import cite_keys, year_of
+from papershelf.storage.ingest.bibtex_record import VERBATIM_FIELDS
 from papershelf.storage.model import Paper
 
 __all__ = ["ABSTRACT_ONLY_NOTE", "entry_type", "to_bibtex"]
@@ -85,7 +91,7 @@ def _fields(paper: Paper, kind: str) -> list[tuple[str, str]]:
     written = [(name, value) for name, value in fields if value]
     present = {name for name, _ in written}
     for name, text in extra:
-        value = bibtex_text(text)
+        value = verbatim_value(text) if name in VERBATIM_FIELDS else bibtex_text(text)
         if _FIELD_NAME.fullmatch(name) and name not in present and value:
             written.append((name, value))
             present.add(name)

@@ -200,6 +200,15 @@ def bibtex_name(author: str) -> str:
     return "{}" + value if value.startswith("\\") else value
 
 
+def verbatim_value(text: str) -> str:
+    """A field the importer keeps as written (`file`, `isbn`, `urldate`, ...) back as written:
+    one line, only a brace that would not pair up percent-encoded."""
+    line = clean_line(text)
+    if balanced(line):
+        return line
+    return line.replace("{", "%7B").replace("}", "%7D")
+
+
 def raw_value(text: str) -> str:
     """A link field (`url`, `doi`, `eprint`) as it is, for biblatex's verbatim fields: one
     line, and a brace that would not pair up or a space percent-encoded (`%7B`, `%20`)."""

@@ -14,10 +14,11 @@ from papershelf.storage.text.clean import clean_line
 from papershelf.storage.text.latex_fields import field_text
 from papershelf.storage.text.urls import canonical
 
-__all__ = ["Record", "authors"]
+__all__ = ["VERBATIM_FIELDS", "Record", "authors"]
 
-# Fields whose value is an address or a code, not LaTeX text: kept as written.
-_VERBATIM = frozenset(
+# Fields whose value is an address or a code, not LaTeX text: kept as written (and written back
+# as kept by the BibTeX export, so a Windows path's backslashes survive a round trip).
+VERBATIM_FIELDS = _VERBATIM = frozenset(
     [
         "url",
         "doi",

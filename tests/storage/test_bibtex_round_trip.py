@@ -13,6 +13,7 @@ import pytest
 from papershelf.storage.export.bibtex import to_bibtex
 from papershelf.storage.export.citekeys import year_of
 from papershelf.storage.ingest.parse import read_file
+from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
 from papershelf.storage.text.authors import family_name
 from papershelf.storage.text.clean import clean_line
@@ -54,3 +55,25 @@ def test_an_export_imports_back_to_the_same_fields() -> None:
 def test_a_second_export_of_the_imported_papers_is_the_first() -> None:
     first = to_bibtex(import_bib(to_bibtex([*read_file(RECORDS).papers, HOSTILE])))
     assert to_bibtex(import_bib(first)) == first
+
+
+def test_a_field_kept_as_written_comes_back_as_written(tmp_path: Path) -> None:
+    """A Zotero `file` path (backslashes) or an ISBN is not LaTeX: the importer keeps it as
+    written, and the export must give it back so, not grow `\\textbackslash{}` each round."""
+    source = tmp_path / "a.bib"
+    source.write_text(
+        "@inproceedings{vaswani2017attention, title={Attention Is All You Need}, year={2017},\n"
+        "  abstract={We propose the Transformer, based solely on attention.},\n"
+        "  file = {C:\\Users\\x\\My Papers\\a.pdf}, isbn = {978-1-5108-6096-4}}\n",
+        encoding="utf-8",
+    )
+    first = tmp_path / "one"
+    for _ in range(2):
+        library = Library.open(first, seed=False)
+        library.import_files([source])
+        (paper,) = library.papers()
+        assert dict(paper.extra)["file"] == "C:\\Users\\x\\My Papers\\a.pdf"
+        assert dict(paper.extra)["isbn"] == "978-1-5108-6096-4"
+        source = tmp_path / "out.bib"
+        source.write_text(to_bibtex([paper]), encoding="utf-8")
+        first = tmp_path / "two"

@@ -19,6 +19,7 @@ from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_la
 from papershelf.storage.export.bibtex import ABSTRACT_ONLY_NOTE, entry_type, to_bibtex
 from papershelf.storage.export.bibtex_text import balanced, bibtex_text, raw_value
 from papershelf.storage.export.citekeys import year_of
+from papershelf.storage.ingest.bibtex_record import VERBATIM_FIELDS
 from papershelf.storage.model import Paper
 from papershelf.storage.text.clean import clean_line
 
@@ -104,7 +105,8 @@ def _decoder() -> LatexNodes2Text:
 
 
 DECODER = _decoder()
-RAW_FIELDS = {"url", "doi", "eprint"}
+RAW_FIELDS = {"url", "doi", "eprint"} | VERBATIM_FIELDS
+"""Written as they are, not as LaTeX: links, and what the importer keeps as written."""
 
 
 def same(text: str) -> str:
@@ -151,7 +153,13 @@ def expected_fields(paper: Paper) -> dict[str, object]:
         "abstract": same(paper.abstract),
     }
     for name, text in paper.extra:
-        found.setdefault(name, same(text))
+        if name.casefold() in VERBATIM_FIELDS:
+            # As written; a brace that pairs with nothing cannot be, and is percent-encoded.
+            line = clean_line(text)
+            kept = line if balanced(line) else line.replace("{", "%7B").replace("}", "%7D")
+            found.setdefault(name, same(kept))
+        else:
+            found.setdefault(name, same(text))
     return {name: value for name, value in found.items() if value}
 
 
