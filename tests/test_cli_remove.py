@@ -165,3 +165,17 @@ def test_related_papers_forget_a_removed_paper(
     code, out, _ = run(capsys, "--db", seeded, "related", "RelGNN", "--json", "--limit", "3")
     assert code == 0 and closest not in [paper["name"] for paper in json.loads(out)]
     assert (seeded / "related-index.bin").exists()
+
+
+def test_a_library_whose_papers_were_all_removed_says_so_not_that_a_file_is_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "one.txt"
+    source.write_text("T\n\nWe propose Foo, a method that is here to be removed.\n")
+    db = tmp_path / "lib"
+    assert run(capsys, "--db", db, "import", source)[0] == 0
+    assert run(capsys, "--db", db, "remove", "Foo")[0] == 0
+    code, _, err = run(capsys, "--db", db, "tag", "Foo", "+x")
+    assert code == 1
+    assert "every paper was removed" in err and "papershelf undo" in err
+    assert "missing" not in err

@@ -192,11 +192,18 @@ class Library:
         if seed and first_start:
             library.import_files(bundled_seed_files())
         elif not library._papers.papers and not first_start and not library._papers.damaged_told:
-            library._notices.append(
-                f"the library in {path} has no papers (papers.json is missing): import your "
-                "files (papershelf import FILE...); tags and notes already in state.json come "
-                "back with their papers"
-            )
+            if (path / PAPERS_FILE).is_file():
+                # Every paper was removed (`papershelf remove`): undo is the way back.
+                library._notices.append(
+                    f"the library in {path} has no papers: every paper was removed "
+                    "(papershelf undo brings the last removal back) or import your files"
+                )
+            else:
+                library._notices.append(
+                    f"the library in {path} has no papers (papers.json is missing): import "
+                    "your files (papershelf import FILE...); tags and notes already in "
+                    "state.json come back with their papers"
+                )
         return library
 
     def _has_history(self) -> bool:
