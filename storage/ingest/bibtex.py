@@ -39,6 +39,7 @@ from papershelf.storage.ingest.merge import record_id
 from papershelf.storage.ingest.parse import MAX_ABSTRACT_CHARS, Collector, ParseResult
 from papershelf.storage.model import Paper
 from papershelf.storage.names.derive import derive_name
+from papershelf.storage.text import identifiers
 from papershelf.storage.text.clean import clean_line
 from papershelf.storage.text.latex_fields import field_text
 from papershelf.storage.text.urls import is_code_url, split_urls
@@ -252,6 +253,9 @@ def _paper(
     year = record.year()
     url = record.url()
     doi, arxiv_id, openreview_id = record.doi(), record.arxiv(url), record.openreview(url)
+    # DBLP gives a paper's DOI as its url (`https://doi.org/10.48550/arXiv.2401.00001`).
+    doi = doi or (identifiers.doi(url) if url else None)
+    arxiv_id = arxiv_id or (identifiers.arxiv_from_doi(doi) if doi else None)
     pdf_url = record.pdf()
     venue_field = record.venue_field()
     field_venue = clean_line(field_text(fields[venue_field])) if venue_field else None

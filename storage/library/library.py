@@ -61,7 +61,7 @@ from papershelf.storage.library.quarantine import NeedsLock, stale_temp_files
 from papershelf.storage.library.removal import RemoveReport
 from papershelf.storage.library.state_file import StateFile
 from papershelf.storage.model import Entry, Paper, Status
-from papershelf.storage.text.identifiers import identify
+from papershelf.storage.text.identifiers import identifiers_of
 
 __all__ = [
     "LOCK_TIMEOUT",
@@ -297,10 +297,9 @@ class Library:
             raise NotFound("give a paper id or name")
         if ref in papers:
             return papers[ref]
-        identifier = identify(ref)
-        if identifier is not None:
-            key = str(identifier)
-            by_id = [paper for paper in papers.values() if key in paper.identifiers]
+        keys = {str(identifier) for identifier in identifiers_of(ref)}
+        if keys:
+            by_id = [paper for paper in papers.values() if keys & set(paper.identifiers)]
             if len(by_id) == 1:
                 return by_id[0]
         prefix = ref.lower()

@@ -11,7 +11,15 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
-__all__ = ["Identifier", "arxiv_id", "doi", "identify", "openreview_id"]
+__all__ = [
+    "Identifier",
+    "arxiv_from_doi",
+    "arxiv_id",
+    "doi",
+    "identifiers_of",
+    "identify",
+    "openreview_id",
+]
 
 # A DOI is "10.<registrant>/<suffix>"; the suffix may hold almost anything but spaces.
 _DOI = re.compile(r"^(10\.\d{4,9}/\S+)$")
@@ -61,6 +69,17 @@ def arxiv_id(text: str) -> str | None:
     return match.group(1).lower() if match is not None else None
 
 
+_ARXIV_DOI = "10.48550/arxiv."
+
+
+def arxiv_from_doi(doi_text: str) -> str | None:
+    """The arXiv id of arXiv's own DOI (`10.48550/arXiv.2401.00001`), else None."""
+    value = doi(doi_text)
+    if value is None or not value.startswith(_ARXIV_DOI):
+        return None
+    return arxiv_id(value[len(_ARXIV_DOI) :])
+
+
 def openreview_id(text: str) -> str | None:
     """The forum id from an `openreview:` id or an openreview.net forum/pdf URL (`?id=`).
 
@@ -95,6 +114,20 @@ class Identifier:
 
     def __str__(self) -> str:
         return f"{self.scheme}:{self.value}"
+
+
+def identifiers_of(text: str) -> list[Identifier]:
+    """Every identifier `text` can be read as, most specific first: arXiv's own DOI is both
+    a DOI and an arXiv id, and a paper may carry either."""
+    found: list[Identifier] = []
+    for scheme, recognise in (("arxiv", arxiv_id), ("doi", doi), ("openreview", openreview_id)):
+        value = recognise(text)
+        if value is not None:
+            found.append(Identifier(scheme, value))
+    from_doi = arxiv_from_doi(text)
+    if from_doi is not None and Identifier("arxiv", from_doi) not in found:
+        found.append(Identifier("arxiv", from_doi))
+    return found
 
 
 def identify(text: str) -> Identifier | None:

@@ -8,8 +8,10 @@ from hypothesis import strategies as st
 
 from papershelf.storage.text.identifiers import (
     Identifier,
+    arxiv_from_doi,
     arxiv_id,
     doi,
+    identifiers_of,
     identify,
     openreview_id,
 )
@@ -101,3 +103,12 @@ def test_canonical_forms_are_fixed_points(text: str) -> None:
     found = identify(text)
     if found is not None:
         assert found.value and not any(ch.isspace() for ch in found.value)
+
+
+def test_arxiv_own_doi_is_also_its_arxiv_id() -> None:
+    assert arxiv_from_doi("https://doi.org/10.48550/arXiv.2401.00001") == "2401.00001"
+    assert arxiv_from_doi("10.1145/3292500.3330701") is None
+    assert identifiers_of("10.48550/arXiv.2401.00001") == [
+        Identifier("doi", "10.48550/arxiv.2401.00001"),
+        Identifier("arxiv", "2401.00001"),
+    ]

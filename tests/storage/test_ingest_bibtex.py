@@ -610,3 +610,24 @@ def test_a_title_only_entry_that_gained_an_abstract_is_found_by_that_abstract(
         "@misc{c, abstract = {We study one thing.}}\n"
     )
     assert (len(both.papers), both.duplicates) == (1, 2)
+
+
+def test_a_dblp_doi_given_as_the_url_is_the_paper_doi_and_its_arxiv_id(tmp_path: Path) -> None:
+    """DBLP writes arXiv's DOI as the url; `show` finds the paper by that DOI or the id."""
+    source = tmp_path / "dblp.bib"
+    source.write_text(
+        "@article{DBLP:journals/corr/abs-2401-00001,\n"
+        "  title = {Some Preprint},\n  journal = {CoRR},\n  year = {2024},\n"
+        "  url = {https://doi.org/10.48550/arXiv.2401.00001}\n}\n",
+        encoding="utf-8",
+    )
+    library = Library.open(tmp_path / "lib", seed=False)
+    library.import_files([source])
+    (paper,) = library.papers()
+    assert paper.doi == "10.48550/arxiv.2401.00001" and paper.arxiv_id == "2401.00001"
+    for ref in (
+        "10.48550/arXiv.2401.00001",
+        "arXiv:2401.00001",
+        "https://doi.org/10.48550/arXiv.2401.00001",
+    ):
+        assert library.find(ref).id == paper.id
