@@ -125,7 +125,7 @@ def test_a_file_and_standard_output_hold_the_same_text(
 def test_json_rows_match_show_json(shelf: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--db", shelf, "export", "--format", "json", "attention")
     rows = json.loads(out)
-    assert code == 0 and [list(row) for row in rows] == [list(COLUMNS)] * 3
+    assert code == 0 and [list(row) for row in rows] == [[*COLUMNS, "abstract"]] * 3
     for row in rows:
         shown = json.loads(run(capsys, "--db", shelf, "show", "--json", row["id"])[1])
         for key in set(row) & set(shown):
@@ -167,6 +167,7 @@ def test_a_full_record_goes_out_whole(tmp_path: Path, capsys: pytest.CaptureFixt
     assert attention["doi"] == "10.48550/arxiv.1706.03762"
     assert (attention["eprint"], attention["archiveprefix"]) == ("1706.03762", "arXiv")
     assert attention["url"] == "https://papers.nips.cc/paper/7181-attention-is-all-you-need"
+    assert attention["pdf"] == "https://arxiv.org/pdf/1706.03762v7"
     hjelm = next(e for e in entries(out) if str(e["@key"]).startswith("hjelm"))
     assert hjelm["@key"] == "hjelm2019learning" and hjelm["booktitle"] == "ICLR 2019"
     rows = json.loads(run(capsys, "--db", root, "export", "--format", "json")[1])
@@ -178,3 +179,25 @@ def test_a_full_record_goes_out_whole(tmp_path: Path, capsys: pytest.CaptureFixt
         csv.DictReader(io.StringIO(run(capsys, "--db", root, "export", "--format", "csv")[1]))
     )
     assert {r["doi"] for r in table} == {"10.48550/arxiv.1706.03762", ""}
+
+
+def test_a_json_or_bibtex_export_imports_back_as_the_same_papers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What goes out for scripts or citations comes back in as the same papers (same ids, so
+    tags and notes would attach), with their record."""
+    root = tmp_path / "lib"
+    fixture = Path(__file__).resolve().parent / "fixtures" / "record_fields.jsonl"
+    assert run(capsys, "--db", root, "import", fixture)[0] == 0
+    before = {row["id"]: row for row in json.loads(run(capsys, "--db", root, "list", "--json")[1])}
+    for fmt in ("json", "bibtex"):
+        out = tmp_path / f"out.{fmt}"
+        assert run(capsys, "--db", root, "export", "--format", fmt, "-o", out)[0] == 0
+        again = tmp_path / f"again-{fmt}"
+        code, _, err = run(capsys, "--db", again, "import", out)
+        assert code == 0, err
+        after = json.loads(run(capsys, "--db", again, "list", "--json")[1])
+        assert {row["id"] for row in after} == set(before), fmt
+        for row in after:
+            for key in ("year", "doi", "arxiv_id", "pdf_url", "abstract"):
+                assert row[key] == before[row["id"]][key], (fmt, key)

@@ -83,6 +83,8 @@ def _fields(paper: Paper, kind: str) -> list[tuple[str, str]]:
         fields += [("eprint", raw_value(paper.arxiv_id)), ("archiveprefix", "arXiv")]
     fields += [
         ("url", raw_value(paper.url or "")),
+        # Not a standard field, but the one the importer (and JabRef, Zotero) reads a PDF from.
+        ("pdf", raw_value(paper.pdf_url or "")),
         ("abstract", bibtex_text(paper.abstract)),
     ]
     extra = [(name.casefold(), text) for name, text in paper.extra]

@@ -79,8 +79,12 @@ def rows(items: Iterable[tuple[Paper, Entry]]) -> list[dict[str, object]]:
 
 
 def to_json(items: Iterable[tuple[Paper, Entry]]) -> str:
-    """The rows as an indented JSON list, ending in a newline."""
-    dumped = json.dumps(rows(items), ensure_ascii=False, indent=2)
+    """The rows, each with the paper's abstract last (so that `papershelf import` reads the
+    file back as the same papers), as an indented JSON list, ending in a newline."""
+    listed = list(items)
+    abstracts = {paper.id: paper.abstract for paper, _ in listed}
+    records = [{**row, "abstract": abstracts[str(row["id"])]} for row in rows(listed)]
+    dumped = json.dumps(records, ensure_ascii=False, indent=2)
     return _UNSAFE_JSON.sub(lambda match: f"\\u{ord(match[0]):04x}", dumped) + "\n"
 
 

@@ -150,6 +150,7 @@ def expected_fields(paper: Paper) -> dict[str, object]:
         "eprint": paper.arxiv_id or "",
         "archiveprefix": "arXiv" if paper.arxiv_id else "",
         "url": paper.url or "",
+        "pdf": paper.pdf_url or "",
         "abstract": same(paper.abstract),
     }
     for name, text in paper.extra:
