@@ -47,16 +47,13 @@ def parse_feed(text: str, source: str, venue: str | None, now: str) -> ParseResu
         name = root.tag.rpartition("}")[2][:40]
         raise IngestError(source, f"not an arXiv Atom or RSS feed (the document is <{name}>)")
     collector = Collector()
-    venues: set[str | None] = set()
     for fields in records:
         paper = _paper(fields, source, venue, now)
         if paper is None:
             collector.skipped += 1
             continue
-        venues.add(paper.venue)
         collector.add(paper)
-    common = venues.pop() if len(venues) == 1 else None
-    return collector.result(source, venue or common)
+    return collector.result(source, venue)
 
 
 def _parse_xml(text: str, source: str) -> Element:

@@ -30,19 +30,17 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from papershelf.storage.errors import IngestError
 from papershelf.storage.ingest import bibtex_record
-from papershelf.storage.ingest.merge import record_id
 from papershelf.storage.ingest.parse import MAX_ABSTRACT_CHARS, Collector, ParseResult
+from papershelf.storage.ingest.record import bibliographic_paper
 from papershelf.storage.model import Paper
-from papershelf.storage.names.derive import derive_name
 from papershelf.storage.text import identifiers
 from papershelf.storage.text.clean import clean_line
 from papershelf.storage.text.latex_fields import field_text
-from papershelf.storage.text.urls import is_code_url, split_urls
+from papershelf.storage.text.urls import is_code_url
 
 if TYPE_CHECKING:
     from bibtexparser.model import Block, Entry
@@ -94,7 +92,6 @@ def parse_bibtex(text: str, source: str, venue: str | None, now: str) -> ParseRe
     collector = Collector()
     strings: dict[str, str] = {}
     keys: dict[str, int] = {}
-    venues: set[str | None] = set()
     entries = 0
     for block in blocks:
         line = _line(block)
@@ -129,12 +126,10 @@ def parse_bibtex(text: str, source: str, venue: str | None, now: str) -> ParseRe
         if paper is None:
             collector.skipped += 1
             continue
-        venues.add(paper.venue)
         collector.add(paper)
     if entries == 0:
         raise IngestError(source, "holds no BibTeX entries (no @article{...}, @misc{...}, ...)")
-    common = venues.pop() if len(venues) == 1 else None
-    return collector.result(source, venue or common)
+    return collector.result(source, venue)
 
 
 def _check_blocks(text: str, source: str) -> None:
@@ -261,19 +256,12 @@ def _paper(
     field_venue = clean_line(field_text(fields[venue_field])) if venue_field else None
     if venue_field and not venue:
         del fields[venue_field]
-    code_urls, links = split_urls(abstract)
-    if url is not None and is_code_url(url) and url not in code_urls:
-        code_urls = (*code_urls, url)
-    paper = Paper(
-        id="",
-        name="",
-        title=title,
+    return bibliographic_paper(
         abstract=abstract,
+        title=title,
+        source=source,
         venue=venue or field_venue or None,
-        sources=(source,),
-        code_urls=code_urls,
-        links=links,
-        imported_at=now,
+        now=now,
         authors=authors,
         url=url,
         year=year,
@@ -284,12 +272,5 @@ def _paper(
         kind=clean_line(entry.entry_type).lower() or None,
         cite_key=clean_line(entry.key) or None,
         extra=record.extra(),
+        code_url=url if url is not None and is_code_url(url) else None,
     )
-    paper_id = record_id(abstract, paper.identifiers, title)
-    if not paper_id:
-        return None
-    if title or abstract:
-        name = derive_name(abstract, title=title, code_urls=code_urls)
-    else:
-        name = paper.cite_key or paper.identifiers[0]
-    return replace(paper, id=paper_id, name=name)

@@ -43,7 +43,6 @@ def parse_notes(
 ) -> ParseResult:
     """The papers of OpenReview notes; IngestError (one line) for a note of another shape."""
     collector = Collector()
-    venues: set[str | None] = set()
     for position, note in notes:
         if not isinstance(note, dict) or not isinstance(note.get("content"), dict):
             raise IngestError(
@@ -53,10 +52,8 @@ def parse_notes(
         if paper is None:
             collector.skipped += 1
             continue
-        venues.add(paper.venue)
         collector.add(paper)
-    common = venues.pop() if len(venues) == 1 else None
-    return collector.result(source, venue or common)
+    return collector.result(source, venue)
 
 
 def _value(content: dict[str, Any], key: str) -> Any:

@@ -107,9 +107,13 @@ class Collector:
         self.duplicates = 0
         self.skipped = 0
         self._index = MatchIndex(self.papers)
+        self._venues: set[str | None] = set()
 
     def result(self, source: str, venue: str | None) -> ParseResult:
-        """What the file held: the papers collected, in order, with the counts."""
+        """What the file held: the papers collected, in order, with the counts; its venue is
+        `venue`, else the one venue every record added had (None when they differ)."""
+        if venue is None and len(self._venues) == 1:
+            (venue,) = self._venues
         return ParseResult(
             source=source,
             venue=venue,
@@ -120,6 +124,7 @@ class Collector:
 
     def add(self, paper: Paper) -> None:
         """Keep `paper`, or merge it into the paper of this file it is a record of."""
+        self._venues.add(paper.venue)
         found = self._index.find(paper)
         if found is None:
             self.papers[paper.id] = paper
@@ -290,7 +295,6 @@ def _parse_json(
     records: list[tuple[int, Any]], source: str, venue: str | None, now: str
 ) -> ParseResult:
     collector = Collector()
-    venues: set[str | None] = set()
     for line, record in records:
         if not isinstance(record, dict):
             raise IngestError(source, "a JSON record must be an object", line)
@@ -301,7 +305,6 @@ def _parse_json(
             continue
         _check_length(abstract, source, line)
         record_venue = venue or _one_line(record.get("venue"))
-        venues.add(record_venue)
         url = _one_line(record.get("url"))
         paper = _make_paper(
             abstract,
@@ -313,8 +316,7 @@ def _parse_json(
             url=canonical(url) if url else None,
         )
         collector.add(replace(paper, **_record_fields(record)))
-    common = venues.pop() if len(venues) == 1 else None
-    return collector.result(source, venue or common)
+    return collector.result(source, venue)
 
 
 def parse_bytes(

@@ -56,19 +56,22 @@ def bibliographic_paper(
     openreview_id: str | None = None,
     pdf_url: str | None = None,
     kind: str | None = None,
+    cite_key: str | None = None,
     extra: tuple[tuple[str, str], ...] = (),
     code_url: str | None = None,
 ) -> Paper | None:
     """The Paper of one record, or None when it has neither abstract, identifier nor title.
 
-    `code_url` is a repository the record names in a field of its own (OpenReview's `code`).
+    `code_url` is a repository the record names in a field of its own (OpenReview's `code`,
+    a BibTeX `url` on GitHub). A record with neither abstract nor title is named by its
+    citation key, else its first identifier.
     """
     code_urls, links = split_urls(abstract)
     if code_url and code_url not in code_urls:
         code_urls = (*code_urls, code_url)
     paper = Paper(
         id="",
-        name=derive_name(abstract, title=title, code_urls=code_urls),
+        name="",
         title=title,
         abstract=abstract,
         venue=venue,
@@ -84,7 +87,14 @@ def bibliographic_paper(
         openreview_id=openreview_id,
         pdf_url=pdf_url,
         kind=kind,
+        cite_key=cite_key,
         extra=extra,
     )
     paper_id = record_id(abstract, paper.identifiers, title)
-    return replace(paper, id=paper_id) if paper_id else None
+    if not paper_id:
+        return None
+    if title or abstract:
+        name = derive_name(abstract, title=title, code_urls=code_urls)
+    else:
+        name = cite_key or paper.identifiers[0]
+    return replace(paper, id=paper_id, name=name)
