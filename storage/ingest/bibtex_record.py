@@ -14,7 +14,24 @@ from papershelf.storage.text.clean import clean_line
 from papershelf.storage.text.latex_fields import field_text
 from papershelf.storage.text.urls import canonical
 
-__all__ = ["VERBATIM_FIELDS", "Record", "authors"]
+__all__ = ["MONTHS", "VERBATIM_FIELDS", "Record", "authors", "month_macro"]
+
+MONTHS = {
+    "jan": "January",
+    "feb": "February",
+    "mar": "March",
+    "apr": "April",
+    "may": "May",
+    "jun": "June",
+    "jul": "July",
+    "aug": "August",
+    "sep": "September",
+    "oct": "October",
+    "nov": "November",
+    "dec": "December",
+}
+"""BibTeX's month macros (every standard style defines them) and the names they stand for."""
+_MONTH_NUMBERS = {str(number): macro for number, macro in enumerate(MONTHS, start=1)}
 
 # Fields whose value is an address or a code, not LaTeX text: kept as written (and written back
 # as kept by the BibTeX export, so a Windows path's backslashes survive a round trip).
@@ -42,6 +59,22 @@ _YEAR = re.compile(r"\d{1,4}")
 _DATE_YEAR = re.compile(r"(\d{4})(?:-|$)")
 _SCHOLAR_ARXIV = re.compile(r"\barXiv:\s*(\S+)", re.IGNORECASE)
 _CORR_VOLUME = re.compile(r"abs/(\S+)")
+_ENCODED_BRACE = re.compile("%7[BD]", re.IGNORECASE)
+_BRACES = {"%7B": "{", "%7D": "}"}
+
+
+def month_macro(text: str) -> str | None:
+    """The month macro (`dec`) of a month however a `.bib` writes it: `dec`, `Dec.`,
+    `December`, `12`, `{December}` (braces already gone); None for anything else (`Winter`)."""
+    word = text.strip().rstrip(".").casefold()
+    if word in _MONTH_NUMBERS or word.lstrip("0") in _MONTH_NUMBERS:
+        return _MONTH_NUMBERS[word.lstrip("0") or word]
+    macro = word[:3]
+    if macro in MONTHS and (word == macro or MONTHS[macro].casefold() == word):
+        return macro
+    if word == "sept":
+        return "sep"
+    return None
 
 
 def authors(raw: str) -> tuple[str, ...]:
@@ -97,6 +130,10 @@ class Record:
 
     def doi(self) -> str | None:
         value = self._take("doi")
+        if value:
+            # A brace that pairs with nothing cannot be written in BibTeX: the export writes it
+            # `%7B` / `%7D` (`export.bibtex_text.raw_value`), read back here.
+            value = _ENCODED_BRACE.sub(lambda match: _BRACES[match.group().upper()], value)
         found = identifiers.doi(value) if value else None
         if found:
             del self._fields["doi"]
@@ -148,6 +185,8 @@ class Record:
         pairs: list[tuple[str, str]] = []
         for name, value in self._fields.items():
             text = clean_line(value if name in _VERBATIM else field_text(value))
+            if name == "month" and (macro := month_macro(text)):
+                text = MONTHS[macro]  # one spelling for `dec`, `12` and `{December}`
             if name and text:
                 pairs.append((name, text))
         return tuple(pairs)

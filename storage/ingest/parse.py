@@ -64,6 +64,9 @@ class ParseResult:
     """Abstracts repeated inside this file (merged)."""
     skipped: int
     """Section headers and other non-paper paragraphs or records."""
+    notes: tuple[str, ...] = ()
+    """One line each, what the import had to make of the file (`3 entries used undefined macros
+    ...`); clean text, without the file's name."""
 
 
 def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
@@ -109,9 +112,9 @@ class Collector:
         self._index = MatchIndex(self.papers)
         self._venues: set[str | None] = set()
 
-    def result(self, source: str, venue: str | None) -> ParseResult:
-        """What the file held: the papers collected, in order, with the counts; its venue is
-        `venue`, else the one venue every record added had (None when they differ)."""
+    def result(self, source: str, venue: str | None, notes: tuple[str, ...] = ()) -> ParseResult:
+        """What the file held: the papers collected, in order, with the counts and `notes`; its
+        venue is `venue`, else the one venue every record added had (None when they differ)."""
         if venue is None and len(self._venues) == 1:
             (venue,) = self._venues
         return ParseResult(
@@ -120,6 +123,7 @@ class Collector:
             papers=list(self.papers.values()),
             duplicates=self.duplicates,
             skipped=self.skipped,
+            notes=notes,
         )
 
     def add(self, paper: Paper) -> None:

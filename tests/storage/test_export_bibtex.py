@@ -261,7 +261,7 @@ def test_a_full_record_in_field_order() -> None:
         "  archiveprefix = {arXiv},\n"
         "  url = {https://arxiv.org/abs/1706.03762},\n"
         "  abstract = {We study nets.},\n"
-        "  pages = {5998\u20136008},\n"
+        "  pages = {5998--6008},\n"
         "  publisher = {Curran Associates, Inc.},\n"
         "}\n"
     )

@@ -1,0 +1,147 @@
+"""BibTeX fidelity gaps of issue 13 (found by an attacker pass): months as macros, page ranges,
+DOIs with brackets and semicolons, each through import -> export -> import; undefined macros and
+entries without a key, said once in the import report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_helpers import run
+
+from papershelf.storage.export.bibtex import to_bibtex
+from papershelf.storage.ingest.bibtex import parse_bibtex
+from papershelf.storage.ingest.parse import read_file
+from papershelf.storage.model import Paper
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "bibtex"
+NOW = "2026-01-01T00:00:00Z"
+SICI = "10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0"
+
+
+def imported(text: str) -> list[Paper]:
+    return list(parse_bibtex(text, "refs.bib", None, NOW).papers)
+
+
+def one(text: str) -> Paper:
+    (paper,) = imported(text)
+    return paper
+
+
+def field_lines(bib: str) -> dict[str, str]:
+    """`name = value` of each field line of a one-entry export, the value as written."""
+    found = {}
+    for line in bib.splitlines()[1:-1]:
+        name, _, value = line.strip().partition(" = ")
+        found[name] = value.removesuffix(",")
+    return found
+
+
+@pytest.mark.parametrize("month", ["dec", "Dec", "{December}", '"December"', "12", "{Dec.}"])
+def test_a_month_reads_alike_however_written_and_exports_as_the_macro(month: str) -> None:
+    paper = one(f"@article{{a, title={{T}}, year=2020, month={month}}}")
+    assert dict(paper.extra)["month"] == "December"
+    bib = to_bibtex([paper])
+    assert field_lines(bib)["month"] == "dec"
+    assert one(bib).extra == paper.extra
+
+
+def test_a_month_that_is_no_month_is_kept_as_text() -> None:
+    paper = one("@article{a, title={T}, month={Winter}}")
+    assert field_lines(to_bibtex([paper]))["month"] == "{Winter}"
+
+
+@pytest.mark.parametrize(
+    ("pages", "written"),
+    [("{123--130}", "{123--130}"), ('"5-7"', "{5-7}"), ("{e1001}", "{e1001}"), ("12", "{12}")],
+)
+def test_page_ranges_come_back_as_written(pages: str, written: str) -> None:
+    paper = one(f"@article{{a, title={{T}}, pages={pages}}}")
+    bib = to_bibtex([paper])
+    assert field_lines(bib)["pages"] == written
+    again = to_bibtex(imported(bib))
+    assert again == bib
+
+
+@pytest.mark.parametrize(
+    "doi",
+    [
+        SICI,
+        "10.1000/abc{1}",
+        "10.1000/x;y<z>",
+        "10.1007/978-3-540-74958-5_{14}",
+        "10.1002/(SICI)1096-8644(199808)106:4<483::AID-AJPA4>3.0.CO;2-K",
+    ],
+)
+def test_a_doi_with_brackets_exports_as_stored_and_reads_back_the_same(doi: str) -> None:
+    paper = one(f"@article{{a, title={{T}}, doi={{{doi}}}}}")
+    assert paper.doi == doi.lower()
+    bib = to_bibtex([paper])
+    assert field_lines(bib)["doi"] == "{" + doi.lower() + "}"
+    assert one(bib).doi == paper.doi
+
+
+def test_a_doi_url_with_encoded_brackets_is_the_doi() -> None:
+    url = "https://doi.org/" + SICI.replace("<", "%3C").replace(">", "%3E")
+    assert one(f"@article{{a, title={{T}}, url={{{url}}}}}").doi == SICI.lower()
+
+
+def test_a_lone_brace_in_a_doi_survives_the_round_trip() -> None:
+    """BibTeX cannot hold a brace without its partner: the export writes `%7B`, read back."""
+    paper = Paper(
+        id="a" * 12, name="T", title="T", abstract="", venue=None, sources=(), doi="10.1000/a{b"
+    )
+    bib = to_bibtex([paper])
+    assert field_lines(bib)["doi"] == "{10.1000/a%7Bb}"
+    assert one(bib).doi == "10.1000/a{b"
+
+
+def test_undefined_macros_keep_their_names_and_the_report_counts_the_entries() -> None:
+    result = read_file(FIXTURES / "undefined.bib")
+    venues = {paper.title: paper.venue for paper in result.papers}
+    assert venues["Nets of Nets"] == "nips"
+    assert venues["Graphs Without Edges"] == "International Conference on Machine Learning"
+    graphs = next(paper for paper in result.papers if paper.cite_key == "chen2021graphs")
+    assert dict(graphs.extra)["publisher"] == "pmlr Press"
+    # One line for all of them, not one per entry.
+    assert [note for note in result.notes if "macro" in note] == [
+        "3 entries used undefined macros (jmlr, nips, pmlr), kept as their names"
+    ]
+
+
+def test_an_entry_without_a_key_gets_one_and_the_export_never_writes_an_empty_key() -> None:
+    result = read_file(FIXTURES / "undefined.bib")
+    keys = [paper.cite_key for paper in result.papers]
+    assert keys == ["lee2020nets", "chen2021graphs", "vaswani2017attention", "keyless"]
+    assert "2 entries had no citation key; made vaswani2017attention, keyless" in result.notes
+    bib = to_bibtex(result.papers)
+    assert "{," not in bib
+    assert [paper.cite_key for paper in imported(bib)] == keys
+
+
+def test_a_made_key_is_unlike_every_key_in_the_file() -> None:
+    papers = imported(
+        "@misc{, title = {Keyless}}\n@misc{keyless, title = {Other}}\n"
+        "@misc{, title = {Keyless Again}}\n@misc{keylessa, title = {Third}}\n"
+    )
+    keys = [str(paper.cite_key) for paper in papers]
+    assert keys == ["keylessb", "keyless", "keylessc", "keylessa"]
+
+
+def test_a_file_of_good_entries_has_no_notes() -> None:
+    assert read_file(FIXTURES / "zotero.bib").notes == ()
+
+
+def test_cli_import_says_what_it_made_of_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "--db", tmp_path / "lib", "import", FIXTURES / "undefined.bib")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "undefined.bib: 4 added, 0 duplicates, 0 skipped",
+        "undefined.bib: 2 entries had no citation key; made vaswani2017attention, keyless",
+        "undefined.bib: 3 entries used undefined macros (jmlr, nips, pmlr), kept as their names",
+        "4 new papers; the library holds 4 papers.",
+    ]
+    code, out, _ = run(capsys, "--db", tmp_path / "lib", "export", "--format", "bibtex")
+    assert code == 0 and "@article{vaswani2017attention," in out and "{," not in out
