@@ -1,4 +1,4 @@
-"""Which BibTeX field becomes which `Paper` attribute: authors as display names, the year, the
+"""Which BibTeX field becomes which `Paper` attribute: authors (`stored_name`), the year, the
 venue field, DOI, arXiv and OpenReview ids, the page and PDF links, and the rest as `extra`.
 
 `ingest.bibtex` reads the file and builds the papers; this module reads one entry's fields
@@ -14,7 +14,16 @@ from papershelf.storage.text.clean import clean_line
 from papershelf.storage.text.latex_fields import field_text
 from papershelf.storage.text.urls import canonical
 
-__all__ = ["MONTHS", "VERBATIM_FIELDS", "Record", "authors", "month_macro"]
+__all__ = [
+    "MONTHS",
+    "VERBATIM_FIELDS",
+    "NameParts",
+    "Record",
+    "authors",
+    "month_macro",
+    "name_parts",
+    "stored_name",
+]
 
 MONTHS = {
     "jan": "January",
@@ -78,7 +87,7 @@ def month_macro(text: str) -> str | None:
 
 
 def authors(raw: str) -> tuple[str, ...]:
-    """Display names (`Ashish Vaswani`) of an `and`-joined BibTeX name list."""
+    """The names of an `and`-joined BibTeX name list, each as `stored_name` keeps it."""
     if not raw.strip():
         return ()
     from bibtexparser.middlewares.names import (
@@ -89,14 +98,71 @@ def authors(raw: str) -> tuple[str, ...]:
     names: list[str] = []
     for person in split_multiple_persons_names(raw):
         try:
-            # `Vaswani, Ashish` and `Ashish Vaswani` alike: `First von Last Jr`.
-            display = parse_single_name_into_parts(person, strict=False).merge_first_name_first
-        except Exception:  # a name bibtexparser cannot split is shown as written
-            display = person
-        name = clean_line(field_text(display))
+            parts = parse_single_name_into_parts(person, strict=False)
+        except Exception:  # a name bibtexparser cannot split is kept as written
+            name = clean_line(field_text(person))
+        else:
+            name = stored_name(
+                *(
+                    clean_line(field_text(" ".join(words)))
+                    for words in (parts.first, parts.von, parts.last, parts.jr)
+                )
+            )
         if name:
             names.append(name)
     return tuple(names)
+
+
+NameParts = tuple[str, str, str, str]
+"""A name as BibTeX splits it: first, von, last, jr (each its words joined by one space)."""
+
+
+def stored_name(first: str, von: str, last: str, jr: str) -> str:
+    """The one line papershelf keeps for a name BibTeX split into these parts, chosen so that
+    `name_parts` reads the same parts back (and the export writes them): given names first
+    when that reads back (`Laurens van der Maaten`), else BibTeX's `von Last, Jr, First`
+    (`King, Jr., Martin Luther`, `Garcia Lopez, Maria`), else braced whole when it is all
+    last name (`{Google DeepMind}`, a corporate author)."""
+    target = (first, von, last, jr)
+    candidates: list[str] = []
+    head = " ".join(part for part in (von, last) if part)
+    if not jr:
+        candidates.append(" ".join(part for part in (first, von, last) if part))
+        candidates.append(f"{head}, {first}" if first else head)
+    elif first:
+        candidates.append(f"{head}, {jr}, {first}")
+    if last and not (first or von or jr):
+        candidates.append(f"{{{last}}}")
+    for candidate in candidates:
+        if name_parts(candidate) == target:
+            return candidate
+    # Not expressible in plain text (LaTeX left in a part, a `Jr` without a given name):
+    # given names first, as the name is read aloud.
+    return " ".join(part for part in (first, von, last, jr) if part)
+
+
+def name_parts(name: str) -> NameParts | None:
+    """How BibTeX splits a stored name into (first, von, last, jr); a name braced whole is all
+    last name. None for a name whose braces or backslashes are not plain text to BibTeX."""
+    text = clean_line(name)
+    if len(text) > 2 and text[0] == "{" and text[-1] == "}":
+        inner = text[1:-1]
+        if "{" not in inner and "}" not in inner and inner.strip():
+            return ("", "", clean_line(inner), "")
+    if not text or "{" in text or "}" in text or "\\" in text:
+        return None
+    from bibtexparser.middlewares.names import parse_single_name_into_parts
+
+    try:
+        parts = parse_single_name_into_parts(text, strict=False)
+    except Exception:
+        return None
+    return (
+        " ".join(parts.first),
+        " ".join(parts.von),
+        " ".join(parts.last),
+        " ".join(parts.jr),
+    )
 
 
 class Record:

@@ -39,6 +39,7 @@ from papershelf.storage.search.quality import (
     WordMatch,
 )
 from papershelf.storage.search.vocabulary import Vocabulary
+from papershelf.storage.text.authors import authors_text
 from papershelf.storage.text.titles import display_title, shown_text
 
 INDEXED_FIELDS = ("name", "title", "authors", "abstract")
@@ -67,9 +68,9 @@ def tokenize(text: str) -> list[str]:
 
 
 def index_text(paper: Paper, field: str) -> str | None:
-    """The text of a paper's indexed `field` (the authors joined by ", ")."""
+    """The text of a paper's indexed `field` (the authors as `authors_text` shows them)."""
     if field == "authors":
-        return ", ".join(paper.authors)
+        return authors_text(paper.authors)
     return getattr(paper, field)
 
 

@@ -4,15 +4,27 @@ entries without a key, said once in the import report."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from pathlib import Path
 
+import bibtexparser
 import pytest
+from bibtexparser.middlewares.names import (
+    parse_single_name_into_parts,
+    split_multiple_persons_names,
+)
 from cli_helpers import run
 
 from papershelf.storage.export.bibtex import to_bibtex
 from papershelf.storage.ingest.bibtex import parse_bibtex
 from papershelf.storage.ingest.parse import read_file
-from papershelf.storage.model import Paper
+from papershelf.storage.model import Entry, Paper
+from papershelf.storage.search.engine import SearchEngine, field_text
+from papershelf.storage.text.authors import authors_short, authors_text, family_name
+from papershelf.storage.text.clean import clean_line
+from papershelf.storage.text.latex_fields import field_text as latex_text
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "bibtex"
 NOW = "2026-01-01T00:00:00Z"
@@ -145,3 +157,98 @@ def test_cli_import_says_what_it_made_of_the_file(
     ]
     code, out, _ = run(capsys, "--db", tmp_path / "lib", "export", "--format", "bibtex")
     assert code == 0 and "@article{vaswani2017attention," in out and "{," not in out
+
+
+# -- author structure ----------------------------------------------------------------------------
+
+NAMES_BIB = FIXTURES / "names.bib"
+BIBTEX = shutil.which("bibtex")
+
+
+def parts_read(author_field: str) -> list[tuple[str, ...]]:
+    """Each name of an `author` field as bibtexparser splits it: first, von, last, jr (LaTeX
+    decoded, braces dropped)."""
+    return [
+        tuple(
+            clean_line(latex_text(" ".join(words)))
+            for words in (parts.first, parts.von, parts.last, parts.jr)
+        )
+        for person in split_multiple_persons_names(author_field)
+        for parts in [parse_single_name_into_parts(person, strict=False)]
+    ]
+
+
+def author_field(bib: str) -> str:
+    """The (first) entry's author field, as written."""
+    (entry,) = bibtexparser.parse_string(bib).entries
+    return entry.fields_dict["author"].value
+
+
+def bibtex_parts(bib: str, folder: Path) -> list[tuple[str, ...]]:
+    """The names of the (one) entry as the real `bibtex` splits them (fixtures/bibtex/names.bst)."""
+    if BIBTEX is None:
+        if os.environ.get("CI"):
+            pytest.fail("bibtex is not installed, but CI must run the BibTeX tests")
+        pytest.skip("bibtex is not installed (apt-get install texlive-binaries)")
+    (folder / "refs.bib").write_text(bib, encoding="utf-8")
+    shutil.copy(FIXTURES / "names.bst", folder / "names.bst")
+    (folder / "job.aux").write_text("\\citation{*}\n\\bibstyle{names}\n\\bibdata{refs}\n")
+    env = {**os.environ, "BSTINPUTS": ".", "BIBINPUTS": "."}
+    done = subprocess.run([BIBTEX, "job"], cwd=folder, env=env, capture_output=True, timeout=60)
+    assert done.returncode == 0, (folder / "job.blg").read_text(errors="replace")
+    lines = (folder / "job.bbl").read_text(encoding="utf-8").splitlines()[1:]
+    return [
+        tuple(" ".join(latex_text(part.replace("~", " ")).split()) for part in line.split("|"))
+        for line in lines
+    ]
+
+
+def test_author_structure_survives_import_and_export() -> None:
+    original = NAMES_BIB.read_text(encoding="utf-8")
+    (paper,) = read_file(NAMES_BIB).papers
+    assert paper.authors == (
+        "{Google DeepMind}",
+        "Laurens van der Maaten",
+        "Juan de la Cruz",
+        "King, Jr., Martin Luther",
+        "Smith, III, John",
+        "Garcia Lopez, Maria",
+        "Maria de Ávila Souza",
+        "Łukasz Kaiser",
+        "Geoffrey E. Hinton",
+        "others",
+    )
+    bib = to_bibtex([paper])
+    assert field_lines(bib)["author"] == (
+        "{{Google DeepMind} and van der Maaten, Laurens and de la Cruz, Juan and "
+        "King, Jr., Martin Luther and Smith, III, John and {Garcia Lopez}, Maria and "
+        "de {Ávila Souza}, Maria and Kaiser, Łukasz and Hinton, Geoffrey E. and others}"
+    )
+    assert parts_read(author_field(bib)) == parts_read(author_field(original))
+    assert one(bib).authors == paper.authors
+
+
+def test_the_real_bibtex_reads_the_exported_names_as_the_file_gave_them(tmp_path: Path) -> None:
+    (paper,) = read_file(NAMES_BIB).papers
+    expected = parts_read(author_field(NAMES_BIB.read_text(encoding="utf-8")))
+    assert bibtex_parts(to_bibtex([paper]), tmp_path) == expected
+
+
+def test_stored_names_show_and_search_as_names(tmp_path: Path) -> None:
+    (paper,) = read_file(NAMES_BIB).papers
+    assert authors_short(paper.authors) == "Google DeepMind, van der Maaten, … +8"
+    assert [family_name(name) for name in paper.authors[:6]] == [
+        "Google DeepMind",
+        "van der Maaten",
+        "de la Cruz",
+        "King",
+        "Smith",
+        "Garcia Lopez",
+    ]
+    assert authors_text(paper.authors).startswith("Google DeepMind, Laurens van der Maaten, ")
+    engine = SearchEngine([paper])
+    for query in ("author:deepmind", "author:^google", 'author:"garcia lopez"', "author:maaten"):
+        (hit,) = engine.search(query, {})
+        text = field_text(paper, Entry(), "authors")
+        assert text == authors_text(paper.authors)
+        assert all(text[a:b].strip() for a, b in hit.spans["authors"])

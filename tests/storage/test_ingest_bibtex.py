@@ -185,7 +185,7 @@ def test_strings_concatenation_months_and_blocks_that_are_not_papers() -> None:
     assert paper.title == "Sparse Mixture-of-Experts at Scale"
     assert paper.venue == "Proceedings of the 40th International Conference on Machine Learning"
     assert result.venue == paper.venue
-    assert paper.authors == ("Jane Smith", "Pieter van der Berg", "John Smith Jr.")
+    assert paper.authors == ("Jane Smith", "Pieter van der Berg", "Smith, Jr., John")
     assert paper.year == 2023
     assert dict(paper.extra) == {
         "publisher": "PMLR Press",
