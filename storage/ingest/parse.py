@@ -18,6 +18,7 @@ from typing import Any
 
 from papershelf.storage.errors import IngestError
 from papershelf.storage.ingest.decode import MAX_FILE_BYTES, decode, read_bytes, source_name
+from papershelf.storage.ingest.limits import capped_authors, capped_title
 from papershelf.storage.ingest.merge import MatchIndex, merge_papers
 from papershelf.storage.ingest.paragraphs import dedupe_key, paper_id, paragraphs, venue_from_header
 from papershelf.storage.model import Paper, utc_now
@@ -83,6 +84,7 @@ def _make_paper(
     authors: tuple[str, ...] = (),
     url: str | None = None,
 ) -> Paper:
+    title, authors = capped_title(title), capped_authors(authors)  # `ingest.limits`
     code_urls, links = split_urls(abstract)
     if url is not None and is_code_url(url):
         code_urls = _union(code_urls, (url,))

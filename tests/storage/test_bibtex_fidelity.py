@@ -1,9 +1,11 @@
 """BibTeX fidelity gaps of issue 13 (found by an attacker pass): months as macros, page ranges,
 DOIs with brackets and semicolons, each through import -> export -> import; undefined macros and
-entries without a key, said once in the import report."""
+entries without a key, said once in the import report; author structure (corporate, von, Jr)
+read back alike by bibtexparser and the real `bibtex`; caps on hostile titles and author lists."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -19,6 +21,12 @@ from cli_helpers import run
 
 from papershelf.storage.export.bibtex import to_bibtex
 from papershelf.storage.ingest.bibtex import parse_bibtex
+from papershelf.storage.ingest.limits import (
+    MAX_AUTHORS,
+    MAX_TITLE_CHARS,
+    capped_authors,
+    cut_at_word,
+)
 from papershelf.storage.ingest.parse import read_file
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.engine import SearchEngine, field_text
@@ -252,3 +260,40 @@ def test_stored_names_show_and_search_as_names(tmp_path: Path) -> None:
         text = field_text(paper, Entry(), "authors")
         assert text == authors_text(paper.authors)
         assert all(text[a:b].strip() for a, b in hit.spans["authors"])
+
+
+# -- caps on hostile records ---------------------------------------------------------------------
+
+
+def test_a_huge_title_and_author_list_are_capped_and_round_trip() -> None:
+    title = " ".join(f"Word{n}" for n in range(1_000))  # ~6,900 characters
+    names = " and ".join(f"Author{n} Person{n}" for n in range(5_000))
+    paper = one(f"@article{{big, title = {{{title}}}, author = {{{names}}}, year = 2024}}")
+    assert paper.title is not None and len(paper.title) <= MAX_TITLE_CHARS
+    assert paper.title.endswith("…") and title.startswith(paper.title[:-1])
+    assert paper.title[:-1].split(" ")[-1] in title.split(" ")  # cut at a word
+    assert len(paper.authors) == MAX_AUTHORS + 1
+    assert paper.authors[0] == "Author0 Person0" and paper.authors[-1] == "others"
+    assert authors_short(paper.authors) == "Person0, Person1, … +499"
+    again = one(to_bibtex([paper]))
+    assert (again.title, again.authors) == (paper.title, paper.authors)
+
+
+def test_a_json_record_is_capped_alike(tmp_path: Path) -> None:
+    source = tmp_path / "list.jsonl"
+    record = {
+        "title": "A " * 3_000 + "title",
+        "abstract": "An abstract about nothing in particular, long enough to be one.",
+        "authors": [f"Ann {n}" for n in range(600)] + ["Bo " + "x" * 1_000],
+    }
+    source.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    (paper,) = read_file(source).papers
+    assert paper.title is not None and len(paper.title) <= MAX_TITLE_CHARS
+    assert paper.authors[-1] == "others" and len(paper.authors) == MAX_AUTHORS + 1
+
+
+def test_cut_at_word_keeps_short_text_and_never_exceeds_the_limit() -> None:
+    assert cut_at_word("short", 10) == "short"
+    assert cut_at_word("one two three four", 10) == "one two…"
+    assert cut_at_word("x" * 30, 10) == "x" * 9 + "…"
+    assert capped_authors(["a"] * 3) == ("a", "a", "a")
