@@ -25,7 +25,7 @@ __all__ = [
 
 MAX_TITLE_CHARS = 1_000
 MAX_AUTHORS = 500
-MAX_AUTHOR_CHARS = 200
+MAX_AUTHOR_CHARS = 1_000
 OTHERS = "others"
 """BibTeX's name for the authors not listed (`and others`; styles print "et al.")."""
 _MORE = "…"
