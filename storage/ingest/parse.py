@@ -340,6 +340,10 @@ def parse_bytes(
 
     if bibtex.is_bibtex(text, source):
         return bibtex.parse_bibtex(text, source, venue, now)
+    from papershelf.storage.ingest import ris
+
+    if ris.is_ris(text, source):
+        return ris.parse_ris(text, source, venue, now)
     if source.lower().endswith(_XML_SUFFIXES) or _XML_START.match(text):
         from papershelf.storage.ingest.atom import parse_feed  # loads defusedxml: only here
 
