@@ -360,6 +360,10 @@ def parse_bytes(
 
             if (notes := openreview.notes_of(records)) is not None:
                 return openreview.parse_notes(notes, source, venue, now)
+            from papershelf.storage.ingest import csl
+
+            if csl.is_csl(records):
+                return csl.parse_csl(records, source, venue, now)
             return _parse_json(records, source, venue, now)
     return _parse_text(text, source, venue, now)
 
