@@ -210,20 +210,22 @@ def bibtex_name(author: str) -> str:
         return f"{{{value}}}" if value else ""
     parts = name_parts(line)
     if parts is None or not parts[2]:
-        # A name that starts with a command right after ` and ` is not split off by
-        # bibtexparser (it skips the character after a backslash): an empty group first is
-        # read alike by both.
-        value = bibtex_text(line)
-        return "{}" + value if value.startswith("\\") else value
+        return _split_off(bibtex_text(line))
     first, von, last, jr = (bibtex_text(part) for part in parts)
-    if not (first or von or jr) and " " in last:
+    if not (first or von or jr) and (" " in last or "," in last):
         return f"{{{last}}}"  # a corporate name, read as one last name
     # The last name braced when it is more than a word: BibTeX then never reads one of its
     # words as a von part or a given name, whatever its case.
     head = " ".join(part for part in (von, f"{{{last}}}" if " " in last else last) if part)
     if jr:
-        return f"{head}, {jr}, {first}"
-    return f"{head}, {first}" if first else head
+        return _split_off(f"{head}, {jr}, {first}")
+    return _split_off(f"{head}, {first}" if first else head)
+
+
+def _split_off(value: str) -> str:
+    """A name that starts with a command right after ` and ` is not split off by bibtexparser
+    (it skips the character after a backslash): an empty group first is read alike by both."""
+    return "{}" + value if value.startswith("\\") else value
 
 
 def verbatim_value(text: str) -> str:

@@ -27,8 +27,10 @@ bibtexparser could not read, a field given twice or a citation key used twice is
 `IngestError` naming its line. Work is linear in the file's size (nothing here recurses, and
 brace depth costs nothing): a block longer than `MAX_BLOCK_CHARS` is refused before any parsing,
 so one giant entry fails at once. The constant is bibtexparser's: ~3 us per brace, comma, quote
-or line break, ~40 us per author name (twice bibtexparser's own cost: the kept form of a name
-is checked by splitting it again, measured 22 -> 45 us a name); importing a 14.5 MB file of 10,000 real-shaped entries takes 12 s of CPU
+or line break, ~20 us per author name, and as much again to check the form a name is kept in
+(`bibtex_record.stored_name` splits it back: 22 -> 45 us a name, measured). Importing a 14.5 MB
+file of 10,000 real-shaped entries takes 12 s of CPU, 17 s on a loaded machine where the JSON
+Lines corpus took 8 s instead of 5.6 (the same ratio as before the check)
 (`bench/bench_import_bib.py`).
 """
 

@@ -143,7 +143,8 @@ def stored_name(first: str, von: str, last: str, jr: str) -> str:
 
 def name_parts(name: str) -> NameParts | None:
     """How BibTeX splits a stored name into (first, von, last, jr); a name braced whole is all
-    last name. None for a name whose braces or backslashes are not plain text to BibTeX."""
+    last name. None for a name whose braces or backslashes are not plain text to BibTeX, or that
+    BibTeX would not read as one name (an `and` inside, a comma at an end, more than two)."""
     text = clean_line(name)
     if len(text) > 2 and text[0] == "{" and text[-1] == "}":
         inner = text[1:-1]
@@ -151,6 +152,13 @@ def name_parts(name: str) -> NameParts | None:
             return ("", "", clean_line(inner), "")
     if not text or "{" in text or "}" in text or "\\" in text:
         return None
+    if (
+        text.startswith(",")
+        or text.endswith(",")
+        or text.count(",") > 2
+        or any(word.casefold() == "and" for word in text.split(" "))
+    ):
+        return None  # BibTeX reads it as no name, or as more than one: only braced whole
     from bibtexparser.middlewares.names import parse_single_name_into_parts
 
     try:
