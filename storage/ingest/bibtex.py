@@ -29,8 +29,8 @@ brace depth costs nothing): a block longer than `MAX_BLOCK_CHARS` is refused bef
 so one giant entry fails at once. The constant is bibtexparser's: ~3 us per brace, comma, quote
 or line break, ~20 us per author name, and as much again to check the form a name is kept in
 (`bibtex_record.stored_name` splits it back: 22 -> 45 us a name, measured). Importing a 14.5 MB
-file of 10,000 real-shaped entries takes 12 s of CPU, 17 s on a loaded machine where the JSON
-Lines corpus took 8 s instead of 5.6 (the same ratio as before the check)
+file of 10,000 real-shaped entries took 12 s of CPU before that check; with it, 17 s on a loaded
+machine where the JSON Lines corpus took 8 s instead of 5.6, about the ratio before
 (`bench/bench_import_bib.py`).
 """
 

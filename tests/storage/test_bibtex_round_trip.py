@@ -17,9 +17,10 @@ from bibtexparser.middlewares.names import (
     parse_single_name_into_parts,
     split_multiple_persons_names,
 )
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from papershelf.storage.errors import IngestError
 from papershelf.storage.export.bibtex import to_bibtex
 from papershelf.storage.export.bibtex_text import kept_whole
 from papershelf.storage.export.citekeys import year_of
@@ -194,3 +195,33 @@ def test_the_real_bibtex_reads_exported_names_as_the_file_gave_them(
         for line in lines
     ]
     assert read == name_reading(" and ".join(names))
+
+
+HOSTILE_NAME = st.lists(
+    st.sampled_from(
+        [
+            *"abcXYZéÉłŁøØæ'-. ,{}\\&~%_^$",
+            *("van ", "de ", "Jr.", " and ", "III", "others", '{\\"o}', "$x$", "\\&", "\\relax "),
+        ]
+    ),
+    min_size=1,
+    max_size=12,
+).map("".join)
+
+
+@given(HOSTILE_NAME)
+@example(",}É")  # found by fuzzing: a name starting with a comma, braced on the first round
+@example("Ø' and  &")  # `\& and`: bibtexparser does not split after a backslash
+@example("é_ø,&}")  # a corporate name holding a comma
+@settings(max_examples=200, deadline=None)
+def test_any_author_text_is_a_fixpoint_from_the_second_export(name: str) -> None:
+    """Whatever a `.bib` writes as a name, importing the export of what was read and exporting
+    again changes nothing: no name splits, merges or loses its braces on a later round."""
+    written = f"@article{{k, title = {{T}}, author = {{{name} and Ann Lee}}}}\n"
+    try:
+        (paper,) = import_bib(written)
+    except IngestError:  # a file that is not BibTeX: another test's business
+        return
+    second = to_bibtex(import_bib(to_bibtex([paper])))
+    (again,) = import_bib(second)
+    assert to_bibtex([again]) == second
