@@ -18,6 +18,7 @@ from typing import Any
 
 from papershelf.storage.errors import IngestError
 from papershelf.storage.ingest.decode import MAX_FILE_BYTES, decode, read_bytes, source_name
+from papershelf.storage.ingest.limits import capped_authors, capped_title
 from papershelf.storage.ingest.merge import MatchIndex, merge_papers
 from papershelf.storage.ingest.paragraphs import dedupe_key, paper_id, paragraphs, venue_from_header
 from papershelf.storage.model import Paper, utc_now
@@ -64,6 +65,9 @@ class ParseResult:
     """Abstracts repeated inside this file (merged)."""
     skipped: int
     """Section headers and other non-paper paragraphs or records."""
+    notes: tuple[str, ...] = ()
+    """One line each, what the import had to make of the file (`3 entries used undefined macros
+    ...`); clean text, without the file's name."""
 
 
 def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
@@ -80,6 +84,7 @@ def _make_paper(
     authors: tuple[str, ...] = (),
     url: str | None = None,
 ) -> Paper:
+    title, authors = capped_title(title), capped_authors(authors)  # `ingest.limits`
     code_urls, links = split_urls(abstract)
     if url is not None and is_code_url(url):
         code_urls = _union(code_urls, (url,))
@@ -109,9 +114,9 @@ class Collector:
         self._index = MatchIndex(self.papers)
         self._venues: set[str | None] = set()
 
-    def result(self, source: str, venue: str | None) -> ParseResult:
-        """What the file held: the papers collected, in order, with the counts; its venue is
-        `venue`, else the one venue every record added had (None when they differ)."""
+    def result(self, source: str, venue: str | None, notes: tuple[str, ...] = ()) -> ParseResult:
+        """What the file held: the papers collected, in order, with the counts and `notes`; its
+        venue is `venue`, else the one venue every record added had (None when they differ)."""
         if venue is None and len(self._venues) == 1:
             (venue,) = self._venues
         return ParseResult(
@@ -120,6 +125,7 @@ class Collector:
             papers=list(self.papers.values()),
             duplicates=self.duplicates,
             skipped=self.skipped,
+            notes=notes,
         )
 
     def add(self, paper: Paper) -> None:
@@ -334,6 +340,10 @@ def parse_bytes(
 
     if bibtex.is_bibtex(text, source):
         return bibtex.parse_bibtex(text, source, venue, now)
+    from papershelf.storage.ingest import ris
+
+    if ris.is_ris(text, source):
+        return ris.parse_ris(text, source, venue, now)
     if source.lower().endswith(_XML_SUFFIXES) or _XML_START.match(text):
         from papershelf.storage.ingest.atom import parse_feed  # loads defusedxml: only here
 
@@ -350,6 +360,10 @@ def parse_bytes(
 
             if (notes := openreview.notes_of(records)) is not None:
                 return openreview.parse_notes(notes, source, venue, now)
+            from papershelf.storage.ingest import csl
+
+            if csl.is_csl(records):
+                return csl.parse_csl(records, source, venue, now)
             return _parse_json(records, source, venue, now)
     return _parse_text(text, source, venue, now)
 

@@ -33,7 +33,8 @@ class FileReport:
     """What importing one file did. `error` is a one-line message when the file imported nothing.
 
     `removed`: records of papers the user removed, skipped; `restored`: removed papers brought
-    back (`include_removed`, counted in `added` too).
+    back (`include_removed`, counted in `added` too); `notes`: lines about what the import made
+    of the file (`ParseResult.notes`: undefined macros, made citation keys).
     """
 
     source: str
@@ -43,6 +44,7 @@ class FileReport:
     error: str | None = None
     removed: int = 0
     restored: int = 0
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -120,6 +122,7 @@ class Importer:
                         result.skipped,
                         removed=got.removed,
                         restored=got.restored,
+                        notes=result.notes,
                     )
                 )
         return reports

@@ -36,7 +36,6 @@ beside its one-line delegation, so the whole API reads in one place.
 from __future__ import annotations
 
 import os
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
@@ -61,6 +60,7 @@ from papershelf.storage.library.quarantine import NeedsLock, stale_temp_files
 from papershelf.storage.library.removal import RemoveReport
 from papershelf.storage.library.state_file import StateFile
 from papershelf.storage.model import Entry, Paper, Status
+from papershelf.storage.text.fold import fold
 from papershelf.storage.text.identifiers import identifiers_of
 
 __all__ = [
@@ -106,10 +106,9 @@ def holds_library(path: Path) -> bool:
 
 
 def fold_name(text: str) -> str:
-    """A name as a person may type it: `K2IE` for `K²IE`, `deja` for `Déjà`, any case.
-    (Compatibility forms are unfolded, accents dropped, then case folded.)"""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    """A name as a person may type it: `K2IE` for `K²IE`, `deja` for `Déjà`, `aesop` for
+    `Æsop`, any case (`storage.text.fold.fold`, as searches fold)."""
+    return fold(text)
 
 
 class Library:
