@@ -18,7 +18,7 @@ from typing import Any
 
 from papershelf.storage.errors import IngestError
 from papershelf.storage.ingest.decode import MAX_FILE_BYTES, decode, read_bytes, source_name
-from papershelf.storage.ingest.merge import MatchIndex, merge_papers
+from papershelf.storage.ingest.merge import MatchIndex, merge_papers, unique_id
 from papershelf.storage.ingest.paragraphs import dedupe_key, paper_id, paragraphs, venue_from_header
 from papershelf.storage.model import Paper, utc_now
 from papershelf.storage.names.derive import derive_name
@@ -127,6 +127,8 @@ class Collector:
         self._venues.add(paper.venue)
         found = self._index.find(paper)
         if found is None:
+            # Another paper of this title that it contradicts may hold its id already.
+            paper = unique_id(paper, self.papers)
             self.papers[paper.id] = paper
         else:
             paper = self.papers[found] = merge_papers(self.papers[found], paper)

@@ -183,7 +183,7 @@ def _merge(
     """Add `batch` to `papers`, each record merged into the paper it matches (by abstract,
     identifier or title: `ingest.merge.MatchIndex`), which keeps its id; records of removed
     papers are skipped or brought back (`gone`)."""
-    from papershelf.storage.ingest.merge import merge_papers
+    from papershelf.storage.ingest.merge import merge_papers, unique_id
 
     counts = MergeCounts()
     for paper in batch:
@@ -200,7 +200,9 @@ def _merge(
             counts.added += 1
         elif found is None:
             counts.added += 1
-            merged = paper
+            # A record of a title another paper (listed or removed) has, that contradicts it:
+            # a new paper, under an id of its own.
+            merged = unique_id(paper, papers, gone.removed)
         else:
             counts.seen += 1
             old = papers[found]
