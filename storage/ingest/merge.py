@@ -21,7 +21,15 @@ from papershelf.storage.ingest.paragraphs import paper_id
 from papershelf.storage.model import Paper
 from papershelf.storage.text.authors import family_name
 
-__all__ = ["MatchIndex", "contradicts", "merge_papers", "record_id", "title_key", "unique_id"]
+__all__ = [
+    "MatchIndex",
+    "contradicts",
+    "merge_papers",
+    "own_ids",
+    "record_id",
+    "title_key",
+    "unique_id",
+]
 
 _NOT_LETTERS = re.compile(r"[\W_]+")
 
@@ -137,6 +145,17 @@ def merge_papers(old: Paper, new: Paper) -> Paper:
         cite_key=old.cite_key or new.cite_key,
         extra=_union_pairs(old.extra, new.extra),
     )
+
+
+def own_ids(paper: Paper) -> set[str]:
+    """Every id `record_id` could have given a record of this paper: its abstract's, each
+    identifier's, its title's (a paper stored before its abstract keeps that id)."""
+    ids = {_digest(key) for key in paper.identifiers}
+    if paper.abstract:
+        ids.add(paper_id(paper.abstract))
+    if paper.title and (by_title := record_id("", (), paper.title)):
+        ids.add(by_title)
+    return ids
 
 
 def _stored_before_its_abstract(paper: Paper) -> bool:
