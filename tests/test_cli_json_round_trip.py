@@ -99,7 +99,7 @@ def test_an_id_that_is_not_the_records_own_is_ignored(tmp_path: Path) -> None:
 
 
 TEXT = st.text(
-    st.sampled_from([*"abcxyz ÉéK$^2\\{}_-:,.'\"", "e\u0301", "\U0001f600", "\x1b", "\u202e"]),
+    st.sampled_from([*"abcxyz ÉéK$^2\\{}_-:,.'\"", "\U0001f600", "\x1b", "\u202e"]),
     max_size=30,
 )
 WORDS = st.lists(st.sampled_from(["graph", "neural", "planner", "Falcon", "we", "propose"]))
