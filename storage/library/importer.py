@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,6 +53,8 @@ class MergeCounts:
     seen: int = 0
     removed: int = 0
     restored: int = 0
+    restored_ids: list[str] = field(default_factory=list)
+    """The removed papers brought back, by id (their tags and notes follow them)."""
 
 
 def bundled_seed_files() -> list[Path]:
@@ -78,6 +80,8 @@ class Importer:
     def __init__(self, lock: LibraryLock, papers: PapersFile) -> None:
         self._lock = lock
         self._papers = papers
+        self.restored_ids: list[str] = []
+        """The removed papers the last `import_files` brought back."""
 
     def import_files(
         self,
@@ -105,7 +109,9 @@ class Importer:
             if progress is not None:
                 progress(done, len(files))
         batches = [result.papers for result in parsed if not isinstance(result, FileReport)]
-        counts = iter(self.merge(batches, include_removed=include_removed))
+        merged = self.merge(batches, include_removed=include_removed)
+        self.restored_ids = [pid for got in merged for pid in got.restored_ids]
+        counts = iter(merged)
         reports: list[FileReport] = []
         for result in parsed:
             if isinstance(result, FileReport):
@@ -197,6 +203,7 @@ def _merge(
             merged = merge_papers(gone.removed.pop(was), paper)
             gone.restored += 1
             counts.restored += 1
+            counts.restored_ids.append(was)
             counts.added += 1
         elif found is None:
             counts.added += 1
