@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from papershelf.storage.errors import IngestError
+from papershelf.storage.ingest import json_record
 from papershelf.storage.ingest.decode import MAX_FILE_BYTES, decode, read_bytes, source_name
 from papershelf.storage.ingest.limits import capped_authors, capped_title
-from papershelf.storage.ingest.merge import MatchIndex, merge_papers
+from papershelf.storage.ingest.merge import MatchIndex, merge_papers, record_id, unique_id
 from papershelf.storage.ingest.paragraphs import dedupe_key, paper_id, paragraphs, venue_from_header
 from papershelf.storage.model import Paper, utc_now
 from papershelf.storage.names.derive import derive_name
@@ -133,6 +134,8 @@ class Collector:
         self._venues.add(paper.venue)
         found = self._index.find(paper)
         if found is None:
+            # Another paper of this title that it contradicts may hold its id already.
+            paper = unique_id(paper, self.papers)
             self.papers[paper.id] = paper
         else:
             paper = self.papers[found] = merge_papers(self.papers[found], paper)
@@ -306,10 +309,9 @@ def _parse_json(
             raise IngestError(source, "a JSON record must be an object", line)
         raw = record.get("abstract")
         abstract = clean_line(raw) if isinstance(raw, str) else ""
-        if not abstract:
-            collector.skipped += 1
-            continue
         _check_length(abstract, source, line)
+        title = json_record.title_of(record)
+        fields = {**_record_fields(record), **json_record.bib_fields(record)}
         record_venue = venue or _one_line(record.get("venue"))
         url = _one_line(record.get("url"))
         paper = _make_paper(
@@ -317,11 +319,21 @@ def _parse_json(
             source,
             record_venue,
             now,
-            title=_one_line(record.get("title")),
+            title=title,
             authors=_authors(record.get("authors")),
             url=canonical(url) if url else None,
         )
-        collector.add(replace(paper, **_record_fields(record)))
+        paper = json_record.record_links(replace(paper, **fields), record)
+        if not abstract:
+            # A reading list may start from a title or an identifier (as a `.bib` entry
+            # does); a record with none of the three is no paper.
+            new_id = record_id("", paper.identifiers, title)
+            if not new_id:
+                collector.skipped += 1
+                continue
+            name = derive_name("", title=paper.title, code_urls=paper.code_urls) if title else None
+            paper = replace(paper, id=new_id, name=name or paper.cite_key or paper.identifiers[0])
+        collector.add(json_record.own_identity(paper, record))
     return collector.result(source, venue)
 
 

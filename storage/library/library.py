@@ -483,20 +483,29 @@ class Library:
         include_removed: bool = False,
     ) -> list[FileReport]:
         """Import abstract lists; one report per file, in order. papers.json is written at most
-        once, and only when something changed; state.json is never touched.
+        once, and only when something changed.
 
         A file that fails to parse imports nothing and gets `FileReport.error`; the others still
         import. `progress(done_files, total_files)` is called after each file is parsed.
         Papers the user removed are skipped (`FileReport.removed`) unless `include_removed`,
-        which brings them back (`FileReport.restored`) and forgets they were removed.
+        which brings them back (`FileReport.restored`) and forgets they were removed; their
+        tags, status, star and note come back too, as one undo step (`bring_back`), the only
+        time an import writes state.json.
         """
-        return self._importer.import_files(paths, venue, progress, include_removed=include_removed)
+        reports = self._importer.import_files(
+            paths, venue, progress, include_removed=include_removed
+        )
+        self._changes.bring_back(self._importer.restored_ids)
+        return reports
 
     def import_papers(
         self, papers: Iterable[Paper], source: str = "", *, include_removed: bool = False
     ) -> FileReport:
-        """Import parsed papers (merged by id like a file's); one write if anything changed."""
+        """Import parsed papers (merged by id like a file's); one write if anything changed.
+        A removed paper brought back (`include_removed`: `papershelf add`, `a`) gets its tags
+        and notes back, as for `import_files`."""
         (got,) = self._importer.merge([list(papers)], include_removed=include_removed)
+        self._changes.bring_back(got.restored_ids)
         return FileReport(
             source, got.added, got.seen, 0, removed=got.removed, restored=got.restored
         )
