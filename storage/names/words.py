@@ -290,6 +290,23 @@ def word_count(text: str, name: str) -> int:
     return count
 
 
+def own_count(text: str, name: str) -> int:
+    """Occurrences of the name as a name of its own, not the head or tail of a longer
+    hyphenated one ("KOR" in "KOR-Bench", "VASA" in "VASA-1" count for those names)."""
+    count, index = 0, text.find(name)
+    while index >= 0:
+        end = index + len(name)
+        before = text[index - 1] if index else " "
+        after = text[end] if end < len(text) else " "
+        if not before.isalnum() and not after.isalnum():
+            glued = (after == "-" and text[end + 1 : end + 2].isalnum()) or (
+                before == "-" and index >= 2 and text[index - 2].isalnum()
+            )
+            count += not glued
+        index = text.find(name, index + 1)
+    return count
+
+
 _KIND_WORDS = re.compile(r"(?:" + NOUNS + r")s?")
 _ARTICLES = ("a", "an", "the")
 _LINKS = _words("of for to in on at by with from via that which and or as")

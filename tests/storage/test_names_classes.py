@@ -257,9 +257,13 @@ def test_a_project_page_names_the_word_the_text_capitalises() -> None:
     assert method_name(abstract) == "PaintMesh"
 
 
-def test_a_project_page_word_found_only_inside_its_url_names_nothing() -> None:
+def test_a_project_page_word_found_only_inside_its_url_names_it_by_the_host() -> None:
+    # A page made for one paper is named by its host, as derive_name shows it (the text gives
+    # no capitals to copy); a person's site with a path names nothing.
     abstract = "Sketches are turned into meshes. See https://paintmesh.github.io/ for videos."
-    assert method_name(abstract) is None
+    assert method_name(abstract) == "paintmesh" == derive_name(abstract)
+    personal = "Sketches are turned into meshes. See https://jdoe.github.io/projects/x for videos."
+    assert method_name(personal) is None
 
 
 def test_an_acronym_the_paper_defines_for_its_own_work_is_named() -> None:
@@ -481,3 +485,13 @@ def test_a_venue_and_year_after_a_repository_name_are_not_part_of_it() -> None:
     assert derive_name(abstract, code_urls=("https://github.com/lab/SpinQuery_ICML2031",)) == (
         "SpinQuery"
     )
+
+
+def test_a_name_said_inside_a_longer_hyphenated_name_is_not_repeated_by_it() -> None:
+    # "ORB" is said once alone; "ORB-Suite" three times: the suite is the paper's subject.
+    abstract = (
+        "We introduce open retrieval bias (ORB), a measure of how retrievers favour popular "
+        "passages. We then release the ORB-Suite benchmark with nine domains. ORB-Suite exposes "
+        "failures of dense retrievers, and ORB-Suite results transfer to new domains."
+    )
+    assert method_name(abstract) == "ORB-Suite"
