@@ -206,11 +206,24 @@ def _window_candidates(
             named
             and (named[1] or (namelike(named[0].split()[0]) and not listed))
             and not spelled_out(text, appositive_end, named[0], acronyms)
+            and not _list_of_kinds(text, appositive_end, appositive_end + len(named[0]))
         ):
             # "we propose a unified framework, HyperHuman, that": as sure as a direct name.
             close = named[1] and len(text[window_start:appositive_end].split()) <= 8
             found.append((5 + _LEAD_BONUS * lead if close else 4, appositive_end, named[0]))
     return found
+
+
+# A list going on after a name: ", GPT-3, ...", ", and Llama".
+_LIST_GOES_ON = re.compile(r"\s*,\s*(?:and\s+)?[^\W_a-z]")
+
+
+def _list_of_kinds(text: str, start: int, end: int) -> bool:
+    """Whether an appositive after a plural kind begins a list: "six LLMs—GPT-4, GPT-3, ..."
+    names what a study compares, not what the paper makes (a false name of studies)."""
+    kind = text[max(0, start - 12) : start].rstrip(" ,:-\u2014").rsplit(" ", 1)[-1]
+    plural = kind.endswith("s") and not kind.endswith("ss")
+    return plural and _LIST_GOES_ON.match(text, end) is not None
 
 
 def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Candidate]:

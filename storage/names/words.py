@@ -52,7 +52,10 @@ NOUNS = (
     r"method|framework|model|approach|algorithm|tool|system|architecture|technique|pipeline|"
     r"module|benchmark|dataset|estimator|network|strategy|paradigm|scheme|library|metric|loss|"
     r"agent|solver|optimi[sz]er|procedure|mechanism|family|suite|toolkit|platform|encoder|sampler|"
-    r"transformer|policy|protocol|measure|attack|defen[cs]e|objective|formulation|variant|layer"
+    r"transformer|policy|protocol|measure|attack|defen[cs]e|objective|formulation|variant|layer|"
+    # "an LLM-based solution, AutoG,", "a lightweight MLLM, Mini-Monkey,", "our novel resource,
+    # INCLUDE,", "a new decision criterion BEEM": kinds a paper's own name follows too.
+    r"solution|criterion|resource|m?llm|vlm|lmm"
 )
 TOKEN = re.compile(r"[^\s,;:()\[\]\"\u2013\u2014]+")  # en/em dashes end a name too
 ACRONYM = re.compile(r"\(\s?([^()\s]{2,25}(?: v?\d+(?:\.\d+)*)?)\s?\)(?=[\s,.;:)]|$)")

@@ -495,3 +495,43 @@ def test_a_name_said_inside_a_longer_hyphenated_name_is_not_repeated_by_it() -> 
         "failures of dense retrievers, and ORB-Suite results transfer to new domains."
     )
     assert method_name(abstract) == "ORB-Suite"
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        (
+            "Sorting is slow on sparse inputs. We propose an LLM-based solution, SortPilot, "
+            "that writes sorting kernels for each input shape.",
+            "SortPilot",
+        ),
+        (
+            "Charts hide their data from readers. We introduce a compact MLLM, ChartLens, which "
+            "reads values from chart images.",
+            "ChartLens",
+        ),
+        (
+            "Exams in many scripts remain untested. Our novel resource, POLYEXAM, is a benchmark "
+            "of questions in thirty scripts.",
+            "POLYEXAM",
+        ),
+        (
+            "Early exits waste accuracy. We propose a new exit criterion VOTEX where exits vote "
+            "on the label.",
+            "VOTEX",
+        ),
+    ],
+)
+def test_solutions_resources_criteria_and_language_models_are_kinds(
+    abstract: str, name: str
+) -> None:
+    assert method_name(abstract) == name
+
+
+def test_a_list_after_a_plural_kind_names_what_is_compared_not_made() -> None:
+    abstract = (
+        "Compilers emit intermediate code. In this paper, we present a study evaluating four "
+        "LLMs\u2014GPT-4, Gemma 2, Llama 3 and Mistral\u2014on reading it."
+    )
+    assert derive_name(abstract) != "GPT-4"
+    assert method_name(abstract) is None
