@@ -26,8 +26,11 @@ GENERIC = _words(
     """AI ML DL RL NLP CV LLM LM VLM MLLM LVLM GNN CNN RNN MLP GAN VAE SGD GD ODE PDE SDE MDP POMDP
     QA VQA ICL OOD ID SOTA BO GP KL MSE MLE MAP NN DNN DRL IRL LSTM ViT BERT GPT LoRA PEFT SFT RLHF
     DPO PPO API GPU CPU TPU IID PCA SVM KNN RKHS NTK HMM EM SVD CoT RAG ASR TTS MT NER OCR IR AUC
-    ROC FID IS US UK EU ReLU II III IV PAC VC ERM SAM MoE"""
+    ROC FID IS US UK EU ReLU II III IV PAC VC ERM SAM MoE
+    SSL SMC MCMC SCM DRO PDF GCN GAT SNN MARL NAS HPO"""
 )
+# (The second line: field terms found shown as names of papers that name none, by
+# bench_names --precision: "sequential Monte Carlo (SMC)", "structural causal models (SCMs)".)
 # Capitalised words that begin a phrase after "we propose" without naming anything.
 _COMMON_CAPITALS = _words(
     """A An The This That These Those Our We It Its In On For To Of By With From As At And Or

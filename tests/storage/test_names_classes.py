@@ -535,3 +535,31 @@ def test_a_list_after_a_plural_kind_names_what_is_compared_not_made() -> None:
     )
     assert derive_name(abstract) != "GPT-4"
     assert method_name(abstract) is None
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        (
+            "Clinical notes are long, and we first introduce Ward Notes Bench, a corpus of notes. "
+            "Next, we propose the Clinical Note Reader (CliNoTE), a novel framework that "
+            "condenses notes for physicians. CliNoTE halves reading time, and CliNoTE runs on "
+            "a laptop.",
+            "CliNoTE",
+        ),
+        (
+            "This paper introduces the retrieval-augmented dialogue agent with Labelled Automata "
+            "(LA-Plan), a new framework designed to keep dialogues on track.",
+            "LA-Plan",
+        ),
+    ],
+)
+def test_an_acronym_the_words_do_not_spell_names_what_the_cue_introduces_and_describes(
+    abstract: str, name: str
+) -> None:
+    assert method_name(abstract) == name
+
+
+@pytest.mark.parametrize("term", ["SSL", "SMC", "MCMC", "SCM", "DRO", "GCN", "NAS"])
+def test_field_terms_found_as_false_names_are_generic(term: str) -> None:
+    assert is_generic(term)
