@@ -563,3 +563,25 @@ def test_an_acronym_the_words_do_not_spell_names_what_the_cue_introduces_and_des
 @pytest.mark.parametrize("term", ["SSL", "SMC", "MCMC", "SCM", "DRO", "GCN", "NAS"])
 def test_field_terms_found_as_false_names_are_generic(term: str) -> None:
     assert is_generic(term)
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We route each token through a gated mixer and name the framework as GM-Route. "
+        "GM-Route halves latency.",
+        "Our sampler reuses old chains, and we call it ChainRe, since it recycles them.",
+    ],
+)
+def test_a_naming_verb_whose_subject_came_before_names_the_method(abstract: str) -> None:
+    assert method_name(abstract) in ("GM-Route", "ChainRe")
+
+
+def test_a_repository_slug_of_lower_case_words_is_a_description_not_a_name() -> None:
+    url = "https://github.com/lab/geometry-of-diffusion-models"
+    abstract = f"We study how diffusion models curve their latent space. Code: {url}."
+    title = "The Geometry of Diffusion Models Revisited"
+    assert derive_name(abstract, None, (url,)) == "How diffusion models curve their latent space"
+    assert derive_name(abstract, title, (url,)) == "The Geometry of Diffusion Models Revisited"
+    short = "https://github.com/lab/tree-diffusion"
+    assert derive_name(abstract, title, (short,)) == "tree-diffusion"  # two words may name it
