@@ -69,22 +69,6 @@ class PapershelfApp(CrashGuard, DialogKeys):
         *APP,
         *LEAVE_FILTER,
     ]
-    # The keys typed behind one of these wait for its dialog (DialogKeys): `a /` types `/`
-    # into the add dialog instead of opening the filter behind it.
-    DIALOG_ACTIONS: ClassVar[frozenset[str]] = frozenset(
-        {
-            "tag",
-            "note",
-            "remove",
-            "related",
-            "copy_code",
-            "open_link",
-            "export",
-            "add_papers",
-            "help",
-            "quit",
-        }
-    )
 
     def __init__(self, library: Library) -> None:
         super().__init__(library)  # the crash guard keeps it: `self.library`

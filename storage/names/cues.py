@@ -51,9 +51,9 @@ _CUE = re.compile(
     + _VERBS
     + r")|called|named|dubbed|termed|coined|referred to as|known as|the proposed|"
     r"our(?=\s+[^\s,;:()]+\s+(?:" + _NOUNS + r")s?\b)|"  # "our ConText model": the name first
-    r"our (?:[\w-]+ ){0,3}?(?:"
-    + _NOUNS
-    + r")s?\s*[:,]?|the resulting|(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
+    r"our (?:[\w-]+ ){0,3}?(?:" + _NOUNS + r")s?\s*[:,]?|the resulting|"
+    # "... and name the framework (as) M3-JEPA": a naming verb whose subject came before.
+    r"(?:name|call)(?=\s+(?:the|this|our|it)\s)|(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
     re.IGNORECASE,
 )
 # Every _CUE match begins with one of these (in any case): _CUE is tried only where one begins,
@@ -63,6 +63,8 @@ _CUE_WORDS = (
     "this",
     "our",
     "called",
+    "name",
+    "call",
     "named",
     "dubbed",
     "termed",
@@ -160,7 +162,8 @@ def _window_candidates(
     a `lead` cue ("we propose"), a name set off right after it is the paper's own (score 6).
     """
     found: list[Candidate] = []
-    direct_start = skip_over(_DIRECT_SKIP, text, window_start)
+    # After a naming cue, past "the framework (as)": "name the framework as M3-JEPA".
+    direct_start = skip_over(_NAMING_SKIP if naming else _DIRECT_SKIP, text, window_start)
     acronyms = [
         (match, expansion(match, text, expansions))
         for match in (

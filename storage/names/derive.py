@@ -256,7 +256,7 @@ def derive_name(abstract: str, title: str | None = None, code_urls: tuple[str, .
     # rarely a topic's (measured: bench_names --precision), unlike `method_name`'s other guesses.
     if made := made_acronym(display_text(abstract).text):
         return plain_letters(made)
-    if repo:
+    if repo and not _described_slug(repo):
         return repo
     # A page made for the paper ("slimnet.github.io") is named like a repository.
     if "github.io" in abstract and (slug := page_slug(split_urls(abstract)[1])):
@@ -264,6 +264,17 @@ def derive_name(abstract: str, title: str | None = None, code_urls: tuple[str, .
     if shown_title:
         return _title_headline(shown_title)
     return headline(display_text(abstract).text)
+
+
+_SLUG_PARTS = re.compile(r"[-_.]")
+
+
+def _described_slug(repo: str) -> bool:
+    """A repository named by three or more lower-case words ("hessian-geometry-of-diffusion-
+    models", "zero-bubble-pipeline-parallelism"): a description, not a name; the headline
+    reads better (these were most false names guessed from slugs, bench_names --precision)."""
+    parts = _SLUG_PARTS.split(repo)
+    return len(parts) >= 3 and repo.islower()
 
 
 def _title_headline(shown_title: str) -> str:
