@@ -53,7 +53,10 @@ _CUE = re.compile(
     r"our(?=\s+[^\s,;:()]+\s+(?:" + _NOUNS + r")s?\b)|"  # "our ConText model": the name first
     r"our (?:[\w-]+ ){0,3}?(?:" + _NOUNS + r")s?\s*[:,]?|the resulting|"
     # "... and name the framework (as) M3-JEPA": a naming verb whose subject came before.
-    r"(?:name|call)(?=\s+(?:the|this|our|it)\s)|(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
+    r"(?:name|call)(?=\s+(?:the|this|our|it)\s)|"
+    # "We address this by proposing X, an ...": the paper's own means, as sure as "we propose".
+    r"by (?:propos|introduc|present)ing|"
+    r"(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
     re.IGNORECASE,
 )
 # Every _CUE match begins with one of these (in any case): _CUE is tried only where one begins,
@@ -63,6 +66,9 @@ _CUE_WORDS = (
     "this",
     "our",
     "called",
+    "by propos",
+    "by introduc",
+    "by present",
     "name",
     "call",
     "named",
@@ -102,7 +108,8 @@ _APPOSITIVE_LOWER = re.compile(_APPOSITIVE_TEXT)
 _TYPED_NAME = re.compile(r"(?:the\s+)?([^\s,;:()]+)\s+(?:" + _NOUNS + r")s?\b", re.I)
 # Cues that introduce the paper's own contribution ("we propose", "this paper introduces").
 _LEAD_CUE = re.compile(
-    r"(?P<verbal>(?:we|this \w+|our (?:paper|work))\s+(?:\w+\s+)?(?:propos|introduc|present))|"
+    r"(?P<verbal>(?:we|this \w+|our (?:paper|work))\s+(?:\w+\s+)?(?:propos|introduc|present)|"
+    r"by (?:propos|introduc|present))|"
     r"the proposed|our",
     re.I,
 )
@@ -217,6 +224,30 @@ def _window_candidates(
     return found
 
 
+# A quoted phrase and its kind right after a cue: 'a novel ``Relax and Merge'' framework',
+# 'the "shadow cones" framework' (a few lower-case words may come first).
+_QUOTED_KIND = re.compile(
+    r"\s+(?:[a-z-]+\s+){0,3}?(?:``|\"|\u201c)([^`\"\u201c\u201d']{2,40}?)(?:''|\"|\u201d)\s+(?:"
+    + _NOUNS
+    + r")s?\b"
+)
+
+
+def _quoted_name(text: str, window_start: int) -> Candidate | None:
+    """'we propose a novel ``Relax and Merge'' framework': the quotes make the words a name."""
+    if text[window_start : window_start + 40].find("`") < 0 and not any(
+        quote in text[window_start : window_start + 40] for quote in ('"', "\u201c")
+    ):
+        return None  # no quote close after the cue (most cues): no scan
+    quoted = _QUOTED_KIND.match(text, window_start)
+    phrase = quoted.group(1).strip() if quoted else ""
+    if not quoted or not 1 <= len(phrase.split()) <= 4:
+        return None
+    if " " not in phrase and not namelike(phrase):
+        return None  # 'a new "best" method': a word in quotes, not a coined one
+    return (5, quoted.start(1), phrase[0].upper() + phrase[1:])
+
+
 # A list going on after a name: ", GPT-3, ...", ", and Llama".
 _LIST_GOES_ON = re.compile(r"\s*,\s*(?:and\s+)?[^\W_a-z]")
 
@@ -251,6 +282,8 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
             found.extend((score - weaker, at, name) for score, at, name in window)
         if lower and (phrase := _lower_phrase(text, window_start, naming)):
             found.append((5, window_start, phrase))
+        if lead and (quoted := _quoted_name(text, window_start)):
+            found.append(quoted)
         # Styles are sorted by start: only those starting in the window (linear, not quadratic,
         # in text with many cues and many styles).
         index = bisect_left(styles, (window_start,))

@@ -585,3 +585,33 @@ def test_a_repository_slug_of_lower_case_words_is_a_description_not_a_name() -> 
     assert derive_name(abstract, title, (url,)) == "The Geometry of Diffusion Models Revisited"
     short = "https://github.com/lab/tree-diffusion"
     assert derive_name(abstract, title, (short,)) == "tree-diffusion"  # two words may name it
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        (
+            "Fair clustering is hard to approximate. We propose a novel ``Split and Join'' "
+            "framework that returns a constant-factor solution.",
+            "Split and Join",
+        ),
+        (
+            'Here, we introduce the "light tubes" framework, a geometric embedding of trees.',
+            "Light tubes",
+        ),
+    ],
+)
+def test_a_quoted_phrase_and_its_kind_after_a_cue_is_a_name(abstract: str, name: str) -> None:
+    assert method_name(abstract) == name
+
+
+def test_a_common_word_in_quotes_is_no_name() -> None:
+    assert method_name('We propose a new "robust" method for ranking.') is None
+
+
+def test_by_proposing_introduces_the_papers_own_lower_case_name() -> None:
+    abstract = (
+        "Circuits cannot read trees. We address this by proposing sum-product-tree networks, "
+        "an extension of circuits to tree-structured data."
+    )
+    assert method_name(abstract) == "Sum-product-tree networks"
