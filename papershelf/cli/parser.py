@@ -171,6 +171,15 @@ def _tag_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("changes", nargs="+", metavar="+TAG|-TAG")
 
 
+def _note_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("ref", metavar="ID|NAME")
+    p.add_argument(
+        "--edit",
+        action="store_true",
+        help="edit the note in $VISUAL or $EDITOR (else vi) and save it when the editor exits",
+    )
+
+
 def _status_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("ref", metavar="ID|NAME")
     p.add_argument("status", choices=STATUSES)
@@ -217,6 +226,7 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "show": ("show one paper", _show_arguments),
     "tag": ("add (+tag) and remove (-tag) tags", _tag_arguments),
     "status": ("set the reading status", _status_arguments),
+    "note": ("print a paper's note, or edit it in your editor (--edit)", _note_arguments),
     "export": (
         "write the matching papers as a Markdown reading list, BibTeX, CSV or JSON",
         _export_arguments,
