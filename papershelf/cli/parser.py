@@ -256,6 +256,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog=PROG,
         description="A keyboard-first reading list for research-paper abstracts. "
         "With no command, starts the app.",
+        epilog=None if only is not None else _config_epilog(),
         allow_abbrev=False,
     )
     parser.add_argument("--version", action=_VersionAction)
@@ -269,6 +270,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         _add_db(p, default=argparse.SUPPRESS)
         add_arguments(p)
     return parser
+
+
+def _config_epilog() -> str:
+    """Where the user's config file is: the whole parser's help says it (not each command's)."""
+    from papershelf.storage.library.config import CONFIG_ENV, config_path
+
+    return f"settings (theme, keys, default library, ...): {config_path()} (${CONFIG_ENV})"
 
 
 def _find_command(argv: Sequence[str]) -> tuple[str, list[str]] | None:
