@@ -9,6 +9,7 @@ palette show it. The theme is checked by `app_theme.ThemeMemory`.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
@@ -17,8 +18,6 @@ from textual.binding import Binding, BindingType
 if TYPE_CHECKING:
     from papershelf.tui.app import PapershelfApp
 
-_LISTED = 6
-"""Binding ids a problem line lists at most (the help screen has them all)."""
 NOTICE_SECONDS = 20
 """How long a config problem stays on screen: long enough to read a path and a key."""
 
@@ -67,11 +66,10 @@ def apply_keymap(app: PapershelfApp) -> list[str]:
         if binding_id in known:
             keymap[binding_id] = keys
             continue
-        near = sorted(i for i in known if i.split(".")[0] == binding_id.split(".")[0])
-        hint = ", ".join(near[:_LISTED]) if near else ", ".join(sorted(known)[:_LISTED])
+        near = difflib.get_close_matches(binding_id, sorted(known), n=3, cutoff=0.6)
+        hint = f"did you mean {' or '.join(near)}?" if near else "the README's Settings lists them"
         problems.append(
-            f"{config.path.name}: keys.{binding_id}: no binding has this id "
-            f"(such as {hint}; the help screen's keys are listed in the README); ignored"
+            f"{config.path.name}: keys.{binding_id}: no binding has this id ({hint}); ignored"
         )
     app.applied_keymap = keymap
     app.set_keymap(keymap)
