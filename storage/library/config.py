@@ -33,12 +33,17 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from papershelf.storage.errors import SaveError
-from papershelf.storage.files.jsonstore import atomic_write
 from papershelf.storage.files.readfile import read_regular
-from papershelf.storage.library.settings import SORT_ORDERS, SortOrder
+
+if TYPE_CHECKING:
+    from papershelf.storage.library.settings import SortOrder
+
+# The sort orders, as `library.settings.SORT_ORDERS` (a test checks they agree): importing
+# settings would load TinyDB's storage (through jsonstore) into every `papershelf list`.
+_SORT_ORDERS = ("library", "name", "venue", "status", "changed")
 
 __all__ = [
     "CONFIG_ENV",
@@ -217,8 +222,8 @@ def _sort(reader: _Reader, key: str, value: object) -> dict[str, Any] | None:
     if not isinstance(value, str):
         reader.wrong_type(key, "a string", value)
         return None
-    if value not in SORT_ORDERS:
-        reader.problem(key, f"unknown order {_shown(value)} (use {', '.join(SORT_ORDERS)})")
+    if value not in _SORT_ORDERS:
+        reader.problem(key, f"unknown order {_shown(value)} (use {', '.join(_SORT_ORDERS)})")
         return None
     return {"sort": value}
 
@@ -293,6 +298,8 @@ def save_theme(path: Path, theme: str) -> None:
     """
     import tomlkit  # here: only a theme change writes the config
     from tomlkit.exceptions import TOMLKitError
+
+    from papershelf.storage.files.jsonstore import atomic_write
 
     path = Path(path)
     try:

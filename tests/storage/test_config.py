@@ -52,6 +52,25 @@ def test_a_good_file_gives_every_value_and_no_problem() -> None:
     assert config.keys == {"app.tag": "g", "list.down": "j,down"}
 
 
+def test_the_config_knows_the_sort_orders_settings_knows() -> None:
+    from papershelf.storage.library import config
+    from papershelf.storage.library.settings import SORT_ORDERS
+
+    assert config._SORT_ORDERS == SORT_ORDERS
+
+
+def test_reading_the_config_loads_neither_tinydb_nor_tomlkit() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from papershelf.storage.library.config import load_config; load_config(); "
+        "print(sorted(m for m in ('tinydb', 'tomlkit') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
 def test_an_empty_or_missing_file_is_the_empty_config(tmp_path: Path) -> None:
     assert parse_config("", PATH) == Config(PATH)
     assert load_config(tmp_path / "none.toml") == Config(tmp_path / "none.toml")
