@@ -10,10 +10,11 @@ palette show it. The theme is checked by `app_theme.ThemeMemory`.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding, BindingType
+from textual.keys import key_to_character
 
 if TYPE_CHECKING:
     from papershelf.tui.app import PapershelfApp
@@ -41,39 +42,65 @@ def dialog_bindings() -> list[BindingType]:
     return [binding for owner in owners for binding in owner.BINDINGS]
 
 
-def binding_ids(bindings: Iterable[BindingType]) -> Iterator[str]:
-    """The ids of `bindings` (those without one cannot be remapped)."""
-    for binding in bindings:
-        if isinstance(binding, Binding) and binding.id:
-            yield binding.id
-
-
-def known_binding_ids(app: PapershelfApp) -> set[str]:
-    """Every binding id a `[keys]` entry may name."""
+def known_bindings(app: PapershelfApp) -> dict[str, list[str]]:
+    """Every binding id a `[keys]` entry may name, with its default keys."""
     main = [action.binding for action in app.bound_actions()]
-    return set(binding_ids([*app.BINDINGS, *main, *dialog_bindings()]))
+    known: dict[str, list[str]] = {}
+    for binding in [*app.BINDINGS, *main, *dialog_bindings()]:
+        if isinstance(binding, Binding) and binding.id:
+            keys = known.setdefault(binding.id, [])
+            keys += [key.strip() for key in binding.key.split(",") if key.strip()]
+    return known
+
+
+def _same_key(key: str) -> str:
+    """`*` and `asterisk` are one key: compare keys by the character they type, if any."""
+    return key_to_character(key) or key
 
 
 def apply_keymap(app: PapershelfApp) -> list[str]:
-    """Give Textual the config's keymap, less unknown binding ids (one problem line each)."""
+    """Give Textual the config's keymap, less unknown binding ids and remaps onto a key another
+    binding of the same place keeps (Textual would take it from that one): one line each."""
     config = app.config
     if not config.keys:
         return []
-    known = known_binding_ids(app)
+    known = known_bindings(app)
     problems: list[str] = []
     keymap: dict[str, str] = {}
     for binding_id, keys in config.keys.items():
-        if binding_id in known:
-            keymap[binding_id] = keys
+        where = f"{config.path.name}: keys.{binding_id}"
+        if binding_id not in known:
+            near = difflib.get_close_matches(binding_id, sorted(known), n=3, cutoff=0.6)
+            hint = f"did you mean {' or '.join(near)}?" if near else "the README lists the ids"
+            problems.append(f"{where}: no binding has this id ({hint}); ignored")
             continue
-        near = difflib.get_close_matches(binding_id, sorted(known), n=3, cutoff=0.6)
-        hint = f"did you mean {' or '.join(near)}?" if near else "the README's Settings lists them"
-        problems.append(
-            f"{config.path.name}: keys.{binding_id}: no binding has this id ({hint}); ignored"
-        )
+        taken = _taken(binding_id, keys, known, config.keys)
+        if taken is not None:
+            key, other = taken
+            problems.append(
+                f"{where}: {key!r} is already {other}'s key (remap {other} too); ignored"
+            )
+            continue
+        keymap[binding_id] = keys
     app.applied_keymap = keymap
     app.set_keymap(keymap)
     return problems
+
+
+def _taken(
+    binding_id: str, keys: str, known: dict[str, list[str]], remapped: Mapping[str, str]
+) -> tuple[str, str] | None:
+    """A key of `keys` that a binding of the same place (`app.`, `list.`, ...) keeps, as
+    (key, its id); None when every key is free there."""
+    place = binding_id.split(".")[0]
+    wanted = {_same_key(key): key for key in keys.split(",")}
+    for other, defaults in known.items():
+        if other == binding_id or other.split(".")[0] != place:
+            continue
+        for key in remapped[other].split(",") if other in remapped else defaults:
+            if _same_key(key) in wanted:
+                return wanted[_same_key(key)], other
+    return None
 
 
 def show_problems(app: PapershelfApp, problems: Iterable[str]) -> None:

@@ -82,6 +82,30 @@ async def test_the_help_screen_shows_the_remapped_key_and_the_config_path(
         assert not isinstance(app.screen, HelpScreen)
 
 
+async def test_a_remap_onto_a_key_another_binding_keeps_is_ignored(
+    library: Library, reopen, library_root: Path
+) -> None:
+    # t stays the tag editor's key; a swap (both remapped) is fine.
+    write_config('[keys]\n"app.star" = "t"\n"list.up" = "j"\n"list.down" = "k"\n')
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        await pilot.press("k", "t")
+        await settle(app, pilot)
+        assert app.screen is not app.main_screen  # the tag editor, as without the config
+        await pilot.press("escape", "j", "asterisk")
+        await settle(app, pilot)
+        assert app.paper_list.current_id == first
+        assert reopen(library_root).entry(first).starred
+    problems = [line for line in shown if line.startswith("config.toml: ")]
+    assert problems == [
+        "config.toml: keys.app.star: 't' is already app.tag's key (remap app.tag too); ignored"
+    ]
+
+
 async def test_bad_entries_are_one_warning_each_and_the_good_ones_apply(
     library: Library, reopen, library_root: Path
 ) -> None:
