@@ -260,3 +260,21 @@ def test_a_config_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(SaveError) as raised:
         save_theme(blocker / "config.toml", "nord")
     assert "\n" not in str(raised.value)
+
+
+@given(
+    st.dictionaries(_NAMES, _VALUES, max_size=6),
+    st.lists(st.text(min_size=1, max_size=20), min_size=1, max_size=3),
+)
+def test_saving_themes_changes_the_theme_only(document: dict[str, object], themes: list[str]):
+    import tempfile
+
+    original = "# kept comment\n" + tomlkit.dumps(document)
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "config.toml"
+        path.write_text(original, encoding="utf-8")
+        for theme in themes:
+            save_theme(path, theme)
+        text = path.read_text(encoding="utf-8")
+    assert text.startswith("# kept comment\n")
+    assert tomllib.loads(text) == {**tomllib.loads(original), "theme": themes[-1]}
