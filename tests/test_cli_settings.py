@@ -57,6 +57,26 @@ def test_note_edit_saves_what_the_editor_wrote_and_undo_takes_it_back(
     assert note_of(root, paper_id) == "Read §3 first. [31m"
 
 
+def test_a_note_changed_elsewhere_meanwhile_is_replaced_and_undo_brings_it_back(
+    capsys, root: Path, editor: FakeEditor, tmp_path: Path
+) -> None:
+    paper_id = first_id(root)
+    # The editor stands for a person who takes a while: meanwhile another papershelf writes.
+    Library.open(root, seed=False).set_note(paper_id, "before")
+    script = tmp_path / "set_theirs.py"
+    script.write_text(
+        "import sys\nfrom papershelf.storage.library.library import Library\n"
+        "Library.open(sys.argv[1], seed=False).set_note(sys.argv[2], 'theirs')\n"
+    )
+    editor.does(f'printf "mine" > "$1"\n{sys.executable} {script} {root} {paper_id}')
+    code, out, err = run(capsys, "--db", root, "note", paper_id, "--edit")
+    assert code == 0 and "note saved" in out
+    assert "the note was changed elsewhere while you edited it" in err
+    assert note_of(root, paper_id) == "mine"
+    run(capsys, "--db", root, "undo")
+    assert note_of(root, paper_id) == "theirs"
+
+
 def test_an_unchanged_note_saves_nothing_and_says_so(
     capsys, root: Path, editor: FakeEditor
 ) -> None:
@@ -101,7 +121,7 @@ def test_without_visual_the_editor_is_editor(
     monkeypatch.delenv("VISUAL")
     monkeypatch.setenv("EDITOR", f"{FakeEditor.NAME} --some-flag")
     editor.replaces("from $EDITOR")  # the flag comes first; the file is the last argument
-    editor._write('for last; do :; done\nprintf "from EDITOR" > "$last"')
+    editor.does('for last; do :; done\nprintf "from EDITOR" > "$last"')
     code, _, err = run(capsys, "--db", root, "note", first_id(root), "--edit")
     assert (code, err) == (0, "")
     assert note_of(root, first_id(root)) == "from EDITOR"

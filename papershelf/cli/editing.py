@@ -61,8 +61,17 @@ def cmd_note(args: argparse.Namespace) -> int:
             return EXIT_USER_ERROR
         output.line(f"{paper.name}: {edit.message}")
         return EXIT_OK
+    # The editor may have been open for long: another papershelf may have changed the note since.
+    # Yours is saved either way, and undo brings theirs back (the step holds the note it replaced).
+    library.refresh()
+    changed_meanwhile = library.has(paper.id) and library.entry(paper.id).note != note
     library.set_note(paper.id, edit.note)
     output.line(f"{paper.name}: note saved ({PROG} undo takes it back)")
+    if changed_meanwhile:
+        output.warning(
+            f"{paper.name}: the note was changed elsewhere while you edited it; "
+            f"yours replaced it ({PROG} undo brings the other back)"
+        )
     return EXIT_OK
 
 

@@ -26,7 +26,8 @@ class FakeEditor:
         monkeypatch.setenv("EDITOR", "false")  # never used while $VISUAL is set
         self.leaves_it()
 
-    def _write(self, body: str) -> None:
+    def does(self, body: str) -> None:
+        """Each run runs `body` (sh), with the file as $1."""
         self.script.write_text(
             f'#!/bin/sh\necho "$1" >> {shlex.quote(str(self.log))}\n{body}\n', encoding="utf-8"
         )
@@ -34,19 +35,19 @@ class FakeEditor:
 
     def appends(self, line: str) -> None:
         """Each run adds `line` at the end of the file."""
-        self._write(f'printf "%s\\n" {shlex.quote(line)} >> "$1"')
+        self.does(f'printf "%s\\n" {shlex.quote(line)} >> "$1"')
 
     def replaces(self, text: str) -> None:
         """Each run writes `text` as the whole file."""
-        self._write(f'printf "%s" {shlex.quote(text)} > "$1"')
+        self.does(f'printf "%s" {shlex.quote(text)} > "$1"')
 
     def leaves_it(self) -> None:
         """Each run quits without changing the file."""
-        self._write(":")
+        self.does(":")
 
     def fails(self, status: int, line: str) -> None:
         """Each run writes a line, then exits with `status` (the person aborted: :cq in vim)."""
-        self._write(f'printf "%s\\n" {shlex.quote(line)} >> "$1"\nexit {status}')
+        self.does(f'printf "%s\\n" {shlex.quote(line)} >> "$1"\nexit {status}')
 
     @property
     def runs(self) -> int:
