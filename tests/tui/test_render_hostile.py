@@ -7,9 +7,9 @@ notifications and inspect every Segment the compositor would send to the termina
 
 from __future__ import annotations
 
+import tempfile
 import unicodedata
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,7 @@ from papershelf.tui.widgets.reader import Reader, reader_content
 from papershelf.tui.widgets.status_line import StatusLine, status_content
 from papershelf.tui.widgets.tag_pane import TagPane, _prompt
 
-# -- payloads and the documented stand-ins ----------------------------------------------------
+# -- payloads -----------------------------------------------------------------------------------
 
 CLEAR = "\x1b[2J"
 OSC52 = "\x1b]52;c;aGk=\x07"
@@ -165,18 +165,13 @@ def content_segments(content: Content) -> list[Segment]:
 # -- the list row ------------------------------------------------------------------------------
 
 
-@dataclass
-class OnePaper:
-    """A Library stand-in for PaperList: one paper and its entry."""
-
-    paper: Paper
-    user: Entry = field(default_factory=Entry)
-
-    def get(self, paper_id: str) -> Paper:
-        return self.paper
-
-    def entry(self, paper_id: str) -> Entry:
-        return self.user
+def library_of(paper: Paper, entry: Entry, root: Path) -> Library:
+    """A real library in `root` holding `paper` as given, with `entry` stored as is (a
+    hand-edited state.json is not normalised: the row must defend itself)."""
+    library = Library.open(root, seed=False)
+    library.import_papers([paper], "hostile.txt")
+    library.restore({paper.id: entry})
+    return library
 
 
 def make_paper(
@@ -204,15 +199,18 @@ def make_paper(
 
 def row_of(paper: Paper, entry: Entry, width: int | None = None) -> tuple[Content, int]:
     # Component styles need a mounted widget; the text under test does not depend on them.
-    rows = ListRows(OnePaper(paper, entry), lambda *_, **__: Style(bold=True))  # type: ignore[arg-type]
-    described = shown(paper.name, True) + (
-        "  " + shown(paper.title, True) if paper.title and paper.title != paper.name else ""
-    )
-    if width is None:
-        # Wide enough that nothing is cut: the annotations get up to a third of the room.
-        width = 20 + 3 * (cell_len(described) + cell_len(annotations_of(paper, entry)))
-    hit = Hit(paper.id, 0.0, "")
-    return rows.content(hit, width, False), width
+    with tempfile.TemporaryDirectory(prefix="papershelf-hostile-") as directory:
+        library = library_of(paper, entry, Path(directory))
+        assert library.get(paper.id) == paper and library.entry(paper.id) == entry
+        rows = ListRows(library, lambda *_, **__: Style(bold=True))
+        described = shown(paper.name, True) + (
+            "  " + shown(paper.title, True) if paper.title and paper.title != paper.name else ""
+        )
+        if width is None:
+            # Wide enough that nothing is cut: the annotations get up to a third of the room.
+            width = 20 + 3 * (cell_len(described) + cell_len(annotations_of(paper, entry)))
+        hit = Hit(paper.id, 0.0, "")
+        return rows.content(hit, width, False), width
 
 
 def annotations_of(paper: Paper, entry: Entry) -> str:
