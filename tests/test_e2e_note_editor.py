@@ -52,3 +52,28 @@ def test_ctrl_e_hands_the_terminal_to_the_editor_and_back(term: Terminal, tmp_pa
         check=True,
     )
     assert '"note": "first line\\nwritten in the editor"' in shown.stdout
+
+
+def test_ctrl_c_in_the_editor_stops_the_editor_not_the_app(term: Terminal, tmp_path: Path) -> None:
+    db = tmp_path / "db"
+    editor = tmp_path / "line-editor"
+    editor.write_text(EDITOR)
+    editor.chmod(0o755)
+    term.start(
+        [*papershelf_command(), "--db", str(db)],
+        env={"VISUAL": str(editor), "PAPERSHELF_CONFIG": str(tmp_path / "config.toml")},
+        cwd=tmp_path,
+    )
+    term.wait_for_text("34 of 34 papers")
+    term.keys("n")
+    term.wait_for_text("ctrl+e your editor")
+    term.keys("C-e")
+    term.wait_for_text("EDITOR HAS THE TERMINAL")
+    term.keys("C-c")  # the terminal interrupts its foreground: the editor, and papershelf
+    screen = term.wait_for_text("The editor was stopped by signal 2; nothing saved")
+    assert "ctrl+e your editor" in screen  # the note editor is still open
+    term.keys("Escape")
+    # Wait for the dialog to close: an ESC followed at once by q would read as alt+q.
+    term.wait_until(lambda: "ctrl+e your editor" not in term.screen(), "the note editor to close")
+    term.keys("q")
+    term.wait_until(lambda: not term.alive(), "the app to quit")

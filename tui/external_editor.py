@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import subprocess
 import tempfile
 from collections.abc import Mapping
@@ -69,14 +70,21 @@ def edit_note(note: str, name: str = "note") -> NoteEdit:
         command = editor_command()
     except ValueError as error:
         return NoteEdit(None, f"{error}; nothing saved", ok=False)
-    fd, temp = tempfile.mkstemp(prefix=f"papershelf-{_safe_name(name)}-", suffix=".md")
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f"papershelf-{_safe_name(name)}-", suffix=".md")
+    except OSError as error:
+        reason = error.strerror or str(error)
+        return NoteEdit(None, f"cannot make a temp file for the editor ({reason})", ok=False)
     path = Path(temp)
     keep = False
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(note if not note or note.endswith("\n") else note + "\n")
         try:
-            status = subprocess.run([*command, str(path)], check=False).returncode
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+                handle.write(note if not note or note.endswith("\n") else note + "\n")
+        except (OSError, UnicodeEncodeError) as error:
+            return NoteEdit(None, f"cannot write the note for the editor ({error})", ok=False)
+        try:
+            status = _run_editor([*command, str(path)])
         except OSError as error:
             return NoteEdit(
                 None,
@@ -85,9 +93,10 @@ def edit_note(note: str, name: str = "note") -> NoteEdit:
                 ok=False,
             )
         if status != 0:
-            return NoteEdit(
-                None, f"the editor exited with status {status}; nothing saved", ok=False
+            how = (
+                f"was stopped by signal {-status}" if status < 0 else f"exited with status {status}"
             )
+            return NoteEdit(None, f"the editor {how}; nothing saved", ok=False)
         try:
             with open(path, "rb") as handle:
                 raw = handle.read(READ_LIMIT + 1)
@@ -114,6 +123,27 @@ def edit_note(note: str, name: str = "note") -> NoteEdit:
     finally:
         if not keep:
             path.unlink(missing_ok=True)
+
+
+def _run_editor(argv: list[str]) -> int:
+    """Run the editor on the terminal and return its exit status.
+
+    While it runs, papershelf ignores ctrl+c and ctrl+\\ (as git does around an editor): the
+    terminal is the editor's, and a key meant for it must not stop papershelf (in the app, the
+    interrupt would land outside the suspended screen). The editor itself gets them as usual:
+    they are ignored only after it started."""
+    editor = subprocess.Popen(argv)
+    ignored: list[tuple[int, object]] = []
+    try:
+        for number in (signal.SIGINT, signal.SIGQUIT):
+            try:
+                ignored.append((number, signal.signal(number, signal.SIG_IGN)))
+            except ValueError:  # not the main thread: signals cannot be handled here anyway
+                break
+        return editor.wait()
+    finally:
+        for number, handler in ignored:
+            signal.signal(number, handler)  # type: ignore[arg-type]
 
 
 def _safe_name(name: str) -> str:

@@ -106,12 +106,17 @@ class NoteEditor(DialogScreen[str]):
 
     def action_external_editor(self) -> None:
         """Edit the text in the user's editor, the app suspended; save what comes back."""
-        from papershelf.tui.external_editor import edit_note
+        from papershelf.tui.external_editor import NoteEdit, edit_note
 
         text = self.query_one("#note", TextArea).text
         try:
             with self.app.suspend():
-                edit = edit_note(text, self.paper_name)
+                # Nothing may escape this block: Textual resumes the screen only after a normal
+                # exit (edit_note reports its failures as a NoteEdit).
+                try:
+                    edit = edit_note(text, self.paper_name)
+                except Exception as error:
+                    edit = NoteEdit(None, f"the editor failed ({error}); nothing saved", ok=False)
         except SuspendNotSupported:
             self._set_error("This terminal cannot be handed to an editor: edit the note here")
             return
