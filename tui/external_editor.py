@@ -13,6 +13,7 @@ keeps its temp file, named in the message, so the text written is not lost.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import signal
@@ -122,7 +123,8 @@ def edit_note(note: str, name: str = "note") -> NoteEdit:
         return NoteEdit(edited, "note saved")
     finally:
         if not keep:
-            path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # the editor may have left a directory there
+                path.unlink(missing_ok=True)
 
 
 def _run_editor(argv: list[str]) -> int:
