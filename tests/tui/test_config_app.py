@@ -173,3 +173,21 @@ async def test_the_export_dialog_proposes_the_config_export_dir(
         await pilot.press("enter")
         await settle(app, pilot)
     assert [file.parent for file in target.iterdir()] == [target]
+
+
+async def test_odd_key_names_never_stop_the_app(library: Library) -> None:
+    # Names the config's check lets through but no terminal sends: drawn in the footer and
+    # on the help screen without an error.
+    write_config(
+        '[keys]\n"app.star" = "++"\n"app.tag" = "ctrl+"\n"app.status" = "+a"\n'
+        '"list.down" = ["~", "F13", "shift+"]\n"app.copy" = "\'"\n'
+    )
+    app = PapershelfApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape", "apostrophe", "tilde")
+        await settle(app, pilot)
+        assert app.is_running and app.return_code is None
