@@ -23,7 +23,7 @@ from papershelf.tui.app_actions import PaperActions
 from papershelf.tui.app_adding import ADD_BINDINGS, AddingActions
 from papershelf.tui.app_bindings import APP, LEAVE_FILTER, MOVE, OUT, PAPERS
 from papershelf.tui.app_columns import ColumnCommands, apply_saved_columns, toggle_authors_column
-from papershelf.tui.app_config import apply_keymap, show_problems
+from papershelf.tui.app_config import apply_keymap, check_export_dir, show_problems
 from papershelf.tui.app_guard import CrashGuard
 from papershelf.tui.app_saving import UnsavedChanges
 from papershelf.tui.app_search import SearchWiring
@@ -135,7 +135,7 @@ class PapershelfApp(CrashGuard, DialogKeys):
         TRACE.mark("mount")
         self.main_screen.fit_width(self.size.width)
         apply_saved_columns(self)
-        problems = [*self.config.problems, *apply_keymap(self)]
+        problems = [*self.config.problems, *apply_keymap(self), *check_export_dir(self)]
         self.main_screen.paper_count = len(self._papers_seen)
         self.search.show_results(self.search.serial, self.workflow.all_hits(), keep=None)
         self.paper_list.focus()

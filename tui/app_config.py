@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding, BindingType
@@ -101,6 +102,15 @@ def _taken(
             if _same_key(key) in wanted:
                 return wanted[_same_key(key)], other
     return None
+
+
+def check_export_dir(app: PapershelfApp) -> list[str]:
+    """The config's export_dir must be a directory now; else `e` proposes the current one."""
+    config = app.config
+    if config.export_dir is None or config.export_dir.is_dir():
+        return []
+    app.config = replace(config, export_dir=None)
+    return [f"{config.path.name}: export_dir: {config.export_dir} is not a directory; ignored"]
 
 
 def show_problems(app: PapershelfApp, problems: Iterable[str]) -> None:

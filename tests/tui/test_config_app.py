@@ -191,3 +191,21 @@ async def test_odd_key_names_never_stop_the_app(library: Library) -> None:
         await pilot.press("escape", "apostrophe", "tilde")
         await settle(app, pilot)
         assert app.is_running and app.return_code is None
+
+
+async def test_an_export_dir_that_is_not_a_directory_is_one_warning(
+    library: Library, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write_config(f'export_dir = "{tmp_path / "gone"}"\n')
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("e")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ExportDialog)
+        assert Path(app.screen.query_one("#path", Input).value).parent == tmp_path
+    assert [line for line in shown if "export_dir" in line] == [
+        f"config.toml: export_dir: {tmp_path / 'gone'} is not a directory; ignored"
+    ]
