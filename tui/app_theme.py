@@ -7,6 +7,7 @@ a library's settings.json is still put back when the config names none.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -17,9 +18,6 @@ if TYPE_CHECKING:
     from textual.theme import Theme
 
     from papershelf.tui.app import PapershelfApp
-
-_LISTED = 8
-"""Theme names a problem lists at most (Textual has about twenty)."""
 
 
 class ThemeMemory:
@@ -37,10 +35,10 @@ class ThemeMemory:
         config = app.config
         themes = app.available_themes
         if config.theme is not None and config.theme not in themes:
-            known = ", ".join(sorted(themes)[:_LISTED])
+            near = difflib.get_close_matches(config.theme, sorted(themes), n=2, cutoff=0.6)
+            hint = f"did you mean {' or '.join(near)}?" if near else "ctrl+p, Theme lists them"
             problems.append(
-                f"{config.path.name}: theme: unknown theme {config.theme!r} "
-                f"(known: {known}, …; ctrl+p Change theme lists them); ignored"
+                f"{config.path.name}: theme: unknown theme {config.theme!r} ({hint}); ignored"
             )
         else:
             saved = config.theme or app.workflow.settings.theme

@@ -98,7 +98,21 @@ async def test_an_unknown_theme_in_the_config_is_one_warning(library: Library) -
         assert app.theme == default and app.is_running
     problems = [line for line in shown if "no-such-theme" in line]
     assert len(problems) == 1
-    assert problems[0].startswith("config.toml: theme: unknown theme 'no-such-theme'")
+    assert problems[0] == (
+        "config.toml: theme: unknown theme 'no-such-theme' (ctrl+p, Theme lists them); ignored"
+    )
+
+
+async def test_a_misspelt_theme_gets_a_suggestion(library: Library) -> None:
+    config_file().write_text('theme = "solarised"\n')
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+    assert (
+        "config.toml: theme: unknown theme 'solarised' "
+        "(did you mean solarized-dark or solarized-light?); ignored"
+    ) in shown
 
 
 def App_default_theme() -> str:
