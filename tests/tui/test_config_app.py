@@ -28,7 +28,7 @@ def write_config(text: str) -> Path:
 
 
 def help_text(app: PapershelfApp) -> str:
-    assert isinstance(app.screen, HelpScreen)
+    """Every Static of the screen on top (the help screen's keys, a dialog's hints)."""
     return "\n".join(str(static.render()) for static in app.screen.query(Static))
 
 
@@ -209,3 +209,24 @@ async def test_an_export_dir_that_is_not_a_directory_is_one_warning(
     assert [line for line in shown if "export_dir" in line] == [
         f"config.toml: export_dir: {tmp_path / 'gone'} is not a directory; ignored"
     ]
+
+
+async def test_a_remapped_dialog_key_saves_the_note_and_its_hint_says_so(
+    library: Library, reopen, library_root: Path
+) -> None:
+    from papershelf.tui.screens.note_editor import NoteEditor
+
+    write_config('[keys]\n"note.save" = "f2"\n')
+    app = PapershelfApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert isinstance(app.screen, NoteEditor)
+        assert "f2 save · ctrl+e your editor" in help_text(app)
+        await pilot.press(*"mine", "f2")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, NoteEditor)
+    assert reopen(library_root).entry(first).note == "mine"

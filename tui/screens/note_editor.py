@@ -66,8 +66,16 @@ class NoteEditor(DialogScreen[str]):
             )
             yield Static("", id="error", markup=False)
             yield key_hints(
-                ("ctrl+s", "save"), ("ctrl+e", "your editor"), ("esc", "cancel"), ("ctrl+z", "undo")
+                (self._key("note.save", "ctrl+s"), "save"),
+                (self._key("note.editor", "ctrl+e"), "your editor"),
+                (self._key("dialog.cancel", "esc"), "cancel"),
+                ("ctrl+z", "undo"),
             )
+
+    def _key(self, binding_id: str, default: str) -> str:
+        """A binding's key as the hint names it: the config's [keys] remap, if any."""
+        keymap: dict[str, str] = getattr(self.app, "applied_keymap", None) or {}
+        return keymap[binding_id].replace(",", " / ") if binding_id in keymap else default
 
     def on_mount(self) -> None:
         """Type straight away, after the existing text (the base focuses the area)."""
