@@ -71,7 +71,10 @@ def test_reader_focused_on_math(snap_compare, make_app, library: Library, ids, s
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_help_screen(snap_compare, make_app, size) -> None:
+def test_help_screen(snap_compare, make_app, size, monkeypatch) -> None:
+    # The help screen names the config file: the same path in every run (it need not exist).
+    monkeypatch.setenv("PAPERSHELF_CONFIG", "/home/reader/.config/papershelf/config.toml")
+
     async def run_before(pilot: Any) -> None:
         await settle(pilot.app, pilot)
         await pilot.press("question_mark")

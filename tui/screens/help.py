@@ -51,9 +51,10 @@ class HelpScreen(DialogScreen[None]):
     VERTICAL_BREAKPOINTS = None
     FOCUS = "#help-body"
 
-    def __init__(self, sections: Sequence[HelpSection]) -> None:
+    def __init__(self, sections: Sequence[HelpSection], config_path: Path | None = None) -> None:
         super().__init__()
         self._sections = tuple(sections)
+        self._config_path = config_path
 
     def compose(self) -> ComposeResult:
         """A title, the keys, and how to close."""
@@ -61,6 +62,10 @@ class HelpScreen(DialogScreen[None]):
             yield Static(Content("papershelf — keys"), id="help-title")
             yield Static(help_content(self._sections), id="help-keys")
             yield Static(Content("esc / q / ? closes · ctrl+p finds any command by name"))
+            if self._config_path is not None:
+                # The user's own text (a path): plain Content, never markup.
+                shown = plain(f"Settings and key remapping: {self._config_path}", one_line=True)
+                yield Static(shown, id="help-config")
 
     async def action_dismiss(self, result: None = None) -> None:
         """Close the help screen."""
