@@ -123,7 +123,7 @@ class PapershelfApp(CrashGuard, DialogKeys):
     def main_screen_ready(self) -> None:
         """Show every paper at once; build the search index only after the first frame."""
         TRACE.mark("mount")
-        self.main_screen.fit_width(self.size.width)
+        self.main_screen.fit_size(self.size.width, self.size.height)
         apply_saved_columns(self)
         self.main_screen.paper_count = len(self._papers_seen)
         self.search.show_results(self.search.serial, self.workflow.all_hits(), keep=None)
@@ -146,8 +146,8 @@ class PapershelfApp(CrashGuard, DialogKeys):
         self.search.build_index()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Switch between the wide and the narrow layout."""
-        self.main_screen.fit_width(event.size.width)
+        """Fit the main screen's layout to the new size (wide, narrow, short)."""
+        self.main_screen.fit_size(event.size.width, event.size.height)
 
     # -- messages from the workers ---------------------------------------------------------------
 
