@@ -33,6 +33,7 @@ from papershelf.tui.app_workflow import WORKFLOW_BINDINGS, RelatedReady, Workflo
 from papershelf.tui.app_workflow_sort import SortCommands
 from papershelf.tui.collector import IDLE_SECONDS, IdleCollector
 from papershelf.tui.commands import BoundAction, PapershelfCommands, help_sections
+from papershelf.tui.first_run import show_first_run_hint
 from papershelf.tui.messages import IndexReady, SearchFailed, SearchFinished
 from papershelf.tui.output import OutputActions
 from papershelf.tui.screens.dialogs_base import DialogKeys
@@ -133,6 +134,7 @@ class PapershelfApp(CrashGuard, DialogKeys):
         self.collector.start()
         self.set_interval(IDLE_SECONDS / 2, self.guarded(self.collector.tick, "the collector"))
         self.show_notices()
+        show_first_run_hint(self)
         self.call_after_refresh(self._first_frame)
 
     def on_unmount(self) -> None:

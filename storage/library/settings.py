@@ -3,7 +3,7 @@
 The file is small JSON, written atomically::
 
     {"format": "papershelf-settings", "version": 1, "sort": "changed", "theme": "nord",
-     "authors_column": true}
+     "authors_column": true, "hint_shown": true}
 
 A missing, damaged or foreign file, or an unknown value, reads as the defaults: settings are
 never worth refusing to start over. Keys this version does not know (written by a newer one) are
@@ -57,6 +57,8 @@ class Settings:
     """The app's theme by name, as the person last chose it (None: Textual's default)."""
     authors_column: bool = False
     """Whether the paper list shows a column of authors (`Vaswani, Shazeer, … +6`)."""
+    hint_shown: bool = False
+    """Whether the app has shown its one-line first-run hint (the symbols, `?`)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Keys from a newer papershelf, kept as they were."""
 
@@ -74,6 +76,10 @@ class Settings:
         """A copy that shows (or hides) the list's authors column."""
         return replace(self, authors_column=shown)
 
+    def with_hint_shown(self) -> Settings:
+        """A copy that remembers the first-run hint was shown."""
+        return replace(self, hint_shown=True)
+
     def to_json(self) -> dict[str, Any]:
         """The whole file's content (a setting at its default is left out)."""
         data = {**self.extra, "format": FORMAT, "version": VERSION, "sort": self.sort}
@@ -81,6 +87,8 @@ class Settings:
             data["theme"] = self.theme
         if self.authors_column:
             data["authors_column"] = True
+        if self.hint_shown:
+            data["hint_shown"] = True
         return data
 
     @classmethod
@@ -92,12 +100,13 @@ class Settings:
         theme = data.get("theme")
         if not isinstance(theme, str) or not 0 < len(theme) <= THEME_MAX:
             theme = None
-        known = ("format", "version", "sort", "theme", "authors_column")
+        known = ("format", "version", "sort", "theme", "authors_column", "hint_shown")
         extra = {k: v for k, v in data.items() if k not in known}
         return cls(
             sort=sort if sort in SORT_ORDERS else "library",
             theme=theme,
             authors_column=data.get("authors_column") is True,
+            hint_shown=data.get("hint_shown") is True,
             extra=extra,
         )
 

@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from papershelf.tui.screens.dialogs_base import DialogScreen
 from papershelf.tui.text import plain
+from papershelf.tui.widgets.paper_row import LEGEND
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,12 @@ class HelpSection:
 
     title: str
     keys: tuple[KeyHelp, ...]
+
+
+LEGEND_SECTION = HelpSection(
+    "Symbols in the list", tuple(KeyHelp(symbol, meaning) for symbol, meaning in LEGEND)
+)
+"""The legend, last: what the rows' marks mean (`paper_row.LEGEND`)."""
 
 
 class HelpScreen(DialogScreen[None]):
@@ -59,7 +66,7 @@ class HelpScreen(DialogScreen[None]):
         """A title, the keys, and how to close."""
         with VerticalScroll(id="help-body"):
             yield Static(Content("papershelf — keys"), id="help-title")
-            yield Static(help_content(self._sections), id="help-keys")
+            yield Static(help_content([*self._sections, LEGEND_SECTION]), id="help-keys")
             yield Static(Content("esc / q / ? closes · ctrl+p finds any command by name"))
 
     async def action_dismiss(self, result: None = None) -> None:

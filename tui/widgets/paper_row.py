@@ -20,6 +20,16 @@ STATUS_MARKS = {"unread": " ", "reading": "◐", "read": "✓"}
 MARK_BOXES = ("☐", "☑")
 STAR = "★"
 CODE_MARK = "{}"
+LEGEND: tuple[tuple[str, str], ...] = (
+    (MARK_BOXES[1], "marked (space); the boxes show while any paper is marked"),
+    (STATUS_MARKS["reading"], "reading (s cycles unread → reading → read)"),
+    (STATUS_MARKS["read"], "read"),
+    (STAR, "starred (*)"),
+    (CODE_MARK, "has code (y copies its URL)"),
+    ("#tag", "a tag (t edits them; the tag pane filters by one)"),
+    ("█", "where the list or the text is (the position bar; click or drag it)"),
+)
+"""What each symbol of the list means: the help screen's legend, the first-run hint's."""
 _PREFIX_WIDTH = 7  # mark, space, status, star, code (2 cells), space
 VENUE_CELLS = 12
 """The venue column's width: `NeurIPS 2024` fits whole, a longer venue is cut with `…`."""
