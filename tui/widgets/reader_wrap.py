@@ -44,12 +44,17 @@ def wrap_points(text: str, width: int, *, url: bool = False) -> list[int]:
         char_cells = cell_len(ch)
         if cells + char_cells > width and not (not url and ch == " "):
             cut = last_break if last_break is not None and last_break > start else index
-            if cut == start:  # a single character wider than the line: keep it alone
-                cut = index + 1
+            last_break = None
+            if cut == start:
+                # A character wider than the whole line: alone on its line, cut after it.
+                index += 1
+                if index < len(text):
+                    points.append(index)
+                start, cells = index, 0
+                continue
             points.append(cut)
             start = cut
-            cells = cell_len(text[start:index]) if index > start else 0
-            last_break = None
+            cells = cell_len(text[start:index])
             continue  # measure this character again on the new line
         cells += char_cells
         index += 1
