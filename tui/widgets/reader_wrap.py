@@ -3,8 +3,9 @@
 `by     Vaswani, Shazeer, …` wrapped by Textual starts its second line flush left, under the
 label; a long URL is folded wherever the width ends (`…/MAR` / `INE`). `hang` wraps such lines
 itself, before Textual sees them: the value's other lines start under its first, and a URL
-breaks after a `/` or before a `?`, `&`, `#` or `=`, cut mid-part only when a part is wider
-than the room. Plain functions of Content and a width (no widget state).
+breaks at the last place that fits: after a `/`, `-` or `_`, or before a `?`, `&`, `#` or `=`;
+it is cut mid-part only when a part has no such place within the room. Plain functions of
+Content and a width (no widget state).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ URL_STYLE = ".reader--url"
 MIN_VALUE_CELLS = 12
 """Narrower than this after its label, a value wraps as Textual wraps it (no indent)."""
 
-_URL_BREAK_AFTER = "/"
+_URL_BREAK_AFTER = "/-_"
 _URL_BREAK_BEFORE = "?&#="
 
 
@@ -27,8 +28,8 @@ def wrap_points(text: str, width: int, *, url: bool = False) -> list[int]:
     """Offsets at which to break `text` into lines of at most `width` cells.
 
     Words break after their spaces (the spaces end the line, to be stripped); a URL after a
-    `/` (not inside `//`) or before `?`, `&`, `#`, `=`. A part wider than `width` is cut at
-    the width.
+    `/` (not inside `//`), `-` or `_`, or before `?`, `&`, `#`, `=`. A part wider than `width`
+    is cut at the width.
     """
     if width <= 0:
         return []
@@ -59,7 +60,7 @@ def wrap_points(text: str, width: int, *, url: bool = False) -> list[int]:
         cells += char_cells
         index += 1
         if url:
-            if ch == _URL_BREAK_AFTER and text[index : index + 1] != "/":
+            if ch in _URL_BREAK_AFTER and text[index : index + 1] != ch:
                 last_break = index
         elif ch == " ":
             last_break = index
