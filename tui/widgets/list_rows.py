@@ -25,6 +25,7 @@ from papershelf.storage.search.engine import Hit
 from papershelf.storage.text.authors import authors_short
 from papershelf.storage.text.headings import heading_fields, name_split
 from papershelf.storage.text.titles import display_title
+from papershelf.tui.text import safe
 from papershelf.tui.widgets.paper_row import Piece, row_pieces
 from papershelf.tui.widgets.position_bar import THUMB, bar_part
 from papershelf.tui.widgets.row_styles import RowStyles
@@ -151,7 +152,9 @@ class ListRows:
         `ICML 2025` takes 9, not 12; known until the papers or entries change (`forget`)."""
         if self._venue_width is None:
             venues = {paper.venue for paper in self._library.papers()}
-            self._venue_width = max((cell_len(v) for v in venues if v), default=0)
+            # Measured as drawn: a control character shows as a one-cell stand-in.
+            shown = (safe(v, one_line=True) for v in venues if v)
+            self._venue_width = max((cell_len(v) for v in shown), default=0)
         return self._venue_width
 
     def _render(self, key: RowKey, view: View, index: int) -> Strip:
