@@ -138,3 +138,13 @@ async def test_a_hint_that_cannot_be_remembered_still_shows(root: Path) -> None:
         await settle(app, pilot)
         assert [message for message, _ in notes.items].count(HINT) == 1
         assert app.return_code is None  # still running: no crash over a settings file
+
+
+def test_help_descriptions_wrap_under_their_own_column() -> None:
+    from papershelf.tui.screens.help import HelpSection, KeyHelp, help_content
+
+    sections = [HelpSection("List", (KeyHelp("esc", "Back to the list of papers"),))]
+    assert help_content(sections).plain.splitlines()[1] == "  esc  Back to the list of papers"
+    lines = help_content(sections, 22).plain.splitlines()
+    assert lines[1:] == ["  esc  Back to the", "       list of papers"]
+    assert all(len(line) <= 22 for line in lines)
