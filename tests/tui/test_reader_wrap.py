@@ -112,3 +112,17 @@ async def test_the_reader_hangs_fields_and_names_the_seeds_by_their_header(tmp_p
         joined = lines[code][LABEL_CELLS:] + lines[code + 1].strip()
         assert joined == CODE or cell_len(lines[code]) <= width
         assert not any(line.startswith("INE") or line.startswith("MARINE ") for line in lines)
+
+
+def test_a_url_breaks_at_a_dash_only_when_no_slash_fits() -> None:
+    code = "https://github.com/AI4Science-WestlakeU/safediffcon"
+    assert pieces(code, wrap_points(code, 38, url=True)) == [
+        "https://github.com/",
+        "AI4Science-WestlakeU/safediffcon",
+    ]
+    page = "https://papers.nips.cc/paper/7181-attention-is-all-you-need"
+    assert pieces(page, wrap_points(page, 29, url=True)) == [
+        "https://papers.nips.cc/paper/",
+        "7181-attention-is-all-you-",
+        "need",
+    ]

@@ -3,9 +3,9 @@
 `by     Vaswani, Shazeer, …` wrapped by Textual starts its second line flush left, under the
 label; a long URL is folded wherever the width ends (`…/MAR` / `INE`). `hang` wraps such lines
 itself, before Textual sees them: the value's other lines start under its first, and a URL
-breaks at the last place that fits: after a `/`, `-` or `_`, or before a `?`, `&`, `#` or `=`;
-it is cut mid-part only when a part has no such place within the room. Plain functions of
-Content and a width (no widget state).
+breaks at the last place that fits after a `/` or before a `?`, `&`, `#` or `=`; failing those,
+after a `-` or `_`; it is cut mid-part only when a part has no such place within the room.
+Plain functions of Content and a width (no widget state).
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ URL_STYLE = ".reader--url"
 MIN_VALUE_CELLS = 12
 """Narrower than this after its label, a value wraps as Textual wraps it (no indent)."""
 
-_URL_BREAK_AFTER = "/-_"
+_URL_BREAK_AFTER = "/"
+_URL_BREAK_INSIDE = "-_"
+"""Where a URL part too wide for the rest of the line may break when no `/` place fits."""
 _URL_BREAK_BEFORE = "?&#="
 
 
@@ -28,8 +30,8 @@ def wrap_points(text: str, width: int, *, url: bool = False) -> list[int]:
     """Offsets at which to break `text` into lines of at most `width` cells.
 
     Words break after their spaces (the spaces end the line, to be stripped); a URL after a
-    `/` (not inside `//`), `-` or `_`, or before `?`, `&`, `#`, `=`. A part wider than `width`
-    is cut at the width.
+    `/` (not inside `//`) or before `?`, `&`, `#`, `=`, else after a `-` or `_`. A part wider
+    than `width` is cut at the width.
     """
     if width <= 0:
         return []
@@ -37,6 +39,7 @@ def wrap_points(text: str, width: int, *, url: bool = False) -> list[int]:
     start = 0  # where the current line starts
     cells = 0  # its cells so far
     last_break: int | None = None  # the latest offset the line may break at
+    last_inside: int | None = None  # a URL's: the latest after a `-` or `_` (used last)
     index = 0
     while index < len(text):
         ch = text[index]
@@ -44,8 +47,12 @@ def wrap_points(text: str, width: int, *, url: bool = False) -> list[int]:
             last_break = index
         char_cells = cell_len(ch)
         if cells + char_cells > width and not (not url and ch == " "):
-            cut = last_break if last_break is not None and last_break > start else index
-            last_break = None
+            cut = index
+            if last_break is not None and last_break > start:
+                cut = last_break
+            elif last_inside is not None and last_inside > start:
+                cut = last_inside
+            last_break = last_inside = None
             if cut == start:
                 # A character wider than the whole line: alone on its line, cut after it.
                 index += 1
@@ -62,6 +69,8 @@ def wrap_points(text: str, width: int, *, url: bool = False) -> list[int]:
         if url:
             if ch in _URL_BREAK_AFTER and text[index : index + 1] != ch:
                 last_break = index
+            elif ch in _URL_BREAK_INSIDE:
+                last_inside = index
         elif ch == " ":
             last_break = index
     return points
