@@ -29,7 +29,7 @@ from papershelf.storage.search.highlight import (
     snippet,
 )
 from papershelf.storage.search.hits import NO_DETAILS, Hit, Results
-from papershelf.storage.search.index import SearchIndex
+from papershelf.storage.search.index import Progress, SearchIndex
 from papershelf.storage.search.parse import MAX_QUERY_TERMS, Query, fold_text, parse_query
 from papershelf.storage.search.postings import ids_to_bits
 from papershelf.storage.search.run import EntryData, SearchRun
@@ -113,18 +113,28 @@ class _PaperFlags:
 class SearchEngine:
     """Searches one library's papers; build once, `update` after an import."""
 
-    def __init__(self, papers: Sequence[Paper], index: SearchIndex | None = None) -> None:
-        self._set_papers(papers, index if index is not None else SearchIndex.build(papers))
+    def __init__(
+        self,
+        papers: Sequence[Paper],
+        index: SearchIndex | None = None,
+        progress: Progress | None = None,
+    ) -> None:
+        """`progress(done, total)` hears how a build goes (none when `index` is given)."""
+        if index is None:
+            index = SearchIndex.build(papers, progress)
+        self._set_papers(papers, index)
 
     @classmethod
-    def load(cls, path: Path, papers: Sequence[Paper]) -> SearchEngine:
+    def load(
+        cls, path: Path, papers: Sequence[Paper], progress: Progress | None = None
+    ) -> SearchEngine:
         """An engine using the index cached at `path` when it matches `papers`.
 
-        Otherwise builds the index and tries to save it there for the next process (a cache
-        that cannot be written is not an error).
+        Otherwise builds the index (telling `progress`) and tries to save it there for the
+        next process (a cache that cannot be written is not an error).
         """
         index = SearchIndex.load(path, papers)
-        engine = cls(papers, index)
+        engine = cls(papers, index, progress)
         if index is None:
             with contextlib.suppress(OSError):
                 engine.save(path)

@@ -16,7 +16,7 @@ import os
 import sys
 from array import array
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from papershelf.storage.caches.frame import CacheFile, load_or_build
@@ -59,6 +59,13 @@ PARTS = ("format", "size", "vocab", "head", "head text", "head starts")
 of the tokens in names or titles (packed uint32), those tokens joined by newlines, and where each
 starts in that text (packed uint32)."""
 _WORD_CACHE_SIZE = 512
+_PROGRESS_STEP = 4096
+"""Papers indexed between two calls of a build's `progress`."""
+_BUILD_COST = {"name": 1, "title": 1, "authors": 1, "abstract": 12}
+"""Rough share of a build's time per field (an abstract has ~12 times a title's words)."""
+
+Progress = Callable[[int, int], None]
+"""Told `(done, total)` as a long build goes (units of work, not papers)."""
 
 
 def tokenize(text: str) -> list[str]:
@@ -111,19 +118,29 @@ class SearchIndex:
     # --- building and caching --------------------------------------------------------------
 
     @classmethod
-    def build(cls, papers: Sequence[Paper]) -> SearchIndex:
-        """Tokenize every paper once; about a second for 10k abstracts (see `save`/`load`)."""
+    def build(cls, papers: Sequence[Paper], progress: Progress | None = None) -> SearchIndex:
+        """Tokenize every paper once; about a second for 10k abstracts (see `save`/`load`).
+
+        `progress(done, total)` hears every few thousand papers of each field (the abstracts
+        are most of the work, so they count for most of `total`)."""
         size = len(papers)
         found: dict[str, defaultdict[str, list[int]]] = {
             f: defaultdict(list) for f in INDEXED_FIELDS
         }
+        total = size * sum(_BUILD_COST.values())
+        done = 0
         for field in INDEXED_FIELDS:
             acc = found[field]
-            for i, paper in enumerate(papers):
-                text = index_text(paper, field)
-                if text:
-                    for token in field_tokens(field, text):
-                        acc[token].append(i)
+            for start in range(0, size, _PROGRESS_STEP):
+                for i in range(start, min(size, start + _PROGRESS_STEP)):
+                    text = index_text(papers[i], field)
+                    if text:
+                        for token in field_tokens(field, text):
+                            acc[token].append(i)
+                if progress is not None:
+                    step = min(size, start + _PROGRESS_STEP) - start
+                    done += step * _BUILD_COST[field]
+                    progress(done, total)
         return cls._packed(size, found, fingerprint(papers))
 
     @classmethod
