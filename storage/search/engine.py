@@ -270,13 +270,26 @@ class SearchEngine:
         return sorted(set(ids[lo:hi]))
 
     def warm(self, abstracts: bool = True) -> None:
-        """Build every lazily built table now (call it from the worker that built the engine).
+        """Build every lazily built table now (call it from the worker that built the engine):
+        `warm_words`, then `warm_tables(abstracts)`."""
+        self.warm_words()
+        self.warm_tables(abstracts)
 
-        `abstracts=False` leaves out the abstracts' table for exact terms (~0.5 s at 10k papers:
-        each abstract with math is converted as shown): ask `substring_ids("abstract", ...)`
-        for it later, under the lock searches take.
-        """
+    def warm_words(self) -> None:
+        """The tables every word search needs from its first key (the vocabulary's, each first
+        letter's papers). Not safe while another thread searches: before the engine is shared,
+        or under the lock searches take."""
         self._index.warm()
+
+    def warm_tables(self, abstracts: bool = True) -> None:
+        """The tables only some terms need: names, titles and authors for exact and `^` terms,
+        the filters' venues and years, and (`abstracts`) the abstracts as shown for exact terms
+        (~0.5 s at 10k papers: each abstract with math is converted as shown).
+
+        Safe while another thread searches (seconds at 100k papers, so the app runs it after
+        the engine is shared, without holding up searches): each table is made whole and then
+        stored in one step, and a search that needs one first makes its own.
+        """
         fields = ("name", "title", "authors")
         for field in (*fields, "abstract") if abstracts else fields:
             self.substring_ids(field, "\x00")

@@ -70,7 +70,7 @@ async def test_a_failing_worker_is_abandoned(make_app, library, monkeypatch) -> 
     def broken(self: SearchEngine, *args: object, **kwargs: object) -> None:
         raise RuntimeError("warm-up failed")
 
-    monkeypatch.setattr(SearchEngine, "warm", broken)
+    monkeypatch.setattr(SearchEngine, "warm_words", broken)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         notes = Notes(app)
