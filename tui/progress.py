@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from time import monotonic
+from typing import Any
 
 from textual.app import App
 from textual.worker import get_current_worker
@@ -31,7 +32,7 @@ class WorkerProgress:
     """`progress(done, total)` for a build in a thread worker: shows `label N%` through `show`
     on the UI thread, throttled."""
 
-    def __init__(self, app: App[object], label: str, show: Callable[[str | None], None]) -> None:
+    def __init__(self, app: App[Any], label: str, show: Callable[[str | None], None]) -> None:
         self._app = app
         self._label = label
         self._show = show
