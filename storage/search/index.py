@@ -50,7 +50,7 @@ _FILE_FORMAT = 9
 """search-index.bin's format number; 6: the `storage.caches.frame` frame, with a checksum; 7: words
 split at `_`, folded (`k2ie` for `K²IE`), and the words of the text as shown indexed too; 8: the
 authors indexed (a fourth field), and keyed by them too; 9: the papers of each first letter's
-tokens and of the broadest two-letter prefixes saved too (`prefix_groups`)."""
+tokens and of the broadest two- and three-letter prefixes saved too (`prefix_groups`)."""
 FORMAT = f"papershelf-search-index {_FILE_FORMAT} {sys.byteorder}"
 """Changes with the saved layout (and the byte order of packed ids): other caches are ignored."""
 _FILE = CacheFile(b"PSSEARCH", _FILE_FORMAT, key_size=40)
@@ -62,8 +62,8 @@ of the tokens in names or titles (packed uint32), those tokens joined by newline
 starts in that text (packed uint32)."""
 _WORD_CACHE_SIZE = 512
 _SAVED_PREFIX_TOKENS = 1000
-"""A two-letter prefix of this many tokens or more has its papers saved with the index: ORing
-its postings took tens of milliseconds of a keystroke at 100k papers (`co`, `re`)."""
+"""A two- or three-letter prefix of this many tokens or more has its papers saved with the
+index: ORing its postings took tens of milliseconds of a keystroke at 100k papers (`co`, `con`)."""
 _PROGRESS_STEP = 4096
 """Papers indexed between two calls of a build's `progress`."""
 _BUILD_COST = {"name": 1, "title": 1, "authors": 1, "abstract": 12}
@@ -190,15 +190,20 @@ class SearchIndex:
         return (self.parts(), columns, groups)
 
     def prefix_groups(self) -> None:
-        """Work out the papers of every first letter's tokens and of the broadest two-letter
-        prefixes, as the first keys of a query ask for them: seconds at 100k papers, saved with
-        the index so that a process that loads it starts with them."""
+        """Work out the papers of every first letter's tokens and of the broadest two- and
+        three-letter prefixes, as the first keys of a query ask for them: seconds at 100k
+        papers, saved with the index so that a process that loads it starts with them."""
         for first in sorted({token[0] for token in self.vocab}):
             self.match_word(first)
-        for two in sorted({token[:2] for token in self.vocab if len(token) > 1}):
-            lo, hi = self.vocabulary.prefix_range(two)
-            if hi - lo >= _SAVED_PREFIX_TOKENS:
-                self.match_word(two)
+        for length in (2, 3):
+            for prefix in sorted({token[:length] for token in self.vocab if len(token) > 1}):
+                lo, hi = self.vocabulary.prefix_range(prefix)
+                if hi - lo < _SAVED_PREFIX_TOKENS:
+                    continue
+                # The groups `_match_word` asks for: the tokens after the prefix itself.
+                start = lo + 1 if self.vocab[lo] == prefix else lo
+                for field in WORD_FIELDS:
+                    self.range_bits(field, start, hi)
 
     def _restore_groups(self, groups: object) -> bool:
         """Take the prefix groups `state()` saved; False when they are not a consistent whole."""
