@@ -169,7 +169,7 @@ def in_posting(cache: str, token: str, what: str) -> Locate:
             data_at += postings_start
             vocab = parts[2]
         else:
-            parts, columns = marshal.loads(data[start:])
+            parts, columns, _groups = marshal.loads(data[start:])
             raw_offsets, raw_data = columns[INDEXED_FIELDS.index("abstract")]
             offsets_at, data_at = data.find(raw_offsets), data.find(raw_data)
             vocab = parts[2]

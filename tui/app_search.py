@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 from time import perf_counter
 from typing import TYPE_CHECKING
@@ -24,10 +24,11 @@ from papershelf.tui.app_trace import TRACE
 from papershelf.tui.app_workflow_sort import SortedHits
 from papershelf.tui.collector import freeze_long_lived
 from papershelf.tui.messages import IndexReady, SearchFailed, SearchFinished
+from papershelf.tui.progress import WorkerProgress
 from papershelf.tui.widgets.hits import AllPapers
 
 if TYPE_CHECKING:
-    from papershelf.storage.model import Paper
+    from papershelf.storage.model import Entry, Paper
     from papershelf.tui.app import PapershelfApp
 
 SEARCH_CACHE = "search-index.bin"
@@ -52,6 +53,8 @@ class SearchWiring:
         """Held while the engine searches: its caches are not shared between threads."""
         self.last_search = 0.0
         """Seconds the last search took: a slow one sends the next to the worker."""
+        self.progress: WorkerProgress | None = None
+        """The progress of the last index load or build (what it showed)."""
 
     @property
     def query_text(self) -> str:
@@ -73,27 +76,35 @@ class SearchWiring:
     def _load_index(self, papers: Sequence[Paper]) -> None:
         # The index comes from the library's cache file when it matches the papers (a tenth
         # of a second instead of two; `papershelf list` keeps it fresh too); warm-up fills the
-        # tables the first keystrokes need.
+        # tables the first keystrokes need. A build shows its progress on the status line.
         started = perf_counter()
         cache = self.library.root / SEARCH_CACHE
+        self.progress = WorkerProgress(self._app, "search index", self._show_progress)
         if cache.exists():
-            engine = SearchEngine.load(cache, papers)
+            engine = SearchEngine.load(cache, papers, self.progress)
         else:
-            engine = SearchEngine(papers)
+            engine = SearchEngine(papers, progress=self.progress)
             with contextlib.suppress(OSError):
                 engine.save(cache)
-        engine.warm(abstracts=False)
+        engine.warm_words()  # what every first key needs; the engine is not shared yet
         self._app.post_message(IndexReady(engine, perf_counter() - started))
-        with self.lock:  # the abstracts as shown, for `'exact` terms: after typing starts
-            engine.substring_ids("abstract", "\x00")
+        # The tables of exact and `^` terms, filters and (last) the abstracts as shown: seconds
+        # at 100k papers, built while typing goes on and without the searches' lock (each is
+        # stored whole when done), so no key waits for them; a search that needs one sooner
+        # makes its own.
+        engine.warm_tables(abstracts=True)
 
     def index_ready(self, message: IndexReady) -> None:
         """The index is there: run the query typed while it was being built."""
         TRACE.mark("index-ready", f"{message.seconds:.3f}")
         self.engine = message.engine
+        self._app.main_screen.progress = None
         freeze_long_lived()  # the index lives as long as the library
         if self.query_text.strip():
             self.start_search(keep=None)
+
+    def _show_progress(self, text: str | None) -> None:
+        self._app.main_screen.progress = text
 
     # -- searching -------------------------------------------------------------------------------
 
@@ -129,7 +140,9 @@ class SearchWiring:
             TRACE.mark("searched", f"{self.serial} {self.last_search * 1000:.2f} inline")
             self.show_results(self.serial, hits, keep=keep)
         else:
-            entries = dict(self.library.entries())  # a snapshot: the worker runs in a thread
+            # The library replaces its entries on every change, never changes them in place: the
+            # worker may read this mapping (copying it costs a pass over every entry per key).
+            entries = self.library.entries()
             self._app.run_worker(
                 partial(self._search, self.engine, query, entries, self.serial, keep),
                 thread=True,
@@ -161,7 +174,12 @@ class SearchWiring:
         return True
 
     def _search(
-        self, engine: SearchEngine, query: str, entries: dict, serial: int, keep: str | None
+        self,
+        engine: SearchEngine,
+        query: str,
+        entries: Mapping[str, Entry],
+        serial: int,
+        keep: str | None,
     ) -> None:
         started = perf_counter()
         try:

@@ -32,6 +32,7 @@ from papershelf.tui.app_workflow_sort import (
 )
 from papershelf.tui.collector import freeze_long_lived
 from papershelf.tui.messages import IndexReady
+from papershelf.tui.progress import WorkerProgress
 from papershelf.tui.widgets.hits import AllPapers, position
 
 if TYPE_CHECKING:
@@ -86,6 +87,8 @@ class WorkflowActions:
         """With a query: rank by relevance (the default) instead of `settings.sort`."""
         self.related_index: RelatedIndex | None = None
         self._related_papers: Sequence[Paper] = ()
+        self.related_progress: WorkerProgress | None = None
+        """The progress of the last related-index load or build (what it showed)."""
         self._jump_target: str | None = None
         self._sorted_all: tuple[Sequence[Paper], str, int] | None = None
         self._sorted_all_hits: Sequence[Hit] = ()
@@ -192,7 +195,8 @@ class WorkflowActions:
         papers = self.library.papers()
         if papers is self._related_papers:
             return
-        if [p.id for p in papers] == [p.id for p in self._related_papers]:
+        same_size = len(papers) == len(self._related_papers)
+        if same_size and [p.id for p in papers] == [p.id for p in self._related_papers]:
             self._related_papers = papers
             return
         # The key is read with the papers, on this thread: the cache is keyed by the papers.json
@@ -212,7 +216,9 @@ class WorkflowActions:
         # Loading the saved index takes tens of milliseconds; a build holds the GIL for seconds
         # while the user types (it slows every frame), so it happens once per set of papers.
         started = perf_counter()
-        index, loaded = load_or_build(self.library.root, key, papers, build=RelatedIndex)
+        self.related_progress = WorkerProgress(self._app, "related papers", self._show_progress)
+        build = partial(RelatedIndex, progress=self.related_progress)
+        index, loaded = load_or_build(self.library.root, key, papers, build=build)
         if not get_current_worker().is_cancelled:
             self._app.post_message(RelatedReady(index, papers, perf_counter() - started, loaded))
 
@@ -224,6 +230,10 @@ class WorkflowActions:
         freeze_long_lived()  # the index lives as long as the library
         self.related_index = message.index
         self._related_papers = message.papers
+        self._app.main_screen.progress = None
+
+    def _show_progress(self, text: str | None) -> None:
+        self._app.main_screen.progress = text
 
     def related(self) -> None:
         """Open "more like this" for the paper in the reader."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,12 +29,14 @@ def cmd_import(args: argparse.Namespace) -> int:
     library = open_library(args, create=True)
     lists = {i for i, path in enumerate(args.files) if is_reading_list(path)}
     plain = [path for i, path in enumerate(args.files) if i not in lists]
-    progress = _progress_printer() if plain and sys.stderr.isatty() else None
+    progress = _ProgressLine() if plain and sys.stderr.isatty() else None
     reports = iter(
         library.import_files(
             plain, venue=args.venue, progress=progress, include_removed=args.include_removed
         )
     )
+    if progress is not None:
+        progress.end(f"imported {plural(len(plain), 'file')}")
     failed = added = skipped_removed = 0
     for i, path in enumerate(args.files):
         if i in lists:
@@ -90,10 +91,25 @@ def _apply_reading_list(library: Library, path: Path) -> bool:
     return True
 
 
-def _progress_printer() -> Callable[[int, int], None]:
-    """A progress line on a terminal's stderr, rewritten in place as files are imported."""
+class _ProgressLine:
+    """The import's progress on a terminal's stderr, one line rewritten in place: each file as
+    it is read, then the merge and the save (seconds for 100,000 papers, with no line of their
+    own otherwise), then what was done."""
 
-    def report(done: int, of: int) -> None:
-        output.progress(f"importing: {done}/{of} files", done=done >= of)
+    def __init__(self) -> None:
+        self._width = 0
 
-    return report
+    def __call__(self, done: int, of: int) -> None:
+        text = f"importing: {done}/{of} files"
+        if done >= of:
+            text += ", merging and saving…"
+        self._show(text, done=False)
+
+    def end(self, text: str) -> None:
+        """The last state, over whatever the line showed, and the line ended."""
+        self._show(text, done=True)
+
+    def _show(self, text: str, *, done: bool) -> None:
+        padded = text.ljust(self._width)  # a shorter text must cover the longer one
+        self._width = len(text)
+        output.progress(padded, done=done)

@@ -29,7 +29,7 @@ import sys
 import zlib
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from papershelf.storage.model import Paper
 
@@ -38,6 +38,8 @@ __all__ = ["BUILD_FINGERPRINT", "QUERY_TERMS", "Posting", "RelatedIndex", "token
 QUERY_TERMS = 30
 """Heaviest terms of the query paper used to find its neighbours."""
 MAX_DF_SHARE = 0.5
+_PROGRESS_STEP = 4096
+"""Papers between two calls of a build's `progress`."""
 TITLE_WEIGHT = 2
 
 # One pass finds words and the pieces to skip whole: LaTeX commands (`\\mathcal`) and URLs.
@@ -148,11 +150,24 @@ def _paper_terms(paper: Paper, memo: dict[str, str | None] | None = None) -> Cou
 class RelatedIndex:
     """TF-IDF vectors of a fixed set of papers, for "more like this" queries."""
 
-    def __init__(self, papers: Iterable[Paper], *, query_terms: int = QUERY_TERMS) -> None:
+    def __init__(
+        self,
+        papers: Iterable[Paper],
+        *,
+        query_terms: int = QUERY_TERMS,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        """Index `papers`; `progress(done, total)` hears every few thousand papers (seconds at
+        100k papers)."""
         self._setup(papers, query_terms)
         memo: dict[str, str | None] = {}
-        counts = [_paper_terms(paper, memo) for paper in self._papers]
         size = len(self._papers)
+        counts: list[Counter[str]] = []
+        for start in range(0, size, _PROGRESS_STEP):
+            chunk = self._papers[start : start + _PROGRESS_STEP]
+            counts.extend(_paper_terms(paper, memo) for paper in chunk)
+            if progress is not None:
+                progress(len(counts), size + size // 2)  # the vectors below: a third of it
         df: Counter[str] = Counter()
         for terms in counts:
             df.update(terms.keys())
@@ -171,6 +186,10 @@ class RelatedIndex:
                     posting = postings[term] = (array("i"), array("d"))
                 posting[0].append(i)
                 posting[1].append(weight)
+            if progress is not None and not (i + 1) % _PROGRESS_STEP:
+                progress(size + (i + 1) // 2, size + size // 2)
+        if progress is not None:
+            progress(size + size // 2, size + size // 2)
 
     def _setup(self, papers: Iterable[Paper], query_terms: int) -> None:
         self._papers: list[Paper] = list(papers)

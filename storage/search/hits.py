@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import overload
 
@@ -121,16 +123,26 @@ class Results(Sequence[Hit]):
     A search may match all 10k papers on every keystroke, and a list shows 40 of them: the
     ranking is one array of library indices plus runs of equal (score, field), built with a few
     C-level `extend` calls; `paper_id(i)`, `position(paper_id)` and `contains(paper_id)` answer
-    without making hits. Immutable once built (`add` is for the engine while it ranks).
+    without making hits. Immutable once built (`add` and `add_later` are for the engine while it
+    ranks).
+
+    At 100k papers even listing every hit's index costs milliseconds a group: a group of equal
+    score may be added later (`add_later`: its size now, its papers when a row of it, or all,
+    is first read), so a keystroke lists the groups its screenful shows, not all of them.
     """
 
     __slots__ = (
         "_bits",
+        "_count",
+        "_direct",
         "_ends",
         "_explainer",
         "_fields",
+        "_filling",
         "_ids",
+        "_later_bits",
         "_order",
+        "_pending",
         "_position",
         "_scores",
     )
@@ -146,6 +158,17 @@ class Results(Sequence[Hit]):
         self._scores: list[float] = []
         self._fields: list[str] = []
         self._bits: int | None = None
+        self._pending: deque[tuple[int, Callable[[], None]]] = deque()
+        """Groups added later: (their number of papers, what adds them), in rank order."""
+        self._count = 0
+        """Hits, those pending included."""
+        self._later_bits = 0
+        """The papers of every group added later."""
+        self._direct = False
+        """Whether papers were added at once (`add`) too: then `bits` must list them."""
+        self._filling = threading.Lock()
+        """Held while pending groups are added: a worker and the UI thread may read one
+        Results (the engine keeps recent ones)."""
 
     def add(self, indices: Sequence[int], score: float, field: str) -> None:
         """Append papers `indices` (library indices), all with one score and field."""
@@ -154,9 +177,43 @@ class Results(Sequence[Hit]):
             self._ends.append(len(self._order))
             self._scores.append(score)
             self._fields.append(field)
+            # Not while a pending group is being added (only the filling thread adds then):
+            # its papers are counted and in `_later_bits` already.
+            if not self._filling.locked():
+                self._count += len(indices)
+                self._direct = True
+
+    def add_later(self, group: int, fill: Callable[[], None]) -> None:
+        """Append the papers of bitset `group` (one score), which `fill()` adds, in their
+        order, with `add` when first read."""
+        count = group.bit_count()
+        if count:
+            self._pending.append((count, fill))
+            self._count += count
+            self._later_bits |= group
+
+    def fill(self, count: int) -> None:
+        """List the first `count` hits now (the searching thread does, for the first screen)."""
+        if self._pending and len(self._order) < count:
+            self._fill(count - 1)
+
+    def _fill(self, index: int) -> None:
+        """Add pending groups until hit `index` is there (-1: all of them)."""
+        with self._filling:
+            pending = self._pending
+            while pending and (index < 0 or len(self._order) <= index):
+                _, fill = pending[0]
+                fill()
+                pending.popleft()
+
+    def _filled(self) -> array[int]:
+        """The order of every hit (pending groups added first)."""
+        if self._pending:
+            self._fill(-1)
+        return self._order
 
     def __len__(self) -> int:
-        return len(self._order)
+        return self._count
 
     @overload
     def __getitem__(self, index: int) -> Hit: ...
@@ -166,11 +223,13 @@ class Results(Sequence[Hit]):
 
     def __getitem__(self, index: int | slice) -> Hit | list[Hit]:
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self._order)))]
+            return [self[i] for i in range(*index.indices(self._count))]
         if index < 0:
-            index += len(self._order)
-        if not 0 <= index < len(self._order):
+            index += self._count
+        if not 0 <= index < self._count:
             raise IndexError("result index out of range")
+        if index >= len(self._order):
+            self._fill(index)
         run = bisect_right(self._ends, index)
         paper = self._order[index]
         return make_hit(
@@ -179,7 +238,7 @@ class Results(Sequence[Hit]):
 
     def __iter__(self) -> Iterator[Hit]:
         start = 0
-        order, ids, explainer = self._order, self._ids, self._explainer
+        order, ids, explainer = self._filled(), self._ids, self._explainer
         for end, score, field in zip(self._ends, self._scores, self._fields, strict=True):
             for paper in order[start:end]:
                 yield make_hit(ids[paper], score, field, explainer, paper)
@@ -198,10 +257,12 @@ class Results(Sequence[Hit]):
     @property
     def indices(self) -> Sequence[int]:
         """Library indices of the hits, in rank order."""
-        return self._order
+        return self._filled()
 
     def paper_id(self, index: int) -> str:
         """The id of hit `index`, without making the Hit."""
+        if not 0 <= index < len(self._order):
+            self._fill(index if index >= 0 else -1)
         return self._ids[self._order[index]]
 
     def position(self, paper_id: str) -> int | None:
@@ -209,7 +270,7 @@ class Results(Sequence[Hit]):
         paper = self._position.get(paper_id)
         if paper is None or not self.contains(paper_id):
             return None
-        return self._order.index(paper)
+        return self._filled().index(paper)
 
     def contains(self, paper_id: str) -> bool:
         """Whether paper `paper_id` is among the results (a bit test)."""
@@ -220,5 +281,8 @@ class Results(Sequence[Hit]):
     def bits(self) -> int:
         """The results as a bitset of library indices."""
         if self._bits is None:
-            self._bits = ids_to_bits(self._order, len(self._ids))
+            if self._direct:
+                self._bits = ids_to_bits(self._filled(), len(self._ids))
+            else:
+                self._bits = self._later_bits  # without listing pending groups
         return self._bits

@@ -46,6 +46,23 @@ def bits_to_ids(bits: int) -> list[int]:
     return list(compress(range(len(flags)), flags))
 
 
+_BIT_OF_BYTE = tuple(
+    bytes.maketrans(bytes(range(256)), bytes(b >> k & 1 for b in range(256))) for k in range(8)
+)
+"""Table k maps a byte to its bit k (0 or 1), for `bits_to_flags`."""
+
+
+def bits_to_flags(bits: int, size: int) -> bytes:
+    """One byte a paper, 1 where its bit is set (bits >= size are dropped): eight C-level
+    translations of the bitset's bytes, each filling every eighth byte."""
+    length = (size + 7) >> 3
+    raw = (bits & ((1 << size) - 1)).to_bytes(length, "little")
+    flags = bytearray(length * 8)
+    for k, table in enumerate(_BIT_OF_BYTE):
+        flags[k::8] = raw.translate(table)
+    return bytes(flags[:size])
+
+
 Posting = int | memoryview
 """Papers of one token in one field: a bitset (dense) or a view of native uint32 ids (sparse)."""
 

@@ -9,7 +9,7 @@ the caches); a `SearchRun` lives as long as the `Results` it explains.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING
 
 from papershelf.storage.model import Entry, Paper
@@ -32,6 +32,7 @@ from papershelf.storage.search.quality import (
     WordMatch,
     match_quality,
 )
+from papershelf.storage.search.rank import add_group, add_ranked, best_fields, score_groups
 from papershelf.storage.text.titles import marked_up
 
 if TYPE_CHECKING:
@@ -248,9 +249,15 @@ class SearchRun(Explainer):
                 merged.sort(key=lambda tier: -tier.weight)
                 units.append(merged)
         hits = Results(self.engine._ids, self.engine._position, self)
+        self._rank(hits, result, units)
+        hits.fill(_FIRST_SCREEN)  # here, in the searching thread, not in the UI's
+        return hits
+
+    def _rank(self, hits: Results, result: int, units: list[list[Tier]]) -> None:
+        """Add the papers of `result` to `hits`, best first (groups are listed when read)."""
         if not units:
-            hits.add(bits_to_ids(result), 0.0, "")
-            return hits
+            hits.add_later(result, partial(_add_all, hits, result))
+            return
         if len(units) == 1:
             # One scoring unit: its tiers, best first, are the ranking; no sort needed. Tiers of
             # equal weight (a typo in the name, the exact word in the abstract) are one rank:
@@ -266,74 +273,27 @@ class SearchRun(Explainer):
                 for tier in tiers[start:end]:
                     assigned |= tier.bits & result
                 start = end
-            return hits
+            return
+        # Papers of equal score as one bitset each (`search.rank`): no loop over the papers.
         size = self.index.size
-        total = [0] * size
-        for unit in units:
-            assigned = 0
-            for tier in unit:
-                fresh = tier.bits & result & ~assigned
-                if fresh:
-                    assigned |= fresh
-                    weight = tier.weight
-                    for i in bits_to_ids(fresh):
-                        total[i] += weight
-        # The field of the best-weighted match over all words (ties: FIELDS order).
-        best = [""] * size
-        done = 0
-        order = {field: n for n, field in enumerate(FIELDS)}
-        every = sorted(
-            (tier for unit in units for tier in unit), key=lambda t: (-t.weight, order[t.field])
-        )
-        for tier in every:
-            fresh = tier.bits & result & ~done
-            if fresh:
-                done |= fresh
-                for i in bits_to_ids(fresh):
-                    best[i] = tier.field
-        ids = bits_to_ids(result)
-        ids.sort(key=total.__getitem__, reverse=True)  # stable: ties stay in library order
-        # Runs of equal score and field share one call.
-        start = 0
-        while start < len(ids):
-            score, field = total[ids[start]], best[ids[start]]
-            end = start + 1
-            while end < len(ids) and total[ids[end]] == score and best[ids[end]] == field:
-                end += 1
-            hits.add(ids[start:end], float(score), field)
-            start = end
-        return hits
+        every = [tier for unit in units for tier in unit]
+        fields = best_fields(result, every, FIELDS)
+        add_ranked(hits, score_groups(result, units), fields, size)
 
-    @staticmethod
-    def _add_rank(hits: Results, tiers: Sequence[Tier], result: int, assigned: int) -> None:
+    def _add_rank(self, hits: Results, tiers: Sequence[Tier], result: int, assigned: int) -> None:
         """Add the papers of equally weighted `tiers` not yet `assigned`, in library order,
         each under the field that comes first in FIELDS among these tiers holding it (as the
         ranking of several words names it)."""
-        if len(tiers) == 1:
-            fresh = tiers[0].bits & result & ~assigned
-            if fresh:
-                hits.add(bits_to_ids(fresh), float(tiers[0].weight), tiers[0].field)
-            return
-        field_of: dict[int, str] = {}
-        taken = assigned
-        for tier in sorted(tiers, key=lambda tier: FIELDS.index(tier.field)):
-            fresh = tier.bits & result & ~taken
-            if fresh:
-                taken |= fresh
-                field_of.update(dict.fromkeys(bits_to_ids(fresh), tier.field))
-        if not field_of:
-            return
-        ids = sorted(field_of)
-        weight = float(tiers[0].weight)
-        # Runs of one field share one call.
-        start = 0
-        while start < len(ids):
-            field = field_of[ids[start]]
-            end = start + 1
-            while end < len(ids) and field_of[ids[end]] == field:
-                end += 1
-            hits.add(ids[start:end], weight, field)
-            start = end
+        fresh = result & ~assigned
+        fields = best_fields(fresh, tiers, FIELDS)
+        if fields and fields[-1][0] == "":
+            fields.pop()  # in none of these tiers: a later rank's
+        group = 0
+        for _, bits in fields:
+            group |= bits
+        if group:
+            weight, size = float(tiers[0].weight), self.index.size
+            hits.add_later(group, partial(add_group, hits, group, weight, fields, size))
 
     # --- explaining one hit ----------------------------------------------------------------
 
@@ -420,6 +380,14 @@ class SearchRun(Explainer):
             found.append((start, end))
             terms.setdefault(text[start:end].lower(), text[start:end])
         return tuple(merge_spans(found)) if found else ()
+
+
+_FIRST_SCREEN = 128
+"""Hits a search lists before it returns: more than a screen's rows (the rest when read)."""
+
+
+def _add_all(hits: Results, result: int) -> None:
+    hits.add(bits_to_ids(result), 0.0, "")
 
 
 _TEXT_FIELDS = frozenset({"name", "title", "tags", "note", "abstract"})

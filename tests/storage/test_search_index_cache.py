@@ -89,10 +89,10 @@ def resealed(papers: Sequence[Paper], change) -> SearchIndex | None:
     matching checksum) and loaded again: what a reader meets when the checksum fails to see
     damage."""
     index = SearchIndex.build(papers)
-    parts, columns = index.state()
+    parts, columns, groups = index.state()
     parts, columns = list(parts), [list(column) for column in columns]
     change(parts, columns, index)
-    state = (tuple(parts), tuple(tuple(column) for column in columns))
+    state = (tuple(parts), tuple(tuple(column) for column in columns), groups)
     sealed = SearchIndex.from_state(state, fingerprint(papers))
     if sealed is None:
         return None
@@ -192,3 +192,41 @@ def test_a_name_table_without_tokens_is_not_trusted(papers) -> None:
     if loaded is not None:
         SearchEngine(papers, loaded).results("fusion", {})  # an infix: IndexError
     assert loaded is None
+
+
+# -- the prefix groups saved with the index (format 10) ---------------------------------------
+
+
+def test_a_loaded_index_starts_with_the_prefix_groups_and_answers_as_built(
+    tmp_path: Path, papers: Sequence[Paper]
+) -> None:
+    built = SearchIndex.build(papers)
+    path = tmp_path / "search-index.bin"
+    assert built.save(path)
+    loaded = SearchIndex.load(path, papers)
+    assert loaded is not None
+    saved = dict(built._group_cache)
+    assert saved and loaded._group_cache == saved  # every first letter's groups, at least
+    fresh = SearchIndex.build(papers)  # nothing worked out: every group made from postings
+    for word in ["d", "di", "co", "t", "tra", "graph", "x", "zz"]:
+        assert loaded.match_word(word) == fresh.match_word(word), word
+
+
+@pytest.mark.parametrize(
+    "groups",
+    [
+        "not a tuple",
+        (("title", 0, 1),),  # three parts, not four
+        (("nowhere", 0, 1, b""),),  # no such field
+        (("title", 5, 5, b""),),  # an empty range
+        (("title", 0, 10**9, b""),),  # past the vocabulary
+        (("title", 0, 1, b"\x01"),),  # not a bitset of the papers' size
+    ],
+)
+def test_prefix_groups_that_do_not_fit_the_index_are_not_trusted(
+    groups: object, papers: Sequence[Paper]
+) -> None:
+    index = SearchIndex.build(papers)
+    parts, columns, _ = index.state()
+    assert SearchIndex.from_state((parts, columns, ()), fingerprint(papers)) is not None
+    assert SearchIndex.from_state((parts, columns, groups), fingerprint(papers)) is None

@@ -168,9 +168,9 @@ async def test_a_query_typed_before_the_index_is_ready_is_queued(
     release = threading.Event()
     real_engine = search_module.SearchEngine
 
-    def slow_engine(papers):  # type: ignore[no-untyped-def]
+    def slow_engine(papers, **kwargs):  # type: ignore[no-untyped-def]
         release.wait(timeout=30)
-        return real_engine(papers)
+        return real_engine(papers, **kwargs)  # (its build's progress)
 
     monkeypatch.setattr(search_module, "SearchEngine", slow_engine)
     app = make_app()

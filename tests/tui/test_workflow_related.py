@@ -107,9 +107,9 @@ async def test_r_says_still_indexing_until_the_index_is_built(
     built: list[int] = []
 
     class SlowIndex(RelatedIndex):
-        def __init__(self, papers: Any) -> None:
+        def __init__(self, papers: Any, **kwargs: Any) -> None:
             release.wait(30)
-            super().__init__(papers)
+            super().__init__(papers, **kwargs)  # (its build's progress)
             built.append(len(self))
 
     monkeypatch.setattr(workflow, "RelatedIndex", SlowIndex)

@@ -59,6 +59,7 @@ class MainScreen(Screen[None]):
     sort_label: var[str] = var("library order")
     by_relevance: var[bool] = var(True)
     unsaved_note: var[str | None] = var(None)
+    progress: var[str | None] = var(None)
 
     class Ready(Message):
         """The screen's widgets exist: the app's start-up can fill them.
@@ -99,6 +100,7 @@ class MainScreen(Screen[None]):
             MainScreen.sort_label,
             MainScreen.by_relevance,
             MainScreen.unsaved_note,
+            MainScreen.progress,
         )
         yield QuietFooter()
 

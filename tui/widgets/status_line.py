@@ -64,6 +64,8 @@ class StatusLine(Widget):
     """What is wrong with the query, if anything."""
     unsaved_note: reactive[str | None] = reactive(None)
     """`● 1 change not saved — retrying`, while a change is not on disk."""
+    progress: reactive[str | None] = reactive(None)
+    """`search index 45%`, while a build that takes seconds runs in the background."""
 
     def render(self) -> Content:
         """The line for the figures as they are now (drawn once a frame, however many changed)."""
@@ -78,6 +80,7 @@ class StatusLine(Widget):
             error=self.query_error,
             sort=sort,
             unsaved=self.unsaved_note,
+            progress=self.progress,
         )
 
     @property
@@ -96,6 +99,7 @@ def status_content(
     searching: bool = False,
     error: str | None = None,
     unsaved: str | None = None,
+    progress: str | None = None,
 ) -> Content:
     """The status line for these figures (the query and the error are shown literally).
 
@@ -112,6 +116,8 @@ def status_content(
         parts += ["  ", plain(f"{marked:,} marked", ".status-line--marked")]
     if searching:
         parts.append("  searching…")
+    if progress:
+        parts.append(f"  {progress}")
     if error:
         parts += ["  ", plain(error, ".status-line--error", one_line=True)]
     return Content.assemble(*parts)

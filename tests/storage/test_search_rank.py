@@ -1,0 +1,138 @@
+"""Ranking by bitsets (`search.rank`) and results listed when read (`Results.add_later`) give
+exactly the ranking worked out paper by paper (the engine's former loops, kept here as the
+reference)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from papershelf.storage.search.highlight import FIELDS
+from papershelf.storage.search.hits import NO_DETAILS, Results
+from papershelf.storage.search.postings import bits_to_flags, bits_to_ids, ids_to_bits
+from papershelf.storage.search.quality import Tier
+from papershelf.storage.search.rank import add_group, add_ranked, best_fields, score_groups
+
+SIZE = 300
+IDS = tuple(f"p{i}" for i in range(SIZE))
+POSITION = {paper_id: i for i, paper_id in enumerate(IDS)}
+
+bitsets = st.sets(st.integers(0, SIZE - 1), max_size=SIZE).map(lambda ids: ids_to_bits(ids, SIZE))
+tiers = st.builds(
+    Tier,
+    weight=st.sampled_from([3, 5, 9, 18, 24, 30, 72, 80, 90, 100]),
+    field=st.sampled_from(FIELDS),
+    bits=bitsets,
+)
+units = st.lists(
+    st.lists(tiers, min_size=1, max_size=5).map(lambda u: sorted(u, key=lambda t: -t.weight)),
+    min_size=2,
+    max_size=4,
+)
+
+
+def reference(result: int, units: list[list[Tier]]) -> list[tuple[int, float, str]]:
+    """Per paper: the sum of each unit's first tier's weight, the best tier's field, then a
+    stable sort by score (the loops `SearchRun.run` had)."""
+    total = [0] * SIZE
+    for unit in units:
+        assigned = 0
+        for tier in unit:
+            fresh = tier.bits & result & ~assigned
+            assigned |= fresh
+            for i in bits_to_ids(fresh):
+                total[i] += tier.weight
+    order = {field: n for n, field in enumerate(FIELDS)}
+    best = [""] * SIZE
+    done = 0
+    every = sorted((t for u in units for t in u), key=lambda t: (-t.weight, order[t.field]))
+    for tier in every:
+        fresh = tier.bits & result & ~done
+        done |= fresh
+        for i in bits_to_ids(fresh):
+            best[i] = tier.field
+    ids = bits_to_ids(result)
+    ids.sort(key=total.__getitem__, reverse=True)
+    return [(i, float(total[i]), best[i]) for i in ids]
+
+
+def ranked(hits: Results) -> list[tuple[int, float, str]]:
+    return [(POSITION[hit.paper_id], hit.score, hit.field) for hit in hits]
+
+
+@settings(max_examples=200, deadline=None)
+@given(result=bitsets, units=units)
+def test_score_groups_rank_as_the_per_paper_sums(result: int, units: list[list[Tier]]) -> None:
+    hits = Results(IDS, POSITION, NO_DETAILS)
+    fields = best_fields(result, [t for u in units for t in u], FIELDS)
+    add_ranked(hits, score_groups(result, units), fields, SIZE)
+    assert len(hits) == result.bit_count()
+    assert ranked(hits) == reference(result, units)
+
+
+@settings(max_examples=200, deadline=None)
+@given(result=bitsets, units=units, reads=st.lists(st.integers(-SIZE, SIZE), max_size=6))
+def test_results_listed_when_read_answer_like_results_listed_at_once(
+    result: int, units: list[list[Tier]], reads: list[int]
+) -> None:
+    later = Results(IDS, POSITION, NO_DETAILS)
+    fields = best_fields(result, [t for u in units for t in u], FIELDS)
+    add_ranked(later, score_groups(result, units), fields, SIZE)
+    expected = reference(result, units)
+    # Rows read in any order first (each lists only the groups up to it), then everything.
+    for index in reads:
+        if -len(expected) <= index < len(expected):
+            row = later[index]
+            assert (POSITION[row.paper_id], row.score, row.field) == expected[index]
+            assert later.paper_id(index) == IDS[expected[index][0]]
+    assert later.bits == result  # without listing any pending group
+    for paper_id in IDS[:20]:
+        found = later.position(paper_id)
+        listed = [i for i, _, _ in expected]
+        assert found == (listed.index(POSITION[paper_id]) if later.contains(paper_id) else None)
+    assert list(later.indices) == [i for i, _, _ in expected]
+    assert ranked(later) == expected
+
+
+def test_a_group_of_interleaved_fields_keeps_library_order_in_runs() -> None:
+    hits = Results(IDS, POSITION, NO_DETAILS)
+    title, abstract = ids_to_bits([1, 2, 5], SIZE), ids_to_bits([3, 4, 6, 9], SIZE)
+    add_group(hits, title | abstract, 30.0, [("title", title), ("abstract", abstract)], SIZE)
+    assert [(POSITION[h.paper_id], h.field) for h in hits] == [
+        (1, "title"),
+        (2, "title"),
+        (3, "abstract"),
+        (4, "abstract"),
+        (5, "title"),
+        (6, "abstract"),
+        (9, "abstract"),
+    ]
+
+
+def test_a_pending_group_is_listed_once_and_only_when_read() -> None:
+    calls: list[int] = []
+    hits = Results(IDS, POSITION, NO_DETAILS)
+
+    def fill(ids: list[int]) -> None:
+        calls.append(len(ids))
+        hits.add(ids, 1.0, "name")
+
+    hits.add_later(ids_to_bits([7, 8], SIZE), partial(fill, [7, 8]))
+    hits.add_later(ids_to_bits([2], SIZE), partial(fill, [2]))
+    assert len(hits) == 3 and calls == []
+    assert hits[1].paper_id == "p8"
+    assert calls == [2]  # the second group is still pending
+    assert hits[2].paper_id == "p2"
+    assert [h.paper_id for h in hits] == ["p7", "p8", "p2"]
+    assert calls == [2, 1]
+
+
+@given(ids=st.sets(st.integers(0, 2000)), size=st.integers(0, 2001))
+def test_bits_to_flags_has_one_byte_a_paper(ids: set[int], size: int) -> None:
+    bits = ids_to_bits(ids, 2001)
+    flags = bits_to_flags(bits, size)
+    assert len(flags) == size
+    assert [i for i, flag in enumerate(flags) if flag] == sorted(i for i in ids if i < size)
+    assert set(flags) <= {0, 1}
