@@ -174,7 +174,8 @@ def cache_is_valid(root: Path, cache: str) -> bool:
     key = stat_key(os.stat(root / "papers.json"))
     papers = Library.open(root, seed=False).papers()
     if cache == PAPERS_CACHE:
-        return papercache.load(root / cache, key, root / "papers.json") == list(papers)
+        cached = papercache.load(root / cache, key, root / "papers.json")
+        return cached is not None and cached[0] == list(papers)
     if cache == LISTING:
         return listing_is_whole(root)
     if cache == SEARCH:

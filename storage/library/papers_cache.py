@@ -83,9 +83,10 @@ def save(path: Path, key: StatKey, papers: Iterable[Paper], places: Places | Non
     return _FILE.save(path, stat_key_bytes(key), [main, places.to_bytes()])
 
 
-def load(path: Path, key: StatKey, papers_json: Path) -> list[Paper] | None:
-    """The papers cached at `path` if the cache was made from the papers.json with `key`, which
-    must still be the file at `papers_json` (the abstracts are read from it).
+def load(path: Path, key: StatKey, papers_json: Path) -> tuple[list[Paper], Places] | None:
+    """The papers cached at `path`, and where their abstracts lie in papers.json, if the cache was
+    made from the papers.json with `key`, which must still be the file at `papers_json` (the
+    abstracts are read from it).
 
     None when the cache is missing, stale, of another format or layout, cut short or grown,
     damaged (a checksum fails), or holds a value of the wrong type, and when an abstract cannot
@@ -105,10 +106,12 @@ def load(path: Path, key: StatKey, papers_json: Path) -> list[Paper] | None:
         return None
     count = len(columns[0]) if columns else 0
     places = Places.from_bytes(sections[1], count)
-    abstracts = None if places is None else read_abstracts(papers_json, key, places)
+    if places is None:
+        return None
+    abstracts = read_abstracts(papers_json, key, places)
     if abstracts is None:
         return None
-    return _build((*columns[:_ABSTRACT], tuple(abstracts), *columns[_ABSTRACT:]))
+    return _build((*columns[:_ABSTRACT], tuple(abstracts), *columns[_ABSTRACT:])), places
 
 
 def _build(columns: Sequence[tuple[object, ...]]) -> list[Paper]:

@@ -96,6 +96,9 @@ class PapersFile:
         self._removed_changed = False
         self._raw: dict[str, Any] | None = None
         self._listed: tuple[Paper, ...] | None = None
+        self.places: Places | None = None
+        """Where each paper's abstract lies in the papers.json `key` names (`caches.places`),
+        in `papers` order; None when unknown or when `papers` differ from that file."""
 
     def listed(self) -> tuple[Paper, ...]:
         """Every paper, in library (import) order."""
@@ -107,6 +110,7 @@ class PapersFile:
         """Hold `papers` (an import's result) with `changed` ids to be saved."""
         self.papers = papers
         self._listed = None
+        self.places = None
         self.revision += 1
         self.pending |= changed
 
@@ -126,7 +130,8 @@ class PapersFile:
             cached = papers_cache.load(self.cache_path, key, self.store.path)
         if cached is not None:
             data = None  # raw records unread: a write re-reads papers.json first
-            loaded = {paper.id: paper for paper in cached}
+            loaded = {paper.id: paper for paper in cached[0]}
+            places = cached[1]
             removed = None
         else:
             try:
@@ -139,8 +144,11 @@ class PapersFile:
                 self._damaged(error)
                 data, loaded, removed = None, {}, {}
             key = self.store.loaded_key
+            places = self.store.places if data is not None else None
             if data is not None and key is not None:
-                papers_cache.save(self.cache_path, key, loaded.values(), self.store.places)
+                papers_cache.save(self.cache_path, key, loaded.values(), places)
+            if places is not None and len(places) != len(loaded):
+                places = None  # papers.json holds a paper twice (schema 1): no places by paper
         if self.pending:
             from papershelf.storage.ingest import parse
 
@@ -159,6 +167,7 @@ class PapersFile:
         self.removed = removed
         self._raw = data
         self.key = key
+        self.places = None if self.pending else places
         self._listed = None
         self.revision += 1
         return True
@@ -199,8 +208,9 @@ class PapersFile:
         self._removed_changed = False
         self.pending = set()
         self.key = self.store.loaded_key
+        self.places = self.store.places
         if self.key is not None:
-            papers_cache.save(self.cache_path, self.key, self.papers.values(), self.store.places)
+            papers_cache.save(self.cache_path, self.key, self.papers.values(), self.places)
 
     def _removed_table(self) -> dict[str, dict[str, Any]]:
         """The removed table to write: as read, or (changed) from `removed`, reusing the records
@@ -232,6 +242,7 @@ class PapersFile:
         except SaveError:
             self.papers, self.pending, self.removed, self._removed_changed = held
             self._listed = None
+            self.places = None
             self.revision += 1
             raise
 

@@ -72,7 +72,8 @@ def json_key(path: Path) -> StatKey:
 
 def load(path: Path, key: StatKey | None = None) -> list[Paper] | None:
     """The cache at `path` for the papers.json beside it (as it is now, or as `key`)."""
-    return papercache.load(path, key or json_key(path), path.parent / "papers.json")
+    found = papercache.load(path, key or json_key(path), path.parent / "papers.json")
+    return None if found is None else found[0]
 
 
 def sections_of(path: Path) -> tuple[bytes, bytes]:
