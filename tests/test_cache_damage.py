@@ -287,7 +287,7 @@ def damages(cache: str) -> Iterator[Damage]:
     if cache == LISTING:
         for fraction in (0.2, 0.4, 0.6, 0.8):
             yield Damage(cache, f"postings block {fraction:.0%}", "bit", in_block(cache, fraction))
-        yield Damage(cache, "abstracts text", "char", in_text(cache, 2, b"diffusion"))
+        yield Damage(cache, "abstracts", "bit", in_section(cache, 2, 0.5))
         yield Damage(cache, "main text", "char", in_text(cache, 0, b"Diffusion"))
     if cache == PAPERS_CACHE:
         yield Damage(cache, "abstract places", "bit", in_section(cache, 1, 0.5))
