@@ -121,6 +121,15 @@ def _plain(records: Iterator[tuple[int, Any]], source: str) -> Iterator[tuple[in
         yield number, record
 
 
+def _first_content(lines: _Lines) -> str:
+    """The first line with more than white space, stripped ("" when there is none): what tells
+    JSON from an abstract list, however much white space comes first."""
+    for _, line in lines:
+        if line.strip():
+            return line.strip()
+    return ""
+
+
 def _first_line_is_json(lines: _Lines) -> bool:
     """Whether the first line with content is one JSON value on its own (JSON Lines), not the
     start of a value that spans lines (a JSON document, which must be read whole)."""
@@ -153,7 +162,7 @@ def parse_stream(
         raise _too_large(source, size, "XML")
     now = now or utc_now()
     lines = _Lines(handle, source, skip)
-    start = sniffed.lstrip()[:1]
+    start = _first_content(lines)[:1]
     if start == "[" or (start == "{" and not _first_line_is_json(lines)):
         raise _too_large(source, size, "a JSON array or object")
     if start == "{":

@@ -125,6 +125,13 @@ def parse_stream_sized(data: bytes, source: str, size: int) -> str:
     return str(error.value)
 
 
+def test_white_space_before_the_first_record_does_not_hide_json_lines() -> None:
+    data = b"\n" * 10_000 + b'{"abstract": "We propose A.", "title": "A"}\n'
+    found = streamed(data, "r.jsonl")
+    assert found == whole(data, "r.jsonl")
+    assert isinstance(found, ParseResult) and found.papers[0].title == "A"
+
+
 def test_notes_and_records_mixed_in_a_stream_are_refused() -> None:
     note = {"id": "abc", "content": {"title": {"value": "T"}, "abstract": {"value": "We do X."}}}
     data = (json.dumps({"abstract": "We propose A."}) + "\n" + json.dumps(note) + "\n").encode()
