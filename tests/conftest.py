@@ -35,8 +35,9 @@ def seed_files() -> list[Path]:
 def _isolated_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No test may read or write the real user's library: point the default data dir elsewhere."""
+    """No test may read or write the real user's library or config: point both elsewhere."""
     monkeypatch.setenv("PAPERSHELF_HOME", str(tmp_path_factory.mktemp("home")))
+    monkeypatch.setenv("PAPERSHELF_CONFIG", str(tmp_path_factory.mktemp("config") / "config.toml"))
 
 
 class SmallDisk:

@@ -315,6 +315,7 @@ CLI_CASES: dict[str, list[tuple[list[str], int]]] = {
     "restore-missing": [(["restore", "{missing}"], 1)],
     "restore-bad": [(["restore", "{badjson}"], 1)],
     "related": [(["related", EVIL], 0), (["related", EVIL, "--json"], 0)],
+    "note": [(["note", EVIL], 0)],
     "import": [(["import", "{text}"], 0), (["import", "{missing}"], 1)],
     "import-reading-list": [
         (["export", "-o", "{listmd}"], 0),

@@ -23,6 +23,7 @@ from papershelf.tui.app_actions import PaperActions
 from papershelf.tui.app_adding import ADD_BINDINGS, AddingActions
 from papershelf.tui.app_bindings import APP, LEAVE_FILTER, MOVE, OUT, PAPERS
 from papershelf.tui.app_columns import ColumnCommands, apply_saved_columns, toggle_authors_column
+from papershelf.tui.app_config import apply_keymap, check_export_dir, show_problems
 from papershelf.tui.app_guard import CrashGuard
 from papershelf.tui.app_saving import UnsavedChanges
 from papershelf.tui.app_search import SearchWiring
@@ -33,6 +34,7 @@ from papershelf.tui.app_workflow import WORKFLOW_BINDINGS, RelatedReady, Workflo
 from papershelf.tui.app_workflow_sort import SortCommands
 from papershelf.tui.collector import IDLE_SECONDS, IdleCollector
 from papershelf.tui.commands import BoundAction, PapershelfCommands, help_sections
+from papershelf.tui.first_run import show_first_run_hint
 from papershelf.tui.messages import IndexReady, SearchFailed, SearchFinished
 from papershelf.tui.output import OutputActions
 from papershelf.tui.screens.dialogs_base import DialogKeys
@@ -45,6 +47,7 @@ from papershelf.tui.widgets.reader import Reader
 from papershelf.tui.widgets.tag_pane import TagPane
 
 if TYPE_CHECKING:
+    from papershelf.storage.library.config import Config
     from papershelf.storage.library.library import Library
 
 REFRESH_SECONDS = 2.0
@@ -69,9 +72,33 @@ class PapershelfApp(CrashGuard, DialogKeys):
         *APP,
         *LEAVE_FILTER,
     ]
+    # The keys typed behind one of these wait for its dialog (DialogKeys): `a /` types `/`
+    # into the add dialog instead of opening the filter behind it.
+    DIALOG_ACTIONS: ClassVar[frozenset[str]] = frozenset(
+        {
+            "tag",
+            "note",
+            "remove",
+            "related",
+            "copy_code",
+            "open_link",
+            "export",
+            "add_papers",
+            "help",
+            "quit",
+        }
+    )
 
-    def __init__(self, library: Library) -> None:
+    def __init__(self, library: Library, config: Config | None = None) -> None:
         super().__init__(library)  # the crash guard keeps it: `self.library`
+        if config is None:
+            from papershelf.storage.library.config import load_config
+
+            config = load_config()
+        self.config: Config = config
+        """The user's config file (`library.config`): theme, keys, defaults; and its problems."""
+        self.applied_keymap: dict[str, str] = {}
+        """The config's [keys] the app gave `App.set_keymap` (the help screen shows them)."""
         self._seen_revision = library.revision
         self._papers_seen = library.papers()
         self._last_poll_error: str | None = None
@@ -123,16 +150,19 @@ class PapershelfApp(CrashGuard, DialogKeys):
     def main_screen_ready(self) -> None:
         """Show every paper at once; build the search index only after the first frame."""
         TRACE.mark("mount")
-        self.main_screen.fit_width(self.size.width)
+        self.main_screen.fit_size(self.size.width, self.size.height)
         apply_saved_columns(self)
+        problems = [*self.config.problems, *apply_keymap(self), *check_export_dir(self)]
         self.main_screen.paper_count = len(self._papers_seen)
         self.search.show_results(self.search.serial, self.workflow.all_hits(), keep=None)
         self.paper_list.focus()
-        ThemeMemory(self).start()
+        problems += ThemeMemory(self).start()
+        show_problems(self, problems)
         self.set_interval(REFRESH_SECONDS, self.guarded(self.poll_library, "the reload"))
         self.collector.start()
         self.set_interval(IDLE_SECONDS / 2, self.guarded(self.collector.tick, "the collector"))
         self.show_notices()
+        show_first_run_hint(self)
         self.call_after_refresh(self._first_frame)
 
     def on_unmount(self) -> None:
@@ -146,8 +176,8 @@ class PapershelfApp(CrashGuard, DialogKeys):
         self.search.build_index()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Switch between the wide and the narrow layout."""
-        self.main_screen.fit_width(event.size.width)
+        """Fit the main screen's layout to the new size (wide, narrow, short)."""
+        self.main_screen.fit_size(event.size.width, event.size.height)
 
     # -- messages from the workers ---------------------------------------------------------------
 
@@ -339,7 +369,9 @@ class PapershelfApp(CrashGuard, DialogKeys):
 
     def action_help(self) -> None:
         """Show every key, generated from the bindings."""
-        self.push_screen(HelpScreen(help_sections(self, self.bound_actions())))
+        self.push_screen(
+            HelpScreen(help_sections(self, self.bound_actions()), config_path=self.config.path)
+        )
 
     def bound_actions(self) -> list[BoundAction]:
         """Every binding of the main screen, by area, with the node that runs it."""

@@ -17,8 +17,9 @@ _HELP = "a column of authors in the list (saved in settings.json)"
 
 
 def apply_saved_columns(app: PapershelfApp) -> None:
-    """Show the columns the settings remember (at start)."""
-    app.paper_list.show_authors = app.workflow.settings.authors_column
+    """Show the columns this library remembers, else those of the user's config (at start)."""
+    chosen = app.workflow.settings.authors_column
+    app.paper_list.show_authors = bool(app.config.authors_column if chosen is None else chosen)
 
 
 def toggle_authors_column(app: PapershelfApp) -> None:

@@ -97,7 +97,13 @@ class WorkflowActions:
         """The order the results are shown in (`relevance` only while there is a query)."""
         if self._app.search.query_text.strip() and self.by_relevance:
             return RELEVANCE
-        return self.settings.sort
+        return self.remembered_order
+
+    @property
+    def remembered_order(self) -> str:
+        """The order without a query: chosen in this library (`S`), else the config's, else
+        library order."""
+        return self.settings.sort or self._app.config.sort or "library"
 
     @property
     def sort_label(self) -> str:
@@ -117,7 +123,7 @@ class WorkflowActions:
         """Every paper in the remembered order (the results of the empty query)."""
         # Every paper in the remembered order; kept until the papers or the entries change,
         # so that leaving and clearing the filter do not sort 10k papers again.
-        order = self.settings.sort
+        order = self.remembered_order
         papers = self.library.papers()
         if order == "library":
             return AllPapers(papers)
@@ -133,7 +139,9 @@ class WorkflowActions:
     def arrange(self, hits: Sequence[Hit], keep: str | None) -> tuple[Sequence[Hit], str | None]:
         """`hits` in the chosen order, and the paper to keep the cursor on (a jump's target)."""
         if self._app.search.query_text.strip() and not self.by_relevance:
-            hits = sort_hits(hits, self.settings.sort, self._papers_by_id(), self.library.entries())
+            hits = sort_hits(
+                hits, self.remembered_order, self._papers_by_id(), self.library.entries()
+            )
         self._show_order()
         if self._jump_target is not None:
             keep, self._jump_target = self._jump_target, None
@@ -148,7 +156,7 @@ class WorkflowActions:
     def _show_order(self) -> None:
         # The status line names the order (relevance while a query ranks by it).
         screen = self._app.main_screen
-        screen.sort_label = ORDER_LABELS[self.settings.sort]
+        screen.sort_label = ORDER_LABELS[self.remembered_order]
         screen.by_relevance = self.by_relevance
 
     def sort(self, order: str = "") -> None:
@@ -163,7 +171,7 @@ class WorkflowActions:
             self.by_relevance = True
         elif new in SORT_ORDERS:
             self.by_relevance = False
-            if new != self.settings.sort:
+            if new != self.settings.sort:  # chosen here now, even when it is the config's
                 self.settings = self.settings.with_sort(new)
                 try:
                     save_settings(self.library.root, self.settings)

@@ -6,7 +6,7 @@ both generated from that list, so neither can drift from the real bindings.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -45,7 +45,10 @@ class HasBoundActions(Protocol):
 
 def key_display(app: App[Any], binding: Binding) -> str:
     """How the keys of `binding` are written for people (`j/↓`), keymap included."""
-    keys = [key.strip() for key in binding.key.split(",") if key.strip()]
+    # The keymap the app gave `App.set_keymap` (the config's [keys]) replaces a binding's keys.
+    keymap: Mapping[str, str] = getattr(app, "applied_keymap", None) or {}
+    remapped = keymap.get(binding.id) if binding.id else None
+    keys = [key.strip() for key in (remapped or binding.key).split(",") if key.strip()]
     shown = [app.get_key_display(Binding(key, binding.action)) for key in keys]
     return " / ".join(dict.fromkeys(shown))
 

@@ -148,8 +148,10 @@ class OutputActions:
         app = self._app
         papers = app.paper_list
         tags = sorted(app.library.tag_counts())
+        # The config's export_dir, else where papershelf was started.
+        directory = app.config.export_dir or Path.cwd()
         dialog = ExportDialog(
-            Path.cwd(), tags, len(papers.hits), len(papers.marked), app.current_tag(), app.today()
+            directory, tags, len(papers.hits), len(papers.marked), app.current_tag(), app.today()
         )
         app.push_screen(dialog, self._export_chosen)
 

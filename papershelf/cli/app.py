@@ -9,7 +9,7 @@ import sys
 from papershelf.cli import output
 from papershelf.cli.exits import EXIT_OK, EXIT_USAGE
 from papershelf.cli.output import PROG
-from papershelf.cli.shelf import open_library
+from papershelf.cli.shelf import open_library, user_config
 
 
 def run_app(args: argparse.Namespace) -> int:
@@ -24,12 +24,13 @@ def run_app(args: argparse.Namespace) -> int:
             )
             return EXIT_USAGE
     library = open_library(args, create=True, seed=True)
+    config = user_config(args)  # its problems become notifications in the app
     from papershelf.tui.app import PapershelfApp
 
     # The library's papers live as long as the app: keep them out of the cyclic garbage
     # collector's full passes, which otherwise pause the interface for tens of milliseconds.
     gc.freeze()
-    app = PapershelfApp(library)
+    app = PapershelfApp(library, config)
     app.run()
     # 70 after an internal error, 1 when the user quit with unsaved changes, 128+N on a signal.
     return app.return_code or EXIT_OK

@@ -40,6 +40,7 @@ HANDLERS: dict[str | None, str] = {
     "related": "reading:cmd_related",
     "tag": "editing:cmd_tag",
     "status": "editing:cmd_status",
+    "note": "editing:cmd_note",
     "remove": "removing:cmd_remove",
     "undo": "editing:cmd_undo",
     "redo": "editing:cmd_redo",

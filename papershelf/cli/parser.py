@@ -171,6 +171,15 @@ def _tag_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("changes", nargs="+", metavar="+TAG|-TAG")
 
 
+def _note_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("ref", metavar="ID|NAME")
+    p.add_argument(
+        "--edit",
+        action="store_true",
+        help="edit the note in $VISUAL or $EDITOR (else vi) and save it when the editor exits",
+    )
+
+
 def _status_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("ref", metavar="ID|NAME")
     p.add_argument("status", choices=STATUSES)
@@ -211,12 +220,17 @@ def _related_arguments(p: argparse.ArgumentParser) -> None:
 
 
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
-    "import": ("import abstract lists (text, Markdown, JSON, JSON Lines)", _import_arguments),
+    "import": (
+        "import papers: abstract lists (text, Markdown, JSON), BibTeX, RIS, CSL JSON, arXiv feeds,"
+        " OpenReview notes",
+        _import_arguments,
+    ),
     "add": ("add papers by arXiv id, DOI or OpenReview link, from the public APIs", _add_arguments),
     "list": ("list papers matching a query (all papers without one)", _list_arguments),
     "show": ("show one paper", _show_arguments),
     "tag": ("add (+tag) and remove (-tag) tags", _tag_arguments),
     "status": ("set the reading status", _status_arguments),
+    "note": ("print a paper's note, or edit it in your editor (--edit)", _note_arguments),
     "export": (
         "write the matching papers as a Markdown reading list, BibTeX, CSV or JSON",
         _export_arguments,
@@ -246,6 +260,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog=PROG,
         description="A keyboard-first reading list for research-paper abstracts. "
         "With no command, starts the app.",
+        epilog=None if only is not None else _config_epilog(),
         allow_abbrev=False,
     )
     parser.add_argument("--version", action=_VersionAction)
@@ -259,6 +274,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         _add_db(p, default=argparse.SUPPRESS)
         add_arguments(p)
     return parser
+
+
+def _config_epilog() -> str:
+    """Where the user's config file is: the whole parser's help says it (not each command's)."""
+    from papershelf.storage.library.config import CONFIG_ENV, config_path
+
+    return f"settings (theme, keys, default library, ...): {config_path()} (${CONFIG_ENV})"
 
 
 def _find_command(argv: Sequence[str]) -> tuple[str, list[str]] | None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from papershelf.cli import output
 from papershelf.cli.exits import EXIT_OK
 from papershelf.cli.papers import paper_json, summary_line
-from papershelf.cli.shelf import open_library, search
+from papershelf.cli.shelf import named_root, open_library, search
 from papershelf.storage.model import Entry
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def list_from_listing(args: argparse.Namespace) -> int | None:
     from papershelf.storage.search import listing
     from papershelf.storage.search.engine import parse_query
 
-    root = resolve_root(args.db)
+    root = resolve_root(named_root(args))
     shelf = listing.load(root)
     if shelf is None:
         return None

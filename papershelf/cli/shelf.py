@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from papershelf.cli import output
 
 if TYPE_CHECKING:
+    from papershelf.storage.library.config import Config
     from papershelf.storage.library.library import Library
     from papershelf.storage.search.engine import Hit
 
@@ -23,9 +26,32 @@ def open_library(
     """
     from papershelf.storage.library.library import Library
 
-    library = Library.open(args.db, seed=seed, read_only=read_only, create=create)
+    library = Library.open(named_root(args), seed=seed, read_only=read_only, create=create)
     args.opened.append(library)
     return library
+
+
+def named_root(args: argparse.Namespace) -> str | Path | None:
+    """The library the user named: --db, else (without $PAPERSHELF_HOME) the config's `library`;
+    None leaves the choice to `files.layout.default_root` ($PAPERSHELF_HOME, the platform's)."""
+    if args.db is None and not os.environ.get("PAPERSHELF_HOME", "").strip():
+        return user_config(args).library
+    return args.db
+
+
+def user_config(args: argparse.Namespace) -> Config:
+    """The user's config file, read once per command (only by those that need it: a `list` with
+    --db or $PAPERSHELF_HOME never does). Each problem is one warning on stderr; the app shows
+    them as notifications instead, so it is handed the config (`run_app`)."""
+    config = getattr(args, "config", None)
+    if config is None:
+        from papershelf.storage.library.config import load_config
+
+        config = args.config = load_config()
+        if args.command is not None:
+            for problem in config.problems:
+                output.warning(problem)
+    return config
 
 
 def search(library: Library, words: Sequence[str], *, listing_failed: bool = False) -> list[Hit]:

@@ -109,12 +109,25 @@ def _is_note(record: Any) -> bool:
     return isinstance(record, dict) and isinstance(record.get("content"), dict)
 
 
+def _is_csl(record: Any) -> bool:
+    from papershelf.storage.ingest import csl
+
+    return csl.is_csl([(0, record)])
+
+
 def _plain(records: Iterator[tuple[int, Any]], source: str) -> Iterator[tuple[int, Any]]:
     for number, record in records:
         if _is_note(record):
             raise IngestError(
                 source,
                 "an OpenReview note among plain JSON records; import notes and records "
+                "from separate files",
+                number,
+            )
+        if _is_csl(record):
+            raise IngestError(
+                source,
+                "a CSL JSON item among plain JSON records; import CSL items and records "
                 "from separate files",
                 number,
             )
@@ -158,11 +171,17 @@ def parse_stream(
     sniffed = head[skip:].decode("utf-8", errors="ignore")
     if bibtex.is_bibtex(sniffed, source):
         raise _too_large(source, size, "BibTeX")
+    from papershelf.storage.ingest import ris
+
+    if ris.is_ris(sniffed, source):
+        raise _too_large(source, size, "RIS")
     if looks_like_xml(sniffed, source):
         raise _too_large(source, size, "XML")
     now = now or utc_now()
     lines = _Lines(handle, source, skip)
-    start = _first_content(lines)[:1]
+    # From the head, unless it is all white space: a first line too long to read is still
+    # refused by what it starts with.
+    start = sniffed.lstrip()[:1] or _first_content(lines)[:1]
     if start == "[" or (start == "{" and not _first_line_is_json(lines)):
         raise _too_large(source, size, "a JSON array or object")
     if start == "{":
@@ -173,6 +192,8 @@ def parse_stream(
 
             notes = _chain(first, records)
             return openreview.parse_notes(notes, source, venue, now)
+        if first is not None and _is_csl(first[1]):
+            raise _too_large(source, size, "CSL JSON")
         found = _plain(_chain(first, records) if first else records, source)
         return parse_json_records(found, source, venue, now)
     text = (line for _, line in lines)

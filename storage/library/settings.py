@@ -1,11 +1,17 @@
-"""The user's settings (`<root>/settings.json`) and the paper sort orders they choose between.
+"""The choices made in one library (`<root>/settings.json`) and the paper sort orders.
 
 The file is small JSON, written atomically::
 
-    {"format": "papershelf-settings", "version": 1, "sort": "changed", "theme": "nord",
-     "authors_column": true}
+    {"format": "papershelf-settings", "version": 2, "sort": "changed", "authors_column": false,
+     "hint_shown": true}
 
-A missing, damaged or foreign file, or an unknown value, reads as the defaults: settings are
+`sort` and `authors_column` are written once chosen in this library (`S`, the palette's authors
+column command); until then the user's config file (`library.config`) gives the default. The
+theme is the user's, kept in the config file; a `theme` here (written by version 1) is still
+read, as the theme of a config that names none. Version 1 always wrote `"sort"`: its `"library"`
+(the default) reads as not chosen, so the config's order applies.
+
+A missing, damaged or foreign file, or an unknown value, reads as nothing chosen: settings are
 never worth refusing to start over. Keys this version does not know (written by a newer one) are
 kept in `Settings.extra` and written back unchanged.
 """
@@ -36,7 +42,7 @@ __all__ = [
 
 SETTINGS_FILE = "settings.json"
 FORMAT = "papershelf-settings"
-VERSION = 1
+VERSION = 2
 MAX_BYTES = 1024 * 1024
 THEME_MAX = 100
 
@@ -50,13 +56,15 @@ _DEFAULT_ENTRY = Entry()
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """The user's choices; every field has a default."""
+    """The choices made in this library; None: not chosen here (the config decides)."""
 
-    sort: SortOrder = "library"
+    sort: SortOrder | None = None
     theme: str | None = None
-    """The app's theme by name, as the person last chose it (None: Textual's default)."""
-    authors_column: bool = False
+    """The theme version 1 saved here (now the config's `theme`; read when it has none)."""
+    authors_column: bool | None = None
     """Whether the paper list shows a column of authors (`Vaswani, Shazeer, … +6`)."""
+    hint_shown: bool = False
+    """Whether the app has shown its one-line first-run hint (the symbols, `?`)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Keys from a newer papershelf, kept as they were."""
 
@@ -74,13 +82,21 @@ class Settings:
         """A copy that shows (or hides) the list's authors column."""
         return replace(self, authors_column=shown)
 
+    def with_hint_shown(self) -> Settings:
+        """A copy that remembers the first-run hint was shown."""
+        return replace(self, hint_shown=True)
+
     def to_json(self) -> dict[str, Any]:
         """The whole file's content (a setting at its default is left out)."""
-        data = {**self.extra, "format": FORMAT, "version": VERSION, "sort": self.sort}
+        data: dict[str, Any] = {**self.extra, "format": FORMAT, "version": VERSION}
+        if self.sort is not None:
+            data["sort"] = self.sort
         if self.theme is not None:
             data["theme"] = self.theme
-        if self.authors_column:
-            data["authors_column"] = True
+        if self.authors_column is not None:
+            data["authors_column"] = self.authors_column
+        if self.hint_shown:
+            data["hint_shown"] = True
         return data
 
     @classmethod
@@ -92,12 +108,18 @@ class Settings:
         theme = data.get("theme")
         if not isinstance(theme, str) or not 0 < len(theme) <= THEME_MAX:
             theme = None
-        known = ("format", "version", "sort", "theme", "authors_column")
+        known = ("format", "version", "sort", "theme", "authors_column", "hint_shown")
         extra = {k: v for k, v in data.items() if k not in known}
+        shown = data.get("authors_column")
+        if data.get("version") == 1:
+            # Version 1 wrote its defaults too: "library" and a missing column were not choices.
+            sort = None if sort == "library" else sort
+            shown = True if shown is True else None
         return cls(
-            sort=sort if sort in SORT_ORDERS else "library",
+            sort=sort if sort in SORT_ORDERS else None,
             theme=theme,
-            authors_column=data.get("authors_column") is True,
+            authors_column=shown if isinstance(shown, bool) else None,
+            hint_shown=data.get("hint_shown") is True,
             extra=extra,
         )
 

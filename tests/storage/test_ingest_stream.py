@@ -108,6 +108,8 @@ def test_whole_file_formats_are_refused_from_their_size() -> None:
         "a.json": (b'[{"abstract": "We propose A."}]', "a JSON array or object"),
         "o.json": (b'{\n  "papers": []\n}\n', "a JSON array or object"),
         "r.bib": (b"@article{a, title={A}}\n", "BibTeX"),
+        "r.ris": (b"TY  - JOUR\nTI  - A\nER  - \n", "RIS"),
+        "c.jsonl": (b'{"type": "article-journal", "DOI": "10.1/x"}\n', "CSL JSON"),
         "feed.txt": (b"<?xml version='1.0'?><feed/>", "XML"),
         "u16.txt": ("We propose A.".encode("utf-16"), "UTF-16-LE text"),
     }

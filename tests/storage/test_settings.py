@@ -22,14 +22,14 @@ from papershelf.storage.model import STATUSES, Entry, Paper
 
 def test_missing_file_gives_defaults(tmp_path: Path):
     assert load_settings(tmp_path) == Settings()
-    assert load_settings(tmp_path / "no-such-dir").sort == "library"
+    assert load_settings(tmp_path / "no-such-dir").sort is None  # not chosen: the config decides
 
 
 def test_save_then_load(tmp_path: Path):
     save_settings(tmp_path / "new", Settings().with_sort("changed"))
     assert load_settings(tmp_path / "new").sort == "changed"
     data = json.loads((tmp_path / "new" / SETTINGS_FILE).read_text())
-    assert data == {"format": "papershelf-settings", "version": 1, "sort": "changed"}
+    assert data == {"format": "papershelf-settings", "version": 2, "sort": "changed"}
     assert not list((tmp_path / "new").glob("*.tmp"))
 
 
@@ -42,11 +42,18 @@ def test_save_then_load(tmp_path: Path):
         b"[]",
         b'{"sort": "name"}',  # no format: not ours
         b'{"format": "papershelf-settings", "version": 1, "sort": "random"}',
-        b'{"format": "papershelf-settings", "version": 1, "sort": 3}',
+        b'{"format": "papershelf-settings", "version": 2, "sort": 3}',
+        # Version 1 always wrote its default order: not a choice made in this library.
+        b'{"format": "papershelf-settings", "version": 1, "sort": "library"}',
     ],
 )
 def test_unusable_content_gives_defaults(tmp_path: Path, content: bytes):
     (tmp_path / SETTINGS_FILE).write_bytes(content)
+    assert load_settings(tmp_path).sort is None
+
+
+def test_an_order_chosen_in_version_2_is_kept_even_library(tmp_path: Path):
+    save_settings(tmp_path, Settings().with_sort("library"))
     assert load_settings(tmp_path).sort == "library"
 
 
@@ -56,7 +63,7 @@ def test_a_directory_in_the_way_gives_defaults(tmp_path: Path):
 
 
 def test_keys_of_a_newer_version_survive_a_save(tmp_path: Path):
-    newer = {"format": "papershelf-settings", "version": 2, "sort": "venue", "columns": ["x"]}
+    newer = {"format": "papershelf-settings", "version": 3, "sort": "venue", "columns": ["x"]}
     (tmp_path / SETTINGS_FILE).write_text(json.dumps(newer))
     settings = load_settings(tmp_path)
     assert settings.sort == "venue" and settings.extra == {"columns": ["x"]}
@@ -146,18 +153,31 @@ def test_sorting_is_a_stable_permutation(order, chosen, entries):
 
 
 def test_the_authors_column_is_remembered(tmp_path: Path):
-    assert load_settings(tmp_path).authors_column is False
+    assert load_settings(tmp_path).authors_column is None
     save_settings(tmp_path, Settings().with_theme("nord").with_authors_column(True))
     assert load_settings(tmp_path) == Settings(theme="nord", authors_column=True)
     assert json.loads((tmp_path / SETTINGS_FILE).read_text())["authors_column"] is True
     save_settings(tmp_path, load_settings(tmp_path).with_authors_column(False))
-    assert "authors_column" not in json.loads((tmp_path / SETTINGS_FILE).read_text())
+    # Hidden is a choice too (the config may show the column elsewhere): written as false.
+    assert json.loads((tmp_path / SETTINGS_FILE).read_text())["authors_column"] is False
     assert load_settings(tmp_path).authors_column is False
 
 
+@pytest.mark.parametrize("version", [1, 2])
 @pytest.mark.parametrize("value", [1, "true", "yes", None, [True]])
-def test_only_true_shows_the_authors_column(tmp_path: Path, value: object):
-    data = {"format": "papershelf-settings", "version": 1, "sort": "name", "authors_column": value}
+def test_only_a_boolean_chooses_the_authors_column(tmp_path: Path, value: object, version: int):
+    data = {
+        "format": "papershelf-settings",
+        "version": version,
+        "sort": "name",
+        "authors_column": value,
+    }
     (tmp_path / SETTINGS_FILE).write_text(json.dumps(data))
     settings = load_settings(tmp_path)
-    assert (settings.sort, settings.authors_column, settings.extra) == ("name", False, {})
+    assert (settings.sort, settings.authors_column, settings.extra) == ("name", None, {})
+
+
+def test_version_1_without_the_column_chose_nothing(tmp_path: Path):
+    data = {"format": "papershelf-settings", "version": 1, "sort": "name"}
+    (tmp_path / SETTINGS_FILE).write_text(json.dumps(data))
+    assert load_settings(tmp_path).authors_column is None

@@ -1,10 +1,10 @@
-"""NoteEditor: write the free-text note kept with one paper."""
+"""NoteEditor: write the free-text note kept with one paper, here or in the user's editor."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
@@ -28,13 +28,24 @@ and inserting megabytes into the text area freezes it (5 MB took ~58 s)."""
 class NoteEditor(DialogScreen[str]):
     """Edit `note`; `ctrl+s` dismisses the new note, `esc` (or an unchanged note) dismisses None.
 
-    The saved note has control characters removed and trailing whitespace trimmed.
+    `ctrl+e` hands the text to `$VISUAL`/`$EDITOR` with the app suspended and dismisses what
+    comes back (saved by the app); an unchanged note or a failed editor keeps the dialog open
+    and says so. The saved note has control characters removed and trailing whitespace trimmed.
     """
 
     FOCUS = "#note"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save note", id="note.save"),
+        # Priority: the text area binds ctrl+e itself (end of line), and it has the focus.
+        Binding(
+            "ctrl+e",
+            "external_editor",
+            "Edit in $VISUAL / $EDITOR",
+            id="note.editor",
+            priority=True,
+            tooltip="Open the note in your own editor; it is saved when the editor exits",
+        ),
     ]
 
     def __init__(self, paper_name: str, note: str) -> None:
@@ -54,7 +65,17 @@ class NoteEditor(DialogScreen[str]):
                 placeholder=Content("Write a note about this paper…"),
             )
             yield Static("", id="error", markup=False)
-            yield key_hints(("ctrl+s", "save"), ("esc", "cancel"), ("ctrl+z", "undo"))
+            yield key_hints(
+                (self._key("note.save", "ctrl+s"), "save"),
+                (self._key("note.editor", "ctrl+e"), "your editor"),
+                (self._key("dialog.cancel", "esc"), "cancel"),
+                ("ctrl+z", "undo"),
+            )
+
+    def _key(self, binding_id: str, default: str) -> str:
+        """A binding's key as the hint names it: the config's [keys] remap, if any."""
+        keymap: dict[str, str] = getattr(self.app, "applied_keymap", None) or {}
+        return keymap[binding_id].replace(",", " / ") if binding_id in keymap else default
 
     def on_mount(self) -> None:
         """Type straight away, after the existing text (the base focuses the area)."""
@@ -90,3 +111,25 @@ class NoteEditor(DialogScreen[str]):
             return
         self._set_error("")
         self.dismiss(None if text == self.note.rstrip() else text)
+
+    def action_external_editor(self) -> None:
+        """Edit the text in the user's editor, the app suspended; save what comes back."""
+        from papershelf.tui.external_editor import NoteEdit, edit_note
+
+        text = self.query_one("#note", TextArea).text
+        try:
+            with self.app.suspend():
+                # Nothing may escape this block: Textual resumes the screen only after a normal
+                # exit (edit_note reports its failures as a NoteEdit).
+                try:
+                    edit = edit_note(text, self.paper_name)
+                except Exception as error:
+                    edit = NoteEdit(None, f"the editor failed ({error}); nothing saved", ok=False)
+        except SuspendNotSupported:
+            self._set_error("This terminal cannot be handed to an editor: edit the note here")
+            return
+        if edit.note is None:
+            self._set_error(edit.message[:1].upper() + edit.message[1:])
+            return
+        self._set_error("")
+        self.dismiss(edit.note)

@@ -1,0 +1,232 @@
+"""The config file in the app: keys remapped through Textual's keymap (and shown so on the help
+screen), one warning per bad entry, and the defaults a library has not chosen (sort, authors
+column) or the export dialog uses (export_dir)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from pilot_helpers import settle
+from test_app_saving import record_notifications
+from textual.widgets import Input, Static
+
+from papershelf.storage.library.library import Library
+from papershelf.storage.library.settings import SETTINGS_FILE
+from papershelf.tui.app import PapershelfApp
+from papershelf.tui.screens.export_dialog import ExportDialog
+from papershelf.tui.screens.help import HelpScreen
+
+SIZE = (120, 40)
+
+
+def write_config(text: str) -> Path:
+    path = Path(os.environ["PAPERSHELF_CONFIG"])  # tests/conftest.py: one per test
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def help_text(app: PapershelfApp) -> str:
+    """Every Static of the screen on top (the help screen's keys, a dialog's hints)."""
+    return "\n".join(str(static.render()) for static in app.screen.query(Static))
+
+
+def help_line(app: PapershelfApp, description: str) -> str:
+    """The help screen's line for `description`, its spaces squeezed."""
+    line = next(line for line in help_text(app).splitlines() if line.strip().endswith(description))
+    return " ".join(line.split())
+
+
+async def test_a_remapped_key_runs_the_action_and_the_old_key_does_not(
+    library: Library, reopen, library_root: Path
+) -> None:
+    write_config('[keys]\n"app.star" = "x"\n"list.down" = ["J", "down"]\n')
+    app = PapershelfApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert reopen(library_root).entry(first).starred
+        await pilot.press("asterisk")  # no longer bound: nothing changes
+        await settle(app, pilot)
+        assert reopen(library_root).entry(first).starred
+        # In a burst, and twice: down with the new key, star, back up, unstar.
+        await pilot.press("J", "x", "k", "x")
+        await settle(app, pilot)
+        second = app.paper_list.hits[1].paper_id
+        assert reopen(library_root).entry(second).starred
+        assert not reopen(library_root).entry(first).starred
+        assert app.paper_list.current_id == first
+        await pilot.press("j")  # list.down was remapped: j no longer moves
+        await settle(app, pilot)
+        assert app.paper_list.current_id == first
+
+
+async def test_the_help_screen_shows_the_remapped_key_and_the_config_path(
+    library: Library,
+) -> None:
+    path = write_config('[keys]\n"app.star" = "x"\n"app.help" = ["question_mark", "f1"]\n')
+    app = PapershelfApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f1")
+        await settle(app, pilot)
+        assert help_line(app, "Star") == "x Star"
+        assert help_line(app, "Help") == "? / f1 Help"
+        assert f"Settings and key remapping: {path}" in help_text(app)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_a_remap_onto_a_key_another_binding_keeps_is_ignored(
+    library: Library, reopen, library_root: Path
+) -> None:
+    # t stays the tag editor's key; a swap (both remapped) is fine.
+    write_config('[keys]\n"app.star" = "t"\n"list.up" = "j"\n"list.down" = "k"\n')
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        await pilot.press("k", "t")
+        await settle(app, pilot)
+        assert app.screen is not app.main_screen  # the tag editor, as without the config
+        await pilot.press("escape", "j", "asterisk")
+        await settle(app, pilot)
+        assert app.paper_list.current_id == first
+        assert reopen(library_root).entry(first).starred
+    problems = [line for line in shown if line.startswith("config.toml: ")]
+    assert problems == [
+        "config.toml: keys.app.star: 't' is already app.tag's key (remap app.tag too); ignored"
+    ]
+
+
+async def test_bad_entries_are_one_warning_each_and_the_good_ones_apply(
+    library: Library, reopen, library_root: Path
+) -> None:
+    write_config(
+        'sort = "by-date"\ntheme = 7\n[keys]\n"app.star" = "x"\n"app.strar" = "z"\n'
+        '"list.down" = "two words"\n'
+    )
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert first is not None and reopen(library_root).entry(first).starred
+        assert app.is_running
+    problems = [line for line in shown if line.startswith("config.toml: ")]
+    assert [line.split(":")[1].strip() for line in problems] == [
+        "sort",
+        "theme",
+        "keys.list.down",
+        "keys.app.strar",
+    ]
+    assert "no binding has this id (did you mean app.star" in problems[3]
+    assert all(line.endswith("; ignored") for line in problems)
+
+
+async def test_the_config_sort_and_column_apply_where_the_library_chose_none(
+    library: Library, library_root: Path
+) -> None:
+    config = write_config('sort = "name"\n[columns]\nauthors = true\n')
+    app = PapershelfApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        names = [library.get(hit.paper_id).name.casefold() for hit in app.paper_list.hits]
+        assert names == sorted(names)
+        assert app.paper_list.show_authors
+        await pilot.press("S")  # name -> venue: chosen in this library now
+        await settle(app, pilot)
+        await app.run_action("toggle_authors_column")
+        await settle(app, pilot)
+    saved = json.loads((library_root / SETTINGS_FILE).read_text())
+    assert (saved["sort"], saved["authors_column"]) == ("venue", False)
+    assert config.read_text() == 'sort = "name"\n[columns]\nauthors = true\n'  # untouched
+    again = PapershelfApp(Library.open(library_root, seed=False))
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(again, pilot)
+        assert again.workflow.sort_order == "venue" and not again.paper_list.show_authors
+
+
+async def test_the_export_dialog_proposes_the_config_export_dir(
+    library: Library, tmp_path: Path
+) -> None:
+    target = tmp_path / "reading lists"
+    target.mkdir()
+    write_config(f'export_dir = "{target}"\n')
+    app = PapershelfApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("e")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ExportDialog)
+        path = Path(app.screen.query_one("#path", Input).value)
+        assert path.parent == target
+        await pilot.press("enter")
+        await settle(app, pilot)
+    assert [file.parent for file in target.iterdir()] == [target]
+
+
+async def test_odd_key_names_never_stop_the_app(library: Library) -> None:
+    # Names the config's check lets through but no terminal sends: drawn in the footer and
+    # on the help screen without an error.
+    write_config(
+        '[keys]\n"app.star" = "++"\n"app.tag" = "ctrl+"\n"app.status" = "+a"\n'
+        '"list.down" = ["~", "F13", "shift+"]\n"app.copy" = "\'"\n'
+    )
+    app = PapershelfApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape", "apostrophe", "tilde")
+        await settle(app, pilot)
+        assert app.is_running and app.return_code is None
+
+
+async def test_an_export_dir_that_is_not_a_directory_is_one_warning(
+    library: Library, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write_config(f'export_dir = "{tmp_path / "gone"}"\n')
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("e")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ExportDialog)
+        assert Path(app.screen.query_one("#path", Input).value).parent == tmp_path
+    assert [line for line in shown if "export_dir" in line] == [
+        f"config.toml: export_dir: {tmp_path / 'gone'} is not a directory; ignored"
+    ]
+
+
+async def test_a_remapped_dialog_key_saves_the_note_and_its_hint_says_so(
+    library: Library, reopen, library_root: Path
+) -> None:
+    from papershelf.tui.screens.note_editor import NoteEditor
+
+    write_config('[keys]\n"note.save" = "f2"\n')
+    app = PapershelfApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert isinstance(app.screen, NoteEditor)
+        assert "f2 save · ctrl+e your editor" in help_text(app)
+        await pilot.press(*"mine", "f2")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, NoteEditor)
+    assert reopen(library_root).entry(first).note == "mine"

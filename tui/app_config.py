@@ -1,0 +1,123 @@
+"""The user's config file in the app: the key remapping, and one notice per problem found.
+
+`storage.library.config` reads the file and checks what pure Python can; here the app checks
+the rest against what it really has: a `[keys]` binding id must be one of its bindings' ids
+(`app_bindings.py` and the widgets' and dialogs' `BINDINGS`), and the keymap goes to Textual's
+`App.set_keymap`, so a remapped key runs the action and the help screen, the footer and the
+palette show it. The theme is checked by `app_theme.ThemeMemory`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from textual.binding import Binding, BindingType
+from textual.keys import key_to_character
+
+if TYPE_CHECKING:
+    from papershelf.tui.app import PapershelfApp
+
+NOTICE_SECONDS = 20
+"""How long a config problem stays on screen: long enough to read a path and a key."""
+
+
+def dialog_bindings() -> list[BindingType]:
+    """The bindings of every dialog (imported here: the app imports most of them late)."""
+    from papershelf.tui.screens.add_dialog import AddDialog
+    from papershelf.tui.screens.confirm import Confirm
+    from papershelf.tui.screens.dialogs_base import DialogScreen
+    from papershelf.tui.screens.export_dialog import ExportDialog
+    from papershelf.tui.screens.help import HelpScreen
+    from papershelf.tui.screens.link_chooser import LinkChooser
+    from papershelf.tui.screens.note_editor import NoteEditor
+    from papershelf.tui.screens.related import RelatedList
+    from papershelf.tui.screens.tag_editor import TagEditor
+
+    owners = (
+        *(DialogScreen, AddDialog, Confirm, ExportDialog, HelpScreen, LinkChooser),
+        *(NoteEditor, RelatedList, TagEditor),
+    )
+    return [binding for owner in owners for binding in owner.BINDINGS]
+
+
+def known_bindings(app: PapershelfApp) -> dict[str, list[str]]:
+    """Every binding id a `[keys]` entry may name, with its default keys."""
+    main = [action.binding for action in app.bound_actions()]
+    known: dict[str, list[str]] = {}
+    for binding in [*app.BINDINGS, *main, *dialog_bindings()]:
+        if isinstance(binding, Binding) and binding.id:
+            keys = known.setdefault(binding.id, [])
+            keys += [key.strip() for key in binding.key.split(",") if key.strip()]
+    return known
+
+
+def _same_key(key: str) -> str:
+    """`*` and `asterisk` are one key: compare keys by the character they type, if any."""
+    return key_to_character(key) or key
+
+
+def apply_keymap(app: PapershelfApp) -> list[str]:
+    """Give Textual the config's keymap, less unknown binding ids and remaps onto a key another
+    binding of the same place keeps (Textual would take it from that one): one line each."""
+    config = app.config
+    if not config.keys:
+        return []
+    known = known_bindings(app)
+    problems: list[str] = []
+    keymap: dict[str, str] = {}
+    for binding_id, keys in config.keys.items():
+        where = f"{config.path.name}: keys.{binding_id}"
+        if binding_id not in known:
+            near = difflib.get_close_matches(binding_id, sorted(known), n=3, cutoff=0.6)
+            hint = f"did you mean {' or '.join(near)}?" if near else "the README lists the ids"
+            problems.append(f"{where}: no binding has this id ({hint}); ignored")
+            continue
+        taken = _taken(binding_id, keys, known, config.keys)
+        if taken is not None:
+            key, other = taken
+            problems.append(
+                f"{where}: {key!r} is already {other}'s key (remap {other} too); ignored"
+            )
+            continue
+        keymap[binding_id] = keys
+    app.applied_keymap = keymap
+    app.set_keymap(keymap)
+    return problems
+
+
+def _taken(
+    binding_id: str, keys: str, known: dict[str, list[str]], remapped: Mapping[str, str]
+) -> tuple[str, str] | None:
+    """A key of `keys` that a binding of the same place (`app.`, `list.`, ...) keeps, as
+    (key, its id); None when every key is free there."""
+    place = binding_id.split(".")[0]
+    wanted = {_same_key(key): key for key in keys.split(",")}
+    for other, defaults in known.items():
+        if other == binding_id or other.split(".")[0] != place:
+            continue
+        for key in remapped[other].split(",") if other in remapped else defaults:
+            if _same_key(key) in wanted:
+                return wanted[_same_key(key)], other
+    return None
+
+
+def check_export_dir(app: PapershelfApp) -> list[str]:
+    """The config's export_dir must be a directory now; else `e` proposes the current one."""
+    config = app.config
+    if config.export_dir is None or config.export_dir.is_dir():
+        return []
+    app.config = replace(config, export_dir=None)
+    return [f"{config.path.name}: export_dir: {config.export_dir} is not a directory; ignored"]
+
+
+def show_problems(app: PapershelfApp, problems: Iterable[str]) -> None:
+    """Each problem as a warning that stays long enough to read (markup never parsed)."""
+    from papershelf.tui.text import one_line_notice
+
+    for problem in problems:
+        app.notify(
+            one_line_notice(problem, 300), severity="warning", markup=False, timeout=NOTICE_SECONDS
+        )
