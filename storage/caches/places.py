@@ -175,7 +175,8 @@ def _read_all(fd: int, places: Places, size: int) -> list[str] | None:
         window_at = offsets[first]
         if window_at + lengths[first] > size:
             return None
-        window = os.pread(fd, max(READ_CHUNK, lengths[first]), window_at)
+        # Never more than the file holds: pread allocates all it is asked for first.
+        window = os.pread(fd, min(max(READ_CHUNK, lengths[first]), size - window_at), window_at)
         window_end = window_at + len(window)
         values: list[bytes] = []
         last = first

@@ -161,14 +161,18 @@ def parse_stream(
 ) -> ParseResult:
     """The papers of an open file too large to hold (`size` bytes), read a line at a time;
     `IngestError` (and nothing imported) when it cannot be, or is not JSON Lines or a list."""
-    from papershelf.storage.ingest import bibtex
-
     handle.seek(0)
     head = handle.read(SNIFF_BYTES)
     encoding, skip = check_head(head, source)
     if encoding != "utf-8":
         raise _too_large(source, size, f"{encoding.upper()} text")
     sniffed = head[skip:].decode("utf-8", errors="ignore")
+    named = source.lower().endswith((".bib", ".ris")) or looks_like_xml("", source)
+    if sniffed.lstrip()[:1] == "[" and not named:
+        # Told before the other readers are even loaded: a huge array is refused at once.
+        raise _too_large(source, size, "a JSON array or object")
+    from papershelf.storage.ingest import bibtex
+
     if bibtex.is_bibtex(sniffed, source):
         raise _too_large(source, size, "BibTeX")
     from papershelf.storage.ingest import ris
