@@ -27,7 +27,7 @@ CACHES = (PAPERS_CACHE, LISTING, SEARCH, RELATED)
 KEY_SIZES = {PAPERS_CACHE: 24, LISTING: 24, SEARCH: 40, RELATED: 28}
 """Each cache's key in its `storage.caches.frame` header; the header is 8 + 4 + key + 12 per
 section bytes long."""
-SECTIONS = {PAPERS_CACHE: 1, LISTING: 3, SEARCH: 1, RELATED: 1}
+SECTIONS = {PAPERS_CACHE: 2, LISTING: 3, SEARCH: 1, RELATED: 1}
 
 
 def change_in_place(path: Path, at: int, change: Callable[[int], int]) -> None:
@@ -200,5 +200,5 @@ def in_neighbour_weight(data: bytes, root: Path) -> int:
         number = terms.index(term)
         for k in range(offsets[number], offsets[number + 1]):
             if positions[k] == neighbour:
-                return data.find(raw_weights) + 8 * k + 7
+                return data.find(raw_weights) + 4 * k + 3  # float32: sign and exponent
     raise AssertionError("the neighbour shares no queried term")

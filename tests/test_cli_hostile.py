@@ -126,7 +126,10 @@ def test_sparse_500_mib_file_is_refused_at_once_with_little_memory(
     elapsed = time.perf_counter() - started
     out, err = capsys.readouterr()
     assert (code, out) == (1, "0 new papers; the library holds 1 paper.\n")
-    assert err == "papershelf: huge.txt: file too large (500.0 MiB; the limit is 64.0 MiB)\n"
+    assert err == (
+        "papershelf: huge.txt: file too large (500.0 MiB; the limit for a JSON array or object "
+        "is 64.0 MiB: only JSON Lines and abstract lists import at any size)\n"
+    )
     assert elapsed < 1.0
     assert peak < 5 * MIB
 

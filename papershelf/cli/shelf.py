@@ -64,7 +64,11 @@ def search(library: Library, words: Sequence[str], *, listing_failed: bool = Fal
     query = parse_query(" ".join(words))
     query.check()  # an unknown `is:` value is the user's error, not an empty result
     engine = open_engine(
-        library.root, library.papers_key, library.papers(), listing_failed=listing_failed
+        library.root,
+        library.papers_key,
+        library.papers(),
+        listing_failed=listing_failed,
+        places=library.abstract_places,
     )
     hits = engine.search(query, library.entries())
     if query.notice:

@@ -91,8 +91,9 @@ def _read_capped(handle: BinaryIO, size: int) -> bytes:
     return b"".join(parts)
 
 
-def read_bytes(path: Path) -> bytes:
-    """Read a regular file of acceptable size; everything else is refused before it is opened."""
+def open_regular(path: Path) -> BinaryIO:
+    """Open a regular file for reading; directories, FIFOs, devices and sockets are refused
+    (`IngestError`) before they are opened, or (swapped in meanwhile) right after."""
     source = source_name(path)
     try:
         # stat first: opening a FIFO for reading blocks until a writer appears.
@@ -104,50 +105,73 @@ def read_bytes(path: Path) -> bytes:
     kind = _kind(info.st_mode)
     if kind is not None:
         raise IngestError(source, f"is {kind}, not a file")
-    check_size(info.st_size, source)
     try:
         # O_NONBLOCK guards the race where the path is swapped for a FIFO after the stat.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise IngestError(source, f"cannot read: {error.strerror or error}") from None
-    with os.fdopen(fd, "rb") as handle:
-        opened = os.fstat(handle.fileno())
-        if _kind(opened.st_mode) is not None:
-            raise IngestError(source, "is not a regular file")
-        # At most one byte past the cap, so a file that grew after the stat is still refused.
-        data = _read_capped(handle, opened.st_size)
+    handle = os.fdopen(fd, "rb")
+    if _kind(os.fstat(handle.fileno()).st_mode) is not None:
+        handle.close()
+        raise IngestError(source, "is not a regular file")
+    return handle
+
+
+def read_held(handle: BinaryIO, source: str) -> bytes:
+    """The bytes of a file opened by `open_regular`, refused (`check_size`) when over
+    MAX_FILE_BYTES, even if it grew after it was opened."""
+    size = os.fstat(handle.fileno()).st_size
+    check_size(size, source)
+    # At most one byte past the cap, so a file that grew after the stat is still refused.
+    data = _read_capped(handle, size)
     check_size(len(data), source)
     return data
+
+
+def read_bytes(path: Path) -> bytes:
+    """Read a regular file of acceptable size; everything else is refused before it is opened."""
+    with open_regular(path) as handle:
+        return read_held(handle, source_name(path))
 
 
 def _line_of(text: str, index: int) -> int:
     return text.count("\n", 0, index) + 1
 
 
-def decode(data: bytes, source: str) -> str:
-    """UTF-8 (BOM stripped) or UTF-16/32 by BOM; binary and other encodings are refused."""
-    check_size(len(data), source)
-    head = data[:SNIFF_BYTES]
+def check_head(head: bytes, source: str) -> tuple[str, int]:
+    """The encoding of a file that starts with `head` (its first SNIFF_BYTES) and the length of
+    its byte-order mark; archives, images, PDFs and binary files are refused."""
     for magic, what in _MAGIC.items():
         if head.startswith(magic):
             raise IngestError(source, f"is {what}, not a text file")
-    encoding = "utf-8"
+    encoding, skip = "utf-8", 0
     for bom, name in _BOMS:
-        if data.startswith(bom):
-            encoding, data = name, data[len(bom) :]
+        if head.startswith(bom):
+            encoding, skip = name, len(bom)
             break
     if encoding == "utf-8" and b"\x00" in head:
         raise IngestError(source, "is a binary file (it contains NUL bytes), not a text file")
+    return encoding, skip
+
+
+def decode_error(error: UnicodeDecodeError, data: bytes, encoding: str, source: str) -> IngestError:
+    """The one-line refusal of text that is not valid in its encoding, naming the line (counted
+    in the part of `data` that did decode, so it is right for UTF-16 too)."""
+    good = data[: error.start].decode(encoding, errors="replace")
+    line = _line_of(good, len(good))
+    bad = data[error.start : error.start + 1].hex().upper()
+    label = "UTF-8" if encoding == "utf-8" else encoding.upper()
+    return IngestError(
+        source, f"not valid {label} text (byte 0x{bad}); save the file as UTF-8", line
+    )
+
+
+def decode(data: bytes, source: str) -> str:
+    """UTF-8 (BOM stripped) or UTF-16/32 by BOM; binary and other encodings are refused."""
+    check_size(len(data), source)
+    encoding, bom = check_head(data[:SNIFF_BYTES], source)
+    data = data[bom:] if bom else data
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as error:
-        # The line is counted in the part that did decode, so it is right for UTF-16 too.
-        good = data[: error.start].decode(encoding, errors="replace")
-        line = _line_of(good, len(good))
-        bad = data[error.start : error.start + 1].hex().upper()
-        label = "UTF-8" if encoding == "utf-8" else encoding.upper()
-        raise IngestError(
-            source,
-            f"not valid {label} text (byte 0x{bad}); save the file as UTF-8",
-            line,
-        ) from None
+        raise decode_error(error, data, encoding, source) from None

@@ -11,7 +11,7 @@ reviews) are skipped.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -39,7 +39,7 @@ def notes_of(records: Sequence[tuple[int, Any]]) -> list[tuple[int, Any]] | None
 
 
 def parse_notes(
-    notes: Sequence[tuple[int, Any]], source: str, venue: str | None, now: str
+    notes: Iterable[tuple[int, Any]], source: str, venue: str | None, now: str
 ) -> ParseResult:
     """The papers of OpenReview notes; IngestError (one line) for a note of another shape."""
     collector = Collector()

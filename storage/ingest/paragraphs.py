@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from papershelf.storage.text.clean import clean_text, single_spaced
@@ -102,20 +102,37 @@ class Paragraph:
 
 def paragraphs(text: str) -> Iterator[Paragraph]:
     """Split cleaned text on blank lines and `---`/`***` lines; join hard-wrapped lines."""
-    lines: list[str] = []
+    return paragraphs_of_lines(text.split("\n"))
+
+
+def paragraphs_of_lines(lines: Iterable[str], max_chars: int | None = None) -> Iterator[Paragraph]:
+    """`paragraphs` of cleaned lines given one at a time (a streamed file).
+
+    With `max_chars`, a paragraph is yielded as soon as its lines pass that many characters,
+    unfinished, so that a file without blank lines is never gathered whole: the caller refuses
+    it as too long (`parse._check_length`), naming its first line.
+    """
+    held: list[str] = []
+    held_chars = 0
     start = 0
-    for number, raw in enumerate(text.split("\n"), start=1):
+    for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line or _SEPARATOR.fullmatch(line):
-            if lines:
-                yield Paragraph(" ".join(lines), start, len(lines))
-                lines = []
+            if held:
+                yield Paragraph(" ".join(held), start, len(held))
+                held = []
+                held_chars = 0
             continue
-        if not lines:
+        if not held:
             start = number
-        lines.append(line)
-    if lines:
-        yield Paragraph(" ".join(lines), start, len(lines))
+        held.append(line)
+        held_chars += len(line) + (len(held) > 1)  # the length of the lines joined by spaces
+        if max_chars is not None and held_chars > max_chars:
+            yield Paragraph(" ".join(held), start, len(held))
+            held = []
+            held_chars = 0
+    if held:
+        yield Paragraph(" ".join(held), start, len(held))
 
 
 def venue_from_header(header: str) -> str | None:

@@ -11,17 +11,31 @@ line: a 50 MB single-line file is refused, not parsed.
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from papershelf.storage.errors import IngestError
 from papershelf.storage.ingest import json_record
-from papershelf.storage.ingest.decode import MAX_FILE_BYTES, decode, read_bytes, source_name
+from papershelf.storage.ingest.decode import (
+    MAX_FILE_BYTES,
+    decode,
+    open_regular,
+    read_held,
+    source_name,
+)
 from papershelf.storage.ingest.limits import capped_authors, capped_title
 from papershelf.storage.ingest.merge import MatchIndex, merge_papers, record_id, unique_id
-from papershelf.storage.ingest.paragraphs import dedupe_key, paper_id, paragraphs, venue_from_header
+from papershelf.storage.ingest.paragraphs import (
+    Paragraph,
+    dedupe_key,
+    paper_id,
+    paragraphs,
+    venue_from_header,
+)
 from papershelf.storage.model import Paper, utc_now
 from papershelf.storage.names.derive import derive_name
 from papershelf.storage.text import identifiers
@@ -32,13 +46,18 @@ __all__ = [
     "MAX_ABSTRACT_CHARS",
     "MAX_FILE_BYTES",
     "Collector",
+    "JsonError",
     "ParseResult",
     "clean_name",
     "clean_text",
     "dedupe_key",
+    "loads_json",
+    "looks_like_xml",
     "merge_papers",
     "paper_id",
     "parse_bytes",
+    "parse_json_records",
+    "parse_paragraphs",
     "read_file",
     "source_name",
 ]
@@ -154,9 +173,17 @@ def _check_length(abstract: str, source: str, line: int) -> None:
 
 
 def _parse_text(text: str, source: str, venue: str | None, now: str) -> ParseResult:
+    return parse_paragraphs(paragraphs(text), source, venue, now)
+
+
+def parse_paragraphs(
+    found: Iterable[Paragraph], source: str, venue: str | None, now: str
+) -> ParseResult:
+    """The papers of an abstract list's paragraphs (given whole, or streamed a line at a time:
+    `ingest.stream`); the first one may be the list's title, naming its venue."""
     collector = Collector()
     header_venue: str | None = None
-    for index, paragraph in enumerate(paragraphs(text)):
+    for index, paragraph in enumerate(found):
         _check_length(paragraph.text, source, paragraph.line)
         if paragraph.is_header:
             if index == 0:
@@ -238,17 +265,17 @@ def _record_fields(record: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
-def _loads(text: str, line: int) -> Any:
-    """`json.loads`, with every way it can fail as a `_JsonError` at `line`."""
+def loads_json(text: str, line: int) -> Any:
+    """`json.loads`, with every way it can fail as a `JsonError` at `line`."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise _JsonError(error.msg, line + error.lineno - 1, syntax=True) from None
+        raise JsonError(error.msg, line + error.lineno - 1, syntax=True) from None
     except RecursionError:
-        raise _JsonError("nested too deeply", line) from None
+        raise JsonError("nested too deeply", line) from None
     except ValueError:
         # Python's limit on int(str) (4,300 digits): JSON itself sets none.
-        raise _JsonError("a number has too many digits", _long_number_line(text, line)) from None
+        raise JsonError("a number has too many digits", _long_number_line(text, line)) from None
 
 
 def _long_number_line(text: str, line: int) -> int:
@@ -261,12 +288,12 @@ _LONG_NUMBER = re.compile(r"(?<!\d)\d{4301,}")  # the lookbehind keeps the searc
 
 
 def _records(text: str, source: str) -> list[tuple[int, Any]]:
-    """JSON array or JSON Lines records with their line numbers; raises _JsonError if neither."""
+    """JSON array or JSON Lines records with their line numbers; raises JsonError if neither."""
     stripped = text.lstrip()
     if stripped.startswith("["):
-        data = _loads(text, 1)
+        data = loads_json(text, 1)
         if not isinstance(data, list):
-            raise _JsonError("expected a JSON array of records", 1)
+            raise JsonError("expected a JSON array of records", 1)
         # Line numbers are not kept by json; report the record's position instead.
         return [(index + 1, item) for index, item in enumerate(data)]
     records: list[tuple[int, Any]] = []
@@ -274,14 +301,14 @@ def _records(text: str, source: str) -> list[tuple[int, Any]]:
         if not line.strip():
             continue
         try:
-            records.append((number, _loads(line, number)))
-        except _JsonError as error:
+            records.append((number, loads_json(line, number)))
+        except JsonError as error:
             if not error.syntax:
                 raise
             try:
                 # A whole-file JSON object (pretty-printed record or {"papers": [...]}).
-                whole = _loads(text, 1)
-            except _JsonError as whole_error:
+                whole = loads_json(text, 1)
+            except JsonError as whole_error:
                 # The line's own error, unless the whole file got further (a deep or long
                 # number further on).
                 raise (error if whole_error.syntax else whole_error) from None
@@ -291,7 +318,7 @@ def _records(text: str, source: str) -> list[tuple[int, Any]]:
     return records
 
 
-class _JsonError(ValueError):
+class JsonError(ValueError):
     def __init__(self, message: str, line: int, *, syntax: bool = False) -> None:
         super().__init__(message)
         self.message = message
@@ -300,9 +327,11 @@ class _JsonError(ValueError):
         """A syntax error (the text may be another kind of JSON, or not JSON at all)."""
 
 
-def _parse_json(
-    records: list[tuple[int, Any]], source: str, venue: str | None, now: str
+def parse_json_records(
+    records: Iterable[tuple[int, Any]], source: str, venue: str | None, now: str
 ) -> ParseResult:
+    """The papers of JSON records, each with its line (or position): a whole file's, or a JSON
+    Lines file's streamed a line at a time (`ingest.stream`)."""
     collector = Collector()
     for line, record in records:
         if not isinstance(record, dict):
@@ -356,14 +385,14 @@ def parse_bytes(
 
     if ris.is_ris(text, source):
         return ris.parse_ris(text, source, venue, now)
-    if source.lower().endswith(_XML_SUFFIXES) or _XML_START.match(text):
+    if looks_like_xml(text, source):
         from papershelf.storage.ingest.atom import parse_feed  # loads defusedxml: only here
 
         return parse_feed(text, source, venue, now)
     if text.lstrip()[:1] in ("[", "{"):
         try:
             records = _records(text, source)
-        except _JsonError as error:
+        except JsonError as error:
             # Plain text may begin with "[MASK]": only a JSON file name makes this an error.
             if source.lower().endswith(_JSON_SUFFIXES):
                 raise IngestError(source, f"not valid JSON: {error.message}", error.line) from None
@@ -376,11 +405,27 @@ def parse_bytes(
 
             if csl.is_csl(records):
                 return csl.parse_csl(records, source, venue, now)
-            return _parse_json(records, source, venue, now)
+            return parse_json_records(records, source, venue, now)
     return _parse_text(text, source, venue, now)
 
 
 def read_file(path: Path, venue: str | None = None) -> ParseResult:
-    """Read and parse one file; directories, FIFOs, devices, binary and huge files are refused."""
+    """Read and parse one file; directories, FIFOs, devices, binary files are refused, and so
+    are files over MAX_FILE_BYTES unless they can be read a line at a time (`ingest.stream`:
+    JSON Lines, abstract lists)."""
     path = Path(path)
-    return parse_bytes(read_bytes(path), source_name(path), venue)
+    source = source_name(path)
+    with open_regular(path) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > MAX_FILE_BYTES:
+            from papershelf.storage.ingest.stream import parse_stream
+
+            venue = _one_line(venue) if venue is not None else None
+            return parse_stream(handle, source, size, venue)
+        data = read_held(handle, source)
+    return parse_bytes(data, source, venue)
+
+
+def looks_like_xml(text: str, source: str) -> bool:
+    """Whether to read the file as a feed (`ingest.atom`): by its name or its first bytes."""
+    return source.lower().endswith(_XML_SUFFIXES) or _XML_START.match(text) is not None

@@ -42,6 +42,7 @@ from contextlib import suppress
 from pathlib import Path
 from types import MappingProxyType
 
+from papershelf.storage.caches.places import Places
 from papershelf.storage.errors import Ambiguous, LibraryError, NotFound
 from papershelf.storage.files.jsonstore import StatKey
 from papershelf.storage.files.layout import (
@@ -241,6 +242,13 @@ class Library:
         file (no papers.json yet, or an import not saved): what a cache of the papers is keyed by.
         """
         return None if self._papers.pending else self._papers.key
+
+    @property
+    def abstract_places(self) -> Places | None:
+        """Where each abstract of `papers()` lies in the papers.json `papers_key` names
+        (`storage.caches.places`): what a cache points at instead of copying the abstracts;
+        None when unknown or when the papers differ from any file."""
+        return None if self._papers.pending else self._papers.places
 
     def take_notices(self) -> list[str]:
         """One-line messages the user must hear about, each returned once: what the library did

@@ -1,22 +1,25 @@
-"""A fast copy of papers.json: the papers as marshalled columns, keyed by papers.json's identity.
+"""A fast copy of papers.json: the papers as marshalled columns, keyed by papers.json's identity,
+with the abstracts read from papers.json itself.
 
-Reading papers.json means parsing ~18 MB of JSON and building a `Paper` from each record (~250 ms
+Reading papers.json means parsing its JSON and building a `Paper` from each record (~250 ms
 at 10,815 papers); unmarshalling plain tuples and filling the papers column by column is several
 times faster. `papers.cache` sits next to papers.json and is only ever a copy of it:
 
 - it is a `papershelf.storage.caches.frame` file: a header with a tag, `FORMAT`, the `StatKey`
-  `(st_mtime_ns, st_size, st_ino)` of the papers.json it was made from as its key, and the
-  payload's length and CRC-32; `load` reads the header first, so a stale cache costs one small
-  read, and uses the payload only once its checksum matches;
-- the payload is `(field names, one tuple of values per field)`; it is used only when the names
-  are `Paper`'s fields now and every value has its field's type, so a change to `Paper` or
-  damage that the checksum missed makes the cache unused, never a crash;
+  `(st_mtime_ns, st_size, st_ino)` of the papers.json it was made from as its key, and each
+  section's length and CRC-32; `load` reads the header first, so a stale cache costs one small
+  read, and uses a section only once its checksum matches;
+- its first section is `(field names, one tuple of values per field)` for every field but the
+  abstract; it is used only when the names are `Paper`'s fields now and every value has its
+  field's type, so a change to `Paper` or damage that the checksum missed makes the cache
+  unused, never a crash;
+- its second section is where each abstract lies in papers.json (`caches.places`): the
+  abstracts, most of the corpus, are not copied (format 2 held them all again: 154 MB beside a
+  169 MB papers.json at 100,000 papers). They are read back from the papers.json version the
+  cache is keyed by, each checked against its CRC-32;
 - `load` returns None (never raises) for anything but a whole, current, valid cache;
 - `save` writes atomically (temp file + rename, no fsync: a lost cache is simply rebuilt) and
   reports failure by returning False, because a cache that cannot be written is not an error.
-
-The checksum costs 7-10 ms of a 50-90 ms load at 10,815 papers (CRC-32 of 16.7 MB); without it
-a changed character of an abstract or an id was read as the paper's (issue #10).
 
 papers.json is always written by replacing it (a new inode and mtime), so its `StatKey` changes
 with every version; a cache is trusted only while papers.json's key equals the one it records.
@@ -25,6 +28,7 @@ with every version; a cache is trusted only while papers.json's key equals the o
 from __future__ import annotations
 
 import dataclasses
+import marshal
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import repeat
@@ -32,51 +36,82 @@ from operator import attrgetter
 from pathlib import Path
 
 from papershelf.storage.caches.columns import paper_column_checks, valid_columns
-from papershelf.storage.caches.frame import CacheFile, stat_key_bytes
+from papershelf.storage.caches.frame import MARSHAL_VERSION, CacheFile, stat_key_bytes
+from papershelf.storage.caches.places import Places, read_abstracts
 from papershelf.storage.files.jsonstore import StatKey, stale_temp_files
 from papershelf.storage.model import Paper
 
 __all__ = ["CACHE_FILE", "FORMAT", "load", "save", "temp_files"]
 
 CACHE_FILE = "papers.cache"
-FORMAT = 2
+FORMAT = 3
 """Bump when the payload's layout changes (a change of `Paper`'s fields is noticed anyway).
-2: the `papershelf.storage.caches.frame` frame, with a checksum."""
+2: the `papershelf.storage.caches.frame` frame, with a checksum.
+3: the abstracts' places in papers.json instead of the abstracts."""
 MAGIC = b"PSPAPERS"
-_FILE = CacheFile(MAGIC, FORMAT, key_size=24)
+_FILE = CacheFile(MAGIC, FORMAT, key_size=24, sections=2)
 
-_FIELDS: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Paper))
+_ALL_FIELDS: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Paper))
+_ABSTRACT = _ALL_FIELDS.index("abstract")
+_FIELDS = _ALL_FIELDS[:_ABSTRACT] + _ALL_FIELDS[_ABSTRACT + 1 :]
+"""The fields the cache holds: all but the abstract."""
 
-
-_FIELD_CHECKS = paper_column_checks()
-_SETTERS = [getattr(Paper, name).__set__ for name in _FIELDS]
+_FIELD_CHECKS = tuple(
+    check
+    for name, check in zip(_ALL_FIELDS, paper_column_checks(), strict=True)
+    if name != "abstract"
+)
+_SETTERS = [getattr(Paper, name).__set__ for name in _ALL_FIELDS]
 """The slots' member descriptors: setting through them skips the frozen `__setattr__`."""
 
 
-def save(path: Path, key: StatKey, papers: Iterable[Paper]) -> bool:
-    """Write the cache of `papers`, read from (or written as) the papers.json with `key`.
+def save(path: Path, key: StatKey, papers: Iterable[Paper], places: Places | None) -> bool:
+    """Write the cache of `papers`, read from (or written as) the papers.json with `key`, whose
+    abstracts lie at `places` in it.
 
-    Returns False when it could not be written (a full disk, a read-only directory): callers
-    carry on without a cache.
+    Returns False when it could not be written (a full disk, a read-only directory) or the
+    places are unknown or not one per paper: callers carry on without a cache.
     """
     listed = list(papers)
+    if places is None or len(places) != len(listed):
+        return False
     columns = tuple(tuple(map(attrgetter(name), listed)) for name in _FIELDS)
-    return _FILE.save_value(path, stat_key_bytes(key), (_FIELDS, columns))
+    try:
+        main = marshal.dumps((_FIELDS, columns), MARSHAL_VERSION)
+    except (TypeError, ValueError, MemoryError):
+        return False
+    return _FILE.save(path, stat_key_bytes(key), [main, places.to_bytes()])
 
 
-def load(path: Path, key: StatKey) -> list[Paper] | None:
-    """The papers cached at `path` if the cache was made from the papers.json with `key`.
+def load(path: Path, key: StatKey, papers_json: Path) -> tuple[list[Paper], Places] | None:
+    """The papers cached at `path`, and where their abstracts lie in papers.json, if the cache was
+    made from the papers.json with `key`, which must still be the file at `papers_json` (the
+    abstracts are read from it).
 
     None when the cache is missing, stale, of another format or layout, cut short or grown,
-    damaged (its checksum fails), or holds a value of the wrong type.
+    damaged (a checksum fails), or holds a value of the wrong type, and when an abstract cannot
+    be read back from papers.json with its checksum.
     """
-    value = _FILE.load_value(path, stat_key_bytes(key))
+    sections = _FILE.load(path, stat_key_bytes(key))
+    if sections is None:
+        return None
+    try:
+        value = marshal.loads(sections[0])
+    except (ValueError, EOFError, TypeError):
+        return None
     if type(value) is not tuple or len(value) != 2:
         return None
     fields, columns = value
     if fields != _FIELDS or not valid_columns(columns, _FIELD_CHECKS):
         return None
-    return _build(columns)
+    count = len(columns[0]) if columns else 0
+    places = Places.from_bytes(sections[1], count)
+    if places is None:
+        return None
+    abstracts = read_abstracts(papers_json, key, places)
+    if abstracts is None:
+        return None
+    return _build((*columns[:_ABSTRACT], tuple(abstracts), *columns[_ABSTRACT:])), places
 
 
 def _build(columns: Sequence[tuple[object, ...]]) -> list[Paper]:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from papershelf.storage.caches.places import PlaceFinder, Places, locate
 from papershelf.storage.errors import LibraryError, SaveError
 from papershelf.storage.files.jsonstore import AtomicJSONStorage, CorruptFileError, StatKey
 from papershelf.storage.files.layout import (
@@ -41,11 +42,41 @@ from papershelf.storage.model import Paper, utc_now
 __all__ = ["PapersFile"]
 
 
+class _PapersStorage(AtomicJSONStorage):
+    """papers.json's storage, which also finds where each abstract lies in the bytes it reads
+    (`caches.places.locate`), so that papers.cache can point at them instead of copying them."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.places: Places | None = None
+        """The places of the papers table's abstracts in the version last read or written."""
+
+    def _parse(self, raw: bytes, key: StatKey) -> dict[str, Any]:
+        data = super()._parse(raw, key)
+        self.places = None
+        records = data.get("papers")
+        if isinstance(records, dict):
+            abstracts = (
+                record.get("abstract") if isinstance(record, dict) else None
+                for record in records.values()
+            )
+            self.places = locate(raw, abstracts)
+        return data
+
+    def write_papers(self, data: dict[str, Any], abstracts: list[object]) -> None:
+        """Write `data`, whose papers table's documents hold `abstracts` in order, a document
+        at a time, noting where each abstract lands."""
+        finder = PlaceFinder("papers", abstracts)
+        self.places = None
+        self.write_chunks(data, finder.document)
+        self.places = finder.finished()
+
+
 class PapersFile:
     """The papers of one library: what papers.json holds, plus imports not saved yet."""
 
     def __init__(self, root: Path, lock: LibraryLock, notices: list[str]) -> None:
-        self.store = AtomicJSONStorage(root / PAPERS_FILE)
+        self.store = _PapersStorage(root / PAPERS_FILE)
         self.cache_path = root / papers_cache.CACHE_FILE
         self._lock = lock
         self._notices = notices
@@ -65,6 +96,9 @@ class PapersFile:
         self._removed_changed = False
         self._raw: dict[str, Any] | None = None
         self._listed: tuple[Paper, ...] | None = None
+        self.places: Places | None = None
+        """Where each paper's abstract lies in the papers.json `key` names (`caches.places`),
+        in `papers` order; None when unknown or when `papers` differ from that file."""
 
     def listed(self) -> tuple[Paper, ...]:
         """Every paper, in library (import) order."""
@@ -76,6 +110,7 @@ class PapersFile:
         """Hold `papers` (an import's result) with `changed` ids to be saved."""
         self.papers = papers
         self._listed = None
+        self.places = None
         self.revision += 1
         self.pending |= changed
 
@@ -92,10 +127,11 @@ class PapersFile:
             return False
         cached = None
         if key is not None and not for_write:
-            cached = papers_cache.load(self.cache_path, key)
+            cached = papers_cache.load(self.cache_path, key, self.store.path)
         if cached is not None:
             data = None  # raw records unread: a write re-reads papers.json first
-            loaded = {paper.id: paper for paper in cached}
+            loaded = {paper.id: paper for paper in cached[0]}
+            places = cached[1]
             removed = None
         else:
             try:
@@ -108,8 +144,11 @@ class PapersFile:
                 self._damaged(error)
                 data, loaded, removed = None, {}, {}
             key = self.store.loaded_key
+            places = self.store.places if data is not None else None
             if data is not None and key is not None:
-                papers_cache.save(self.cache_path, key, loaded.values())
+                papers_cache.save(self.cache_path, key, loaded.values(), places)
+            if places is not None and len(places) != len(loaded):
+                places = None  # papers.json holds a paper twice (schema 1): no places by paper
         if self.pending:
             from papershelf.storage.ingest import parse
 
@@ -128,6 +167,7 @@ class PapersFile:
         self.removed = removed
         self._raw = data
         self.key = key
+        self.places = None if self.pending else places
         self._listed = None
         self.revision += 1
         return True
@@ -163,13 +203,14 @@ class PapersFile:
         removed = self._removed_table()
         if removed:
             data[REMOVED_TABLE] = removed
-        self.store.write(data)
+        self.store.write_papers(data, [record.get("abstract") for record in records])
         self._raw = data
         self._removed_changed = False
         self.pending = set()
         self.key = self.store.loaded_key
+        self.places = self.store.places
         if self.key is not None:
-            papers_cache.save(self.cache_path, self.key, self.papers.values())
+            papers_cache.save(self.cache_path, self.key, self.papers.values(), self.places)
 
     def _removed_table(self) -> dict[str, dict[str, Any]]:
         """The removed table to write: as read, or (changed) from `removed`, reusing the records
@@ -201,6 +242,7 @@ class PapersFile:
         except SaveError:
             self.papers, self.pending, self.removed, self._removed_changed = held
             self._listed = None
+            self.places = None
             self.revision += 1
             raise
 

@@ -84,7 +84,7 @@ BUILD_FINGERPRINT = zlib.crc32(
             TITLE_WEIGHT,
             sys.byteorder,
             array("i").itemsize,
-            array("d").itemsize,
+            array("f").itemsize,
         )
     ).encode()
 )
@@ -183,7 +183,7 @@ class RelatedIndex:
                 if posting is None:
                     if df[term] == 1:  # a term no other paper has cannot make a match
                         continue
-                    posting = postings[term] = (array("i"), array("d"))
+                    posting = postings[term] = (array("i"), array("f"))
                 posting[0].append(i)
                 posting[1].append(weight)
             if progress is not None and not (i + 1) % _PROGRESS_STEP:

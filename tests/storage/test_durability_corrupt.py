@@ -16,6 +16,7 @@ from synthetic import make_papers, synthetic_library
 
 import papershelf.storage.library.papers_cache as papercache
 import papershelf.storage.library.state_backups as backups
+from papershelf.storage.caches.places import locate
 from papershelf.storage.errors import LibraryError
 from papershelf.storage.files.layout import SCHEMA_VERSION, stat_key
 from papershelf.storage.library.library import Library
@@ -264,7 +265,9 @@ def test_an_import_takes_nothing_from_the_papers_cache(lib: Library):
     papers_json = lib.root / "papers.json"
     key = stat_key(papers_json.stat())
     liar = [replace(paper, name="WRONG NAME") for paper in lib.papers()]
-    assert papercache.save(lib.root / papercache.CACHE_FILE, key, liar)
+    raw = papers_json.read_bytes()
+    places = locate(raw, [record["abstract"] for record in json.loads(raw)["papers"].values()])
+    assert papercache.save(lib.root / papercache.CACHE_FILE, key, liar, places)
     opened = Library.open(lib.root, seed=False)
     opened.import_papers(make_papers(2, prefix="new"), "new.txt")
     records = json.loads(papers_json.read_bytes())["papers"].values()

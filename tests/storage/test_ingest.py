@@ -204,6 +204,7 @@ def test_device_is_refused() -> None:
 def test_huge_sparse_file_is_refused_from_its_size(tmp_path: Path) -> None:
     path = tmp_path / "sparse.txt"
     with path.open("wb") as handle:
+        handle.write(b"[" + b" " * 8192)  # a JSON array must be held whole
         handle.truncate(500 * 1024 * 1024)  # sparse: no disk used, reading it would take long
     with pytest.raises(IngestError, match="too large"):
         read_file(path)

@@ -103,10 +103,10 @@ def test_papers_key_is_none_while_an_import_is_not_saved(root: Path, monkeypatch
     library = Library.open(root)
     assert library.papers_key is not None
 
-    def fail(_data: object) -> None:
+    def fail(_data: object, _seen: object = None) -> None:
         raise SaveError("could not save papers.json: the disk is full; nothing was changed")
 
-    monkeypatch.setattr(library._papers.store, "write", fail)
+    monkeypatch.setattr(library._papers.store, "write_chunks", fail)
     extra = tmp_path / "extra.txt"
     extra.write_text("Extra\n\nAn abstract about zebrafish swarms and their diffusion.\n")
     with pytest.raises(SaveError):

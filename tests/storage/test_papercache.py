@@ -16,13 +16,14 @@ from synthetic import make_papers
 
 import papershelf.storage.library.papers_cache as papercache
 from papershelf.storage.caches.frame import CacheFile, stat_key_bytes
-from papershelf.storage.files.jsonstore import StatKey, stat_key
+from papershelf.storage.caches.places import PlaceFinder, Places
+from papershelf.storage.files.jsonstore import StatKey, dump_chunks, stat_key
 from papershelf.storage.library import papers_file
 from papershelf.storage.library.library import Library
+from papershelf.storage.library.records import meta, table
 from papershelf.storage.model import Paper
 
 REPO = Path(__file__).resolve().parents[2]
-KEY: StatKey = (1_700_000_000_123_456_789, 4096, 123456)
 
 text = st.text(max_size=40)  # any code point, surrogates and control characters included
 strings = st.lists(text, max_size=3).map(tuple)
@@ -48,15 +49,46 @@ papers_strategy = st.lists(
 HEADER_SIZE = papercache._FILE.header.size
 
 
-def payload_of(path: Path) -> bytes:
-    return path.read_bytes()[HEADER_SIZE:]
+def write_papers_json(directory: Path, papers: list[Paper]) -> tuple[StatKey, Places | None]:
+    """papers.json holding `papers`, written as the Library writes it, with its key and the
+    places of its abstracts."""
+    records = [paper.to_dict() for paper in papers]
+    finder = PlaceFinder("papers", [record["abstract"] for record in records])
+    data = {"meta": meta("papers"), "papers": table(records)}
+    path = directory / "papers.json"
+    path.write_bytes(b"".join(dump_chunks(data, finder.document)))
+    return stat_key(os.stat(path)), finder.finished()
 
 
-def write_raw(path: Path, key: StatKey, payload: bytes, *, fmt: int = papercache.FORMAT) -> None:
-    """A cache file with any payload behind a header that matches `key` and the payload (its
-    length and checksum): only the payload's own checks can refuse it."""
-    frame = CacheFile(papercache.MAGIC, fmt, key_size=24)
-    path.write_bytes(frame.pack_header(stat_key_bytes(key), [payload]) + payload)
+def save(path: Path, papers: list[Paper]) -> bool:
+    """papers.json of `papers` beside `path`, and their cache at `path`."""
+    key, places = write_papers_json(path.parent, papers)
+    return papercache.save(path, key, papers, places)
+
+
+def json_key(path: Path) -> StatKey:
+    return stat_key(os.stat(path.parent / "papers.json"))
+
+
+def load(path: Path, key: StatKey | None = None) -> list[Paper] | None:
+    """The cache at `path` for the papers.json beside it (as it is now, or as `key`)."""
+    found = papercache.load(path, key or json_key(path), path.parent / "papers.json")
+    return None if found is None else found[0]
+
+
+def sections_of(path: Path) -> tuple[bytes, bytes]:
+    """The two sections of a cache file: the columns, the places."""
+    data = path.read_bytes()
+    main_length = struct.unpack_from("<Q", data, 8 + 4 + 24)[0]
+    return data[HEADER_SIZE : HEADER_SIZE + main_length], data[HEADER_SIZE + main_length :]
+
+
+def write_raw(path: Path, main: bytes, places: bytes, *, fmt: int = papercache.FORMAT) -> None:
+    """A cache file with any sections behind a header that matches papers.json beside it and
+    the sections (their lengths and checksums): only the sections' own checks can refuse it."""
+    frame = CacheFile(papercache.MAGIC, fmt, key_size=24, sections=2)
+    header = frame.pack_header(stat_key_bytes(json_key(path)), [main, places])
+    path.write_bytes(header + main + places)
 
 
 # -- the module on its own --------------------------------------------------------------------
@@ -65,8 +97,8 @@ def write_raw(path: Path, key: StatKey, payload: bytes, *, fmt: int = papercache
 @given(papers=papers_strategy)
 def test_round_trip_gives_equal_papers(tmp_path_factory: pytest.TempPathFactory, papers) -> None:
     path = tmp_path_factory.mktemp("cache") / papercache.CACHE_FILE
-    assert papercache.save(path, KEY, papers)
-    loaded = papercache.load(path, KEY)
+    assert save(path, papers)
+    loaded = load(path)
     assert loaded == papers
     assert all(type(paper) is Paper for paper in loaded)
     # Every field is really set (no slot left empty by the column-wise build).
@@ -75,59 +107,125 @@ def test_round_trip_gives_equal_papers(tmp_path_factory: pytest.TempPathFactory,
 
 def test_round_trip_of_an_empty_library(tmp_path: Path) -> None:
     path = tmp_path / papercache.CACHE_FILE
-    assert papercache.save(path, KEY, [])
-    assert papercache.load(path, KEY) == []
+    assert save(path, [])
+    assert load(path) == []
+
+
+def test_the_cache_holds_no_abstract(tmp_path: Path) -> None:
+    papers = make_papers(5)
+    path = tmp_path / papercache.CACHE_FILE
+    assert save(path, papers)
+    cache = path.read_bytes()
+    assert all(paper.abstract.encode() not in cache for paper in papers)
+    assert len(cache) < (tmp_path / "papers.json").stat().st_size / 2
 
 
 @pytest.mark.parametrize(
     "other",
     [
-        (KEY[0] + 1, KEY[1], KEY[2]),  # rewritten in place
-        (KEY[0], KEY[1] + 1, KEY[2]),  # grown
-        (KEY[0], KEY[1], KEY[2] + 1),  # replaced by another file
+        (1, 0, 0),  # rewritten in place
+        (0, 1, 0),  # grown
+        (0, 0, 1),  # replaced by another file
     ],
 )
-def test_a_cache_of_another_papers_json_is_not_used(tmp_path: Path, other: StatKey) -> None:
+def test_a_cache_of_another_papers_json_is_not_used(
+    tmp_path: Path, other: tuple[int, int, int]
+) -> None:
     path = tmp_path / papercache.CACHE_FILE
-    assert papercache.save(path, KEY, make_papers(3))
-    assert papercache.load(path, other) is None
-    assert papercache.load(path, KEY) == make_papers(3)
+    assert save(path, make_papers(3))
+    key = json_key(path)
+    moved = (key[0] + other[0], key[1] + other[1], key[2] + other[2])
+    assert load(path, moved) is None
+    assert load(path) == make_papers(3)
+
+
+def test_a_replaced_papers_json_is_never_read_for_the_cache(tmp_path: Path) -> None:
+    """The cache's key names papers.json's version: the abstracts are read only from that
+    version, even when the key given says otherwise."""
+    path = tmp_path / papercache.CACHE_FILE
+    assert save(path, make_papers(3))
+    key = json_key(path)
+    write_papers_json(tmp_path, make_papers(3, prefix="other"))
+    assert load(path, key) is None
+    assert load(path) is None
 
 
 def test_missing_cache_is_none(tmp_path: Path) -> None:
-    assert papercache.load(tmp_path / "nothing.cache", KEY) is None
+    write_papers_json(tmp_path, make_papers(1))
+    assert load(tmp_path / "nothing.cache") is None
+
+
+def test_missing_papers_json_is_none(tmp_path: Path) -> None:
+    path = tmp_path / papercache.CACHE_FILE
+    assert save(path, make_papers(3))
+    key = json_key(path)
+    (tmp_path / "papers.json").unlink()
+    assert load(path, key) is None
 
 
 @pytest.mark.parametrize("keep", [0, 7, HEADER_SIZE, -1, -100])
 def test_truncated_cache_is_none(tmp_path: Path, keep: int) -> None:
     path = tmp_path / papercache.CACHE_FILE
-    assert papercache.save(path, KEY, make_papers(5))
+    assert save(path, make_papers(5))
     data = path.read_bytes()
     path.write_bytes(data[:keep])
-    assert papercache.load(path, KEY) is None
+    assert load(path) is None
 
 
 def test_garbage_and_other_formats_are_none(tmp_path: Path) -> None:
     path = tmp_path / papercache.CACHE_FILE
+    assert save(path, make_papers(2))
+    main, places = sections_of(path)
     path.write_bytes(b"\x00" * 200)
-    assert papercache.load(path, KEY) is None
-    assert papercache.save(path, KEY, make_papers(2))
-    payload = payload_of(path)
-    write_raw(path, KEY, payload, fmt=papercache.FORMAT + 1)
-    assert papercache.load(path, KEY) is None
-    write_raw(path, KEY, payload)  # the same bytes with this format's header: fine again
-    assert papercache.load(path, KEY) == make_papers(2)
+    assert load(path) is None
+    write_raw(path, main, places, fmt=papercache.FORMAT + 1)
+    assert load(path) is None
+    write_raw(path, main, places)  # the same bytes with this format's header: fine again
+    assert load(path) == make_papers(2)
     path.write_bytes(b"NOTMAGIC" + path.read_bytes()[8:])
-    assert papercache.load(path, KEY) is None
+    assert load(path) is None
 
 
 def test_garbled_payload_is_none(tmp_path: Path) -> None:
     path = tmp_path / papercache.CACHE_FILE
-    assert papercache.save(path, KEY, make_papers(4))
-    payload = bytearray(payload_of(path))
-    payload[len(payload) // 2 :] = b"\xff" * (len(payload) - len(payload) // 2)
-    write_raw(path, KEY, bytes(payload))
-    assert papercache.load(path, KEY) is None
+    assert save(path, make_papers(4))
+    main, places = sections_of(path)
+    garbled = bytearray(main)
+    garbled[len(garbled) // 2 :] = b"\xff" * (len(garbled) - len(garbled) // 2)
+    write_raw(path, bytes(garbled), places)
+    assert load(path) is None
+
+
+@pytest.mark.parametrize("damage", ["an offset", "a length", "a checksum", "one place short"])
+def test_places_that_do_not_fit_papers_json_are_none(tmp_path: Path, damage: str) -> None:
+    """Places that pass their section's checksum (rewritten with it) but do not point at the
+    abstracts they were made for are never read as abstracts."""
+    path = tmp_path / papercache.CACHE_FILE
+    assert save(path, make_papers(4))
+    main, raw = sections_of(path)
+    places = Places.from_bytes(raw, 4)
+    assert places is not None
+    if damage == "an offset":
+        places.offsets[2] += 1
+    elif damage == "a length":
+        places.lengths[1] -= 1
+    elif damage == "a checksum":
+        places.crcs[3] ^= 1
+    damaged = places.to_bytes()
+    if damage == "one place short":
+        damaged = Places(places.offsets[:3], places.lengths[:3], places.crcs[:3]).to_bytes()
+    write_raw(path, main, damaged)
+    assert load(path) is None
+    write_raw(path, main, raw)  # undamaged: used, so the check above is about the damage
+    assert load(path) == make_papers(4)
+
+
+def test_an_abstract_changed_in_papers_json_is_never_read(tmp_path: Path) -> None:
+    """papers.json changed in place (same size, mtime kept): the abstract's checksum fails."""
+    path = tmp_path / papercache.CACHE_FILE
+    assert save(path, make_papers(12))
+    change_in_place(tmp_path / "papers.json", b"problem paper 7", b"problem paper 8")
+    assert load(path) is None
 
 
 def columns_of(papers: list[Paper]) -> list[list[object]]:
@@ -143,7 +241,7 @@ def columns_of(papers: list[Paper]) -> list[list[object]]:
         "a number for a name",
         "a list for a tuple",
         "bytes in sources",
-        "None for an abstract",
+        "an abstract column",
         "not a pair",
     ],
 )
@@ -162,26 +260,33 @@ def test_a_payload_that_does_not_fit_paper_is_none(tmp_path: Path, damage: str) 
         columns[fields.index("sources")][0] = ["synthetic.txt"]
     elif damage == "bytes in sources":
         columns[fields.index("sources")][2] = (b"synthetic.txt",)
-    elif damage == "None for an abstract":
-        columns[fields.index("abstract")][0] = None
+    elif damage == "an abstract column":
+        fields.insert(3, "abstract")
+        columns.insert(3, [paper.abstract for paper in make_papers(3)])
     payload = (tuple(fields), tuple(map(tuple, columns)))
     if damage == "not a pair":
         payload = (tuple(fields), tuple(map(tuple, columns)), "extra")  # type: ignore[assignment]
     path = tmp_path / papercache.CACHE_FILE
-    write_raw(path, KEY, marshal.dumps(payload))
-    assert papercache.load(path, KEY) is None
+    assert save(path, make_papers(3))
+    _, places = sections_of(path)
+    write_raw(path, marshal.dumps(payload), places)
+    assert load(path) is None
     # The same file undamaged is used, so the check above is about the damage only.
     intact = (papercache._FIELDS, tuple(map(tuple, columns_of(make_papers(3)))))
-    write_raw(path, KEY, marshal.dumps(intact))
-    assert papercache.load(path, KEY) == make_papers(3)
+    write_raw(path, marshal.dumps(intact), places)
+    assert load(path) == make_papers(3)
 
 
 def test_save_failure_returns_false_and_leaves_nothing(tmp_path: Path) -> None:
+    key, places = write_papers_json(tmp_path, make_papers(2))
     blocker = tmp_path / papercache.CACHE_FILE
     blocker.mkdir()  # os.replace cannot put a file over a directory
-    assert papercache.save(blocker, KEY, make_papers(2)) is False
-    assert sorted(p.name for p in tmp_path.iterdir()) == [papercache.CACHE_FILE]
-    assert papercache.save(tmp_path / "missing" / "papers.cache", KEY, make_papers(2)) is False
+    assert papercache.save(blocker, key, make_papers(2), places) is False
+    assert sorted(p.name for p in tmp_path.iterdir()) == [papercache.CACHE_FILE, "papers.json"]
+    missing = tmp_path / "missing" / "papers.cache"
+    assert papercache.save(missing, key, make_papers(2), places) is False
+    assert papercache.save(tmp_path / "c.cache", key, make_papers(2), None) is False
+    assert papercache.save(tmp_path / "c.cache", key, make_papers(3), places) is False
 
 
 # -- the Library's use of it ------------------------------------------------------------------
@@ -200,7 +305,7 @@ def papers_key(root: Path) -> StatKey:
 
 
 def test_an_import_writes_a_current_cache(root: Path) -> None:
-    assert papercache.load(root / papercache.CACHE_FILE, papers_key(root)) == make_papers(12)
+    assert load(root / papercache.CACHE_FILE) == make_papers(12)
 
 
 def test_open_uses_the_cache_instead_of_papers_json(
@@ -231,9 +336,7 @@ def test_a_stale_cache_is_never_used(root: Path) -> None:
     assert list(library.papers()) == make_papers(3, prefix="other")
     cache = (root / papercache.CACHE_FILE).read_bytes()
     assert cache != stale  # rebuilt for the papers.json now in place
-    assert papercache.load(root / papercache.CACHE_FILE, papers_key(root)) == make_papers(
-        3, prefix="other"
-    )
+    assert load(root / papercache.CACHE_FILE) == make_papers(3, prefix="other")
 
 
 def test_a_damaged_cache_is_ignored_and_rebuilt(root: Path) -> None:
@@ -242,7 +345,7 @@ def test_a_damaged_cache_is_ignored_and_rebuilt(root: Path) -> None:
     cache.write_bytes(data[: len(data) // 2])
     library = Library.open(root, seed=False)
     assert list(library.papers()) == make_papers(12)
-    assert papercache.load(cache, papers_key(root)) == make_papers(12)
+    assert load(cache) == make_papers(12)
 
 
 def change_in_place(path: Path, old: bytes, new: bytes) -> None:
@@ -260,24 +363,25 @@ def change_in_place(path: Path, old: bytes, new: bytes) -> None:
     ("old", "new"),
     [
         (b"MethodPaper4", b"MethodPaper5"),  # a name
-        (b"problem paper 7", b"problem paper 8"),  # an abstract
+        (b"TEST 2025", b"TEST 2026"),  # a venue
         (make_papers(12)[3].id.encode(), make_papers(12)[9].id.encode()),  # an id, colliding
     ],
-    ids=["name", "abstract", "id"],
+    ids=["name", "venue", "id"],
 )
 def test_a_changed_character_of_the_cache_is_never_read(root: Path, old: bytes, new: bytes) -> None:
+    # (An abstract is not in the cache: see test_an_abstract_changed_in_papers_json_is_never_read.)
     """Issue #10: one character changed in place (same size, mtime kept) made `show` print it
     and the next import write it into papers.json; the checksum now refuses the cache."""
     cache = root / papercache.CACHE_FILE
     change_in_place(cache, old, new)
-    assert papercache.load(cache, papers_key(root)) is None
+    assert load(cache) is None
     library = Library.open(root, seed=False)
     assert list(library.papers()) == make_papers(12)
     assert [paper.to_dict() for paper in library.papers()] == [
         paper.to_dict() for paper in make_papers(12)
     ]
     # The damaged cache was rewritten from papers.json.
-    assert papercache.load(cache, papers_key(root)) == make_papers(12)
+    assert load(cache) == make_papers(12)
 
 
 def test_a_cache_of_the_previous_format_is_not_used(root: Path) -> None:
@@ -286,9 +390,9 @@ def test_a_cache_of_the_previous_format_is_not_used(root: Path) -> None:
     payload = marshal.dumps((papercache._FIELDS, tuple(map(tuple, columns_of(make_papers(12))))))
     old_header = struct.Struct("<8sIqQQQ").pack(papercache.MAGIC, 1, *key, len(payload))
     (root / papercache.CACHE_FILE).write_bytes(old_header + payload)
-    assert papercache.load(root / papercache.CACHE_FILE, key) is None
+    assert load(root / papercache.CACHE_FILE, key) is None
     assert list(Library.open(root, seed=False).papers()) == make_papers(12)
-    assert papercache.load(root / papercache.CACHE_FILE, key) == make_papers(12)
+    assert load(root / papercache.CACHE_FILE, key) == make_papers(12)
 
 
 def test_a_damaged_papers_json_is_reported_despite_an_old_cache(root: Path) -> None:
