@@ -13,7 +13,9 @@ import gc
 import json
 import os
 import re
+import resource
 import shutil
+import signal
 import tempfile
 import time
 from pathlib import Path
@@ -338,24 +340,24 @@ def test_file_name_that_is_not_utf8_imports(tmp_path: Path) -> None:
     assert_clean_outcome(reports[0], reports[0].source, library)
 
 
-def test_importing_again_after_a_failed_save_writes_the_papers(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_importing_again_after_a_failed_save_writes_the_papers(tmp_path: Path) -> None:
     from papershelf.storage.errors import SaveError
-    from papershelf.storage.files.jsonstore import AtomicJSONStorage
 
     library = make_library(tmp_path / "lib")
     good = tmp_path / "good.txt"
     good.write_text(GOOD_TEXT)
-    real_write = AtomicJSONStorage.write
-
-    def disk_full(self: AtomicJSONStorage, data: dict) -> None:
-        raise SaveError(f"could not save {self.path}: the disk is full; the file is unchanged")
-
-    monkeypatch.setattr(AtomicJSONStorage, "write", disk_full)
-    with pytest.raises(SaveError):
-        library.import_files([good])
-    monkeypatch.setattr(AtomicJSONStorage, "write", real_write)
+    # A full disk, as the OS reports it: a file size limit makes every write past 16 bytes fail
+    # with EFBIG (SIGXFSZ ignored, as a shell's `ulimit -f` would not be).
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (16, hard))
+    try:
+        with pytest.raises(SaveError):
+            library.import_files([good])
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, previous)
+    assert library.pending
     library.import_files([good])
     on_disk = {paper.abstract for paper in Library.open(library.root, seed=False).papers()}
     assert set(GOOD_ABSTRACTS) <= on_disk
