@@ -17,6 +17,7 @@ CONTRACT_KEYS = {
     "id",
     "name",
     "title",
+    "title_as_imported",
     "venue",
     "tags",
     "status",

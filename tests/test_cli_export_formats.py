@@ -71,14 +71,15 @@ def test_bibtex_to_standard_output(shelf: Path, capsys: pytest.CaptureFixture[st
         ("inproceedings", "vaswani2017attention"),
         ("inproceedings", "velickovic2018graph"),
     ]
+    # Each name as BibTeX's `von Last, Jr, First`, which every BibTeX reader splits alike.
     assert found[0]["author"] == [
-        "Ashish Vaswani",
-        "Noam Shazeer",
-        "Niki Parmar",
-        "Jakob Uszkoreit",
+        "Vaswani, Ashish",
+        "Shazeer, Noam",
+        "Parmar, Niki",
+        "Uszkoreit, Jakob",
     ]
     assert found[1]["title"] == "Graph Attention Networks & 100% of {Nodes}"
-    assert found[1]["author"] == ["Petar Veličković", "Guillem Cucurull"]
+    assert found[1]["author"] == ["Veličković, Petar", "Cucurull, Guillem"]
     assert found[0]["year"] == "2017" and found[0]["booktitle"] == "NeurIPS 2017"
 
 

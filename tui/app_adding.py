@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 
 # An ordinary binding, like `t` and `n`: a priority `a` would act the moment it arrives, so
 # an `a` typed in a burst behind `n` or `t` (before their dialog is up) opened this dialog.
-# The dialog's own keys are held for it (DialogKeys); only a `/` sent in the same instant as
-# `a`, before the dialog is up, still meets the app's priority `/` (the filter) first.
+# The keys behind it are held for the dialog (DialogKeys, `add_papers` in DIALOG_ACTIONS),
+# a `/` sent in the same instant included: it is the dialog's text, not the filter.
 ADD_BINDINGS: list[BindingType] = [
     Binding(
         "a",

@@ -52,6 +52,8 @@ def cmd_import(args: argparse.Namespace) -> int:
                 f"{report.source}: {report.added} added, {report.duplicates} duplicates, "
                 f"{report.skipped} skipped{_removed_counts(report.removed, report.restored)}"
             )
+            for note in report.notes:
+                output.line(f"{report.source}: {note}")
     if plain:
         # The reports' own counts: the library's size before may have been read from a
         # papers.json found damaged since, or grown by another process's import meanwhile.

@@ -23,6 +23,8 @@ def paper_json(paper: Paper, entry: Entry, score: float | None) -> dict[str, obj
         "id": paper.id,
         "name": paper.name,
         "title": display_title(paper.title) or None,  # as shown (LaTeX as Unicode)
+        # As its file wrote it: what `papershelf import` reads back (an id may come from it).
+        "title_as_imported": paper.title,
         "authors": list(paper.authors),
         "year": paper.year,
         "venue": paper.venue,

@@ -220,7 +220,11 @@ def _related_arguments(p: argparse.ArgumentParser) -> None:
 
 
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
-    "import": ("import abstract lists (text, Markdown, JSON, JSON Lines)", _import_arguments),
+    "import": (
+        "import papers: abstract lists (text, Markdown, JSON), BibTeX, RIS, CSL JSON, arXiv feeds,"
+        " OpenReview notes",
+        _import_arguments,
+    ),
     "add": ("add papers by arXiv id, DOI or OpenReview link, from the public APIs", _add_arguments),
     "list": ("list papers matching a query (all papers without one)", _list_arguments),
     "show": ("show one paper", _show_arguments),

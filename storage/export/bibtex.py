@@ -9,7 +9,9 @@ Fields, in this order: title (the paper's name when it has no title), author (`a
 year, the venue (`journal` for an article, `school` for a thesis, `institution` for a report,
 `howpublished` for misc, else `booktitle`), doi, eprint and archiveprefix (arXiv), url,
 abstract, note, then `Paper.extra` as it came (a field of the same name as one above is
-written once, from the record). Keys: `citekeys.cite_keys`; text: `bibtex_text`.
+written once, from the record). A month is written as its macro (`month = dec`, what styles
+expect), an en dash in `pages` as `--` (`123--130` comes back as written). Keys:
+`citekeys.cite_keys`; text: `bibtex_text`.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from papershelf.storage.export.bibtex_text import (
     verbatim_value,
 )
 from papershelf.storage.export.citekeys import cite_keys, year_of
-from papershelf.storage.ingest.bibtex_record import VERBATIM_FIELDS
+from papershelf.storage.ingest.bibtex_record import MONTHS, VERBATIM_FIELDS, month_macro
 from papershelf.storage.model import Paper
 
 __all__ = ["ABSTRACT_ONLY_NOTE", "entry_type", "to_bibtex"]
@@ -93,17 +95,36 @@ def _fields(paper: Paper, kind: str) -> list[tuple[str, str]]:
     written = [(name, value) for name, value in fields if value]
     present = {name for name, _ in written}
     for name, text in extra:
-        value = verbatim_value(text) if name in VERBATIM_FIELDS else bibtex_text(text)
+        value = _extra_value(name, text)
         if _FIELD_NAME.fullmatch(name) and name not in present and value:
             written.append((name, value))
             present.add(name)
     return written
 
 
+def _extra_value(name: str, text: str) -> str:
+    """A field of `Paper.extra` as written between the braces (a month: its bare macro)."""
+    if name in VERBATIM_FIELDS:
+        return verbatim_value(text)
+    if name == "month" and (macro := month_macro(text)):
+        return macro
+    value = bibtex_text(text)
+    if name == "pages":
+        # The importer reads `123--130` as an en dash; BibTeX's way to write one is `--`.
+        value = value.replace("\u2013", "--")
+    return value
+
+
+def _line(name: str, value: str) -> str:
+    if name == "month" and value in MONTHS:
+        return f"  month = {value},"  # the macro, as styles expect (`month = dec`)
+    return f"  {name} = {{{value}}},"
+
+
 def _entry(paper: Paper, key: str) -> str:
     kind = entry_type(paper)
     lines = [f"@{kind}{{{key},"]
-    lines += [f"  {name} = {{{value}}}," for name, value in _fields(paper, kind)]
+    lines += [_line(name, value) for name, value in _fields(paper, kind)]
     lines.append("}")
     return "\n".join(lines)
 

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import re
 
+from papershelf.storage.ingest.bibtex_record import name_parts
 from papershelf.storage.text.clean import clean_line
 
-__all__ = ["balanced", "bibtex_name", "bibtex_text", "raw_value"]
+__all__ = ["balanced", "bibtex_name", "bibtex_text", "kept_whole", "raw_value"]
 
 _SIMPLE = {
     "&": "\\&",
@@ -182,21 +183,48 @@ def bibtex_text(text: str, *, protect_case: bool = False) -> str:
     return "".join(out)
 
 
-def bibtex_name(author: str) -> str:
-    """One author for the `and`-joined `author` field: escaped, and braced whole when BibTeX
-    would misread it (an `and` inside, more than two commas, a comma at an end)."""
-    value = bibtex_text(author)
-    words = clean_line(author).split(" ")
-    whole = (
-        any(word.casefold() == "and" for word in words)
-        or author.count(",") > 2
-        or clean_line(author).endswith(",")
-        or clean_line(author).startswith(",")
+def kept_whole(author: str) -> bool:
+    """Whether `bibtex_name` braces the name whole, as BibTeX would otherwise read it as more
+    than one name or a broken one (an `and` inside, more than two commas, a comma at an end)."""
+    line = clean_line(author)
+    return (
+        any(word.casefold() == "and" for word in line.split(" "))
+        or line.count(",") > 2
+        or line.endswith(",")
+        or line.startswith(",")
     )
-    if whole and value:
-        return f"{{{value}}}"
-    # A name that starts with a command right after ` and ` is not split off by bibtexparser
-    # (it skips the character after a backslash): an empty group first is read alike by both.
+
+
+def bibtex_name(author: str) -> str:
+    """One author for the `and`-joined `author` field, in BibTeX's unambiguous
+    `von {Last}, Jr, First` form (`King, Jr., Martin Luther`, `van der Maaten, Laurens`,
+    `de {Ávila Souza}, Maria`), so that `bibtex` and bibtexparser read the parts
+    `ingest.bibtex_record.name_parts` reads (a given name first would be misread by `bibtex`
+    when it starts with a letter it does not know, `Émile`). A name braced whole stays so (a
+    corporate author, `{Google DeepMind}`); one BibTeX would misread as a list (an `and`
+    inside, more than two commas, a comma at an end) is braced whole; one with braces or
+    backslashes in its text is written escaped, as it is."""
+    line = clean_line(author)
+    if kept_whole(line):
+        value = bibtex_text(line)
+        return f"{{{value}}}" if value else ""
+    parts = name_parts(line)
+    if parts is None or not parts[2]:
+        return _split_off(bibtex_text(line))
+    first, von, last, jr = (bibtex_text(part) for part in parts)
+    if not (first or von or jr) and (" " in last or "," in last):
+        return f"{{{last}}}"  # a corporate name, read as one last name
+    # The last name braced when it is more than a word: BibTeX then never reads one of its
+    # words as a von part or a given name, whatever its case.
+    head = " ".join(part for part in (von, f"{{{last}}}" if " " in last else last) if part)
+    if jr:
+        return _split_off(f"{head}, {jr}, {first}")
+    return _split_off(f"{head}, {first}" if first else head)
+
+
+def _split_off(value: str) -> str:
+    """A name that starts with a command right after ` and ` is not split off by bibtexparser
+    (it skips the character after a backslash): an empty group first is read alike by both."""
     return "{}" + value if value.startswith("\\") else value
 
 

@@ -6,6 +6,9 @@ never needs them, and they are how XML bombs and external-entity reads get in. E
 its title, abstract (`summary`, the announcement prefix `arXiv:ID Announce Type: new Abstract:`
 dropped), authors, year (`published`), arXiv id without version, DOI (`arxiv:doi`), PDF link,
 abs page as URL, `journal_ref` (else "arXiv") as venue and the primary category as `primaryclass`.
+HTML in a title or abstract (arXiv's RSS puts `<p>` around each abstract) becomes plain text
+(`text.html_text`): an RSS description always, an Atom field when typed `html`/`xhtml` or when
+it holds a tag or `&amp;`-style reference.
 An entry the API reports an error with (its id under `arxiv.org/api/errors`) fails the file.
 """
 
@@ -23,6 +26,7 @@ from papershelf.storage.errors import IngestError
 from papershelf.storage.ingest.parse import MAX_ABSTRACT_CHARS, Collector, ParseResult
 from papershelf.storage.ingest.record import bibliographic_paper, one_line, web_url, year_in
 from papershelf.storage.model import Paper
+from papershelf.storage.text.html_text import html_text, looks_like_html
 from papershelf.storage.text.identifiers import arxiv_id, doi
 
 __all__ = ["API_ERROR", "parse_feed"]
@@ -70,6 +74,22 @@ def _parse_xml(text: str, source: str) -> Element:
 def _text(element: Element, tag: str) -> str | None:
     found = element.find(tag)
     return one_line(found.text) if found is not None else None
+
+
+def _prose(element: Element, tag: str, *, html: bool = False) -> str | None:
+    """A title's or an abstract's text, as one line: HTML (`<p>`, `<em>`, `&amp;`) read as
+    plain text when the field is HTML (`html`, an Atom `type="html"`) or looks like it; the
+    children of an XHTML field are its text."""
+    found = element.find(tag)
+    if found is None:
+        return None
+    kind = (found.get("type") or "").lower()
+    if kind == "xhtml":
+        return one_line("".join(found.itertext()))
+    text = found.text or ""
+    if html or kind == "html" or looks_like_html(text):
+        text = html_text(text)
+    return one_line(text)
 
 
 def _texts(element: Element, tag: str) -> Iterator[str]:
@@ -121,8 +141,8 @@ def _atom_entry(entry: Element, source: str) -> _Fields:
     authors = tuple(_texts(entry, f"{_ATOM}name")) or _split_names(_text(entry, f"{_DC}creator"))
     return _Fields(
         id=entry_id,
-        title=_text(entry, f"{_ATOM}title"),
-        abstract=_text(entry, f"{_ATOM}summary"),
+        title=_prose(entry, f"{_ATOM}title"),
+        abstract=_prose(entry, f"{_ATOM}summary"),
         authors=authors,
         date=_text(entry, f"{_ATOM}published") or _text(entry, f"{_ATOM}updated"),
         doi=_text(entry, f"{_ARXIV}doi") or _text(entry, f"{_ARXIV}DOI"),
@@ -136,8 +156,8 @@ def _rss_item(item: Element) -> _Fields:
     category = item.find("category")
     return _Fields(
         id=_text(item, "guid") or _text(item, "link") or "",
-        title=_text(item, "title"),
-        abstract=_text(item, "description"),
+        title=_prose(item, "title"),
+        abstract=_prose(item, "description", html=True),  # RSS descriptions are HTML
         authors=_split_names(_text(item, f"{_DC}creator")),
         date=_text(item, "pubDate"),
         doi=_text(item, f"{_ARXIV}DOI") or _text(item, f"{_ARXIV}doi"),

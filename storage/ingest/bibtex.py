@@ -5,14 +5,20 @@ blocks it could not read, with their lines) and splits author lists (`and`, brac
 `von` parts); this module resolves `@string` and month macros and `#` concatenation, decodes the
 LaTeX (`storage.text.latex_fields`), and builds one `Paper` per entry:
 
-- `title`, `abstract`, `author` (display names, `First von Last, Jr`; `and others` stays as the
-  last author, `others`), `year` (a whole number; any other year stays in `extra`), the venue
-  (`booktitle`, else `journal`; the `venue` argument wins and the field is then kept in `extra`);
+- `title`, `abstract`, `author` (each name with its parts kept, `bibtex_record.stored_name`:
+  `Laurens van der Maaten`, `King, Jr., Martin Luther`, `{Google DeepMind}`; `and others` stays
+  as the last author, `others`), `year` (a whole number; any other year stays in `extra`), the
+  venue (`booktitle`, else `journal`; the `venue` argument wins and the field is then kept in
+  `extra`), `month` as its name whether written `dec`, `12` or `{December}`;
 - identifiers: `doi`, arXiv (`eprint` with `archivePrefix`/`eprinttype` arXiv, DBLP's CoRR
   `volume = {abs/...}`, Google Scholar's `journal = {arXiv preprint arXiv:...}`, an arXiv `url`),
   OpenReview (its forum `url`); the `url` as the paper's page, `pdf` as its PDF link;
-- `kind` (the entry type) and `cite_key`; every other field in `extra`, in file order. A field
-  used above is not repeated there (`eprint` and `archivePrefix` are the arXiv id).
+- `kind` (the entry type) and `cite_key` (an entry without one gets one made, `names.citekey`,
+  unlike every key in the file); every other field in `extra`, in file order. A field used above
+  is not repeated there (`eprint` and `archivePrefix` are the arXiv id).
+
+A macro no `@string` defines (`booktitle = nips`) keeps its name as the text. The result's
+`notes` say, one line each, how many entries used undefined macros and how many got a made key.
 
 An entry with no abstract is kept: its id comes from its identifier or title (`merge.record_id`),
 and a later abstract list with the same paper merges into it (`merge.MatchIndex`). An entry with
@@ -21,8 +27,11 @@ bibtexparser could not read, a field given twice or a citation key used twice is
 `IngestError` naming its line. Work is linear in the file's size (nothing here recurses, and
 brace depth costs nothing): a block longer than `MAX_BLOCK_CHARS` is refused before any parsing,
 so one giant entry fails at once. The constant is bibtexparser's: ~3 us per brace, comma, quote
-or line break, ~40 us per author name; importing a 14.5 MB file of 10,000 real-shaped entries
-takes 12 s of CPU (`bench/bench_import_bib.py`).
+or line break, ~20 us per author name, and as much again to check the form a name is kept in
+(`bibtex_record.stored_name` splits it back: 22 -> 45 us a name, measured). Importing a 14.5 MB
+file of 10,000 real-shaped entries took 12 s of CPU before that check; with it, 17 s on a loaded
+machine where the JSON Lines corpus took 8 s instead of 5.6, about the ratio before
+(`bench/bench_import_bib.py`).
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from papershelf.storage.errors import IngestError
@@ -37,6 +47,7 @@ from papershelf.storage.ingest import bibtex_record
 from papershelf.storage.ingest.parse import MAX_ABSTRACT_CHARS, Collector, ParseResult
 from papershelf.storage.ingest.record import bibliographic_paper
 from papershelf.storage.model import Paper
+from papershelf.storage.names.citekey import base_key
 from papershelf.storage.text import identifiers
 from papershelf.storage.text.clean import clean_line
 from papershelf.storage.text.latex_fields import field_text
@@ -60,20 +71,6 @@ _SNIFF_CHARS = 65_536
 # Where bibtexparser starts a block: an `@type{` at the start of a line (after spaces). The
 # leading newline (not `^` with MULTILINE) lets the regex engine skip to each newline in C.
 _BLOCK_START = re.compile(r"\n[^\S\n]*@\w*[ \t]*[{(]")
-_MONTHS = {
-    "jan": "January",
-    "feb": "February",
-    "mar": "March",
-    "apr": "April",
-    "may": "May",
-    "jun": "June",
-    "jul": "July",
-    "aug": "August",
-    "sep": "September",
-    "oct": "October",
-    "nov": "November",
-    "dec": "December",
-}
 _CONCAT = re.compile(r'[#{}"]')
 
 
@@ -92,7 +89,9 @@ def parse_bibtex(text: str, source: str, venue: str | None, now: str) -> ParseRe
     collector = Collector()
     strings: dict[str, str] = {}
     keys: dict[str, int] = {}
-    entries = 0
+    entries = keyless = 0
+    undefined: set[str] = set()
+    with_undefined = 0
     for block in blocks:
         line = _line(block)
         if isinstance(block, model.String):
@@ -122,14 +121,58 @@ def parse_bibtex(text: str, source: str, venue: str | None, now: str) -> ParseRe
                 source, f"citation key {key!r} is used twice (first on line {first})", line
             )
         keys[key.casefold()] = line
-        paper = _paper(entry, source, line, strings, venue, now)
+        used: set[str] = set()
+        paper = _paper(entry, source, line, strings, venue, now, used)
+        undefined |= used
+        with_undefined += bool(used)
+        keyless += not key and paper is not None
         if paper is None:
             collector.skipped += 1
             continue
         collector.add(paper)
     if entries == 0:
         raise IngestError(source, "holds no BibTeX entries (no @article{...}, @misc{...}, ...)")
-    return collector.result(source, venue)
+    notes: list[str] = []
+    if keyless:
+        made = _give_keys(collector, set(keys))
+        notes.append(f"{_entries(keyless)} had no citation key; made {made}")
+    if with_undefined:
+        names = ", ".join(sorted(undefined)[:3]) + (", ..." if len(undefined) > 3 else "")
+        notes.append(
+            f"{_entries(with_undefined)} used undefined macros ({names}), kept as their names"
+        )
+    return collector.result(source, venue, tuple(notes))
+
+
+def _entries(count: int) -> str:
+    return f"{count:,} entry" if count == 1 else f"{count:,} entries"
+
+
+def _give_keys(collector: Collector, taken: set[str]) -> str:
+    """Give each collected paper without a citation key one (`lee2020net`, then `lee2020neta`),
+    unlike any key in the file; the first key made, for the report."""
+    made: list[str] = []
+    for paper_id, paper in collector.papers.items():
+        if paper.cite_key:
+            continue
+        base = base_key(paper)
+        key, number = base, 0
+        while key.casefold() in taken:
+            number += 1
+            key = base + _letters(number)
+        taken.add(key.casefold())
+        made.append(key)
+        collector.papers[paper_id] = replace(paper, cite_key=key)
+    return ", ".join(made[:2]) + (", ..." if len(made) > 2 else "")
+
+
+def _letters(number: int) -> str:
+    """`a` ... `z`, `aa`, `ab`, ... for 1, 2, ..."""
+    letters = ""
+    while number > 0:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
 
 
 def _check_blocks(text: str, source: str) -> None:
@@ -190,12 +233,13 @@ def _reason(block: Block) -> str:
     return clean_line(reason)[:160]
 
 
-def _value(raw: str, strings: dict[str, str]) -> str:
+def _value(raw: str, strings: dict[str, str], undefined: set[str] | None = None) -> str:
     """A field's value as written (`{...}`, `"..."`, a number, a macro, or parts joined by `#`)
-    with macros resolved and the enclosing braces or quotes removed; LaTeX left as it is."""
+    with macros resolved and the enclosing braces or quotes removed; LaTeX left as it is. The
+    name of a macro no `@string` defines is kept as the text, and added to `undefined`."""
     raw = raw.strip()
     if "#" not in raw:
-        return _part(raw, strings)
+        return _part(raw, strings, undefined)
     parts: list[str] = []
     depth, quoted, begin = 0, False, 0
     for match in _CONCAT.finditer(raw):
@@ -207,23 +251,35 @@ def _value(raw: str, strings: dict[str, str]) -> str:
         elif mark == '"' and depth == 0:
             quoted = not quoted
         elif mark == "#" and depth == 0 and not quoted:
-            parts.append(_part(raw[begin : match.start()].strip(), strings))
+            parts.append(_part(raw[begin : match.start()].strip(), strings, undefined))
             begin = match.end()
-    parts.append(_part(raw[begin:].strip(), strings))
+    parts.append(_part(raw[begin:].strip(), strings, undefined))
     return "".join(parts)
 
 
-def _part(part: str, strings: dict[str, str]) -> str:
+def _part(part: str, strings: dict[str, str], undefined: set[str] | None) -> str:
     if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):
         return part[1:-1]
     name = part.lower()
     if name in strings:
         return strings[name]
-    return _MONTHS.get(name, part)  # a number, a month, or an undefined macro as written
+    if name in bibtex_record.MONTHS:
+        return bibtex_record.MONTHS[name]
+    if part and not part.isdigit() and undefined is not None:
+        # `booktitle = nips` without `@string{nips = ...}`: BibTeX warns and writes nothing;
+        # the name is more use to a reader than nothing, and the report says it happened.
+        undefined.add(clean_line(part)[:40])
+    return part  # a number, or an undefined macro as written
 
 
 def _paper(
-    entry: Entry, source: str, line: int, strings: dict[str, str], venue: str | None, now: str
+    entry: Entry,
+    source: str,
+    line: int,
+    strings: dict[str, str],
+    venue: str | None,
+    now: str,
+    undefined: set[str],
 ) -> Paper | None:
     fields: dict[str, str] = {}
     for field in entry.fields:
@@ -232,7 +288,7 @@ def _paper(
             raise IngestError(
                 source, f"entry {clean_line(entry.key)!r} gives the field {name} twice", line
             )
-        fields[name] = _value(field.value, strings)
+        fields[name] = _value(field.value, strings, undefined)
     raw_abstract = fields.pop("abstract", "")
     if len(raw_abstract) > MAX_ABSTRACT_CHARS:
         raise IngestError(

@@ -1,4 +1,4 @@
-"""Which BibTeX field becomes which `Paper` attribute: authors as display names, the year, the
+"""Which BibTeX field becomes which `Paper` attribute: authors (`stored_name`), the year, the
 venue field, DOI, arXiv and OpenReview ids, the page and PDF links, and the rest as `extra`.
 
 `ingest.bibtex` reads the file and builds the papers; this module reads one entry's fields
@@ -14,7 +14,33 @@ from papershelf.storage.text.clean import clean_line
 from papershelf.storage.text.latex_fields import field_text
 from papershelf.storage.text.urls import canonical
 
-__all__ = ["VERBATIM_FIELDS", "Record", "authors"]
+__all__ = [
+    "MONTHS",
+    "VERBATIM_FIELDS",
+    "NameParts",
+    "Record",
+    "authors",
+    "month_macro",
+    "name_parts",
+    "stored_name",
+]
+
+MONTHS = {
+    "jan": "January",
+    "feb": "February",
+    "mar": "March",
+    "apr": "April",
+    "may": "May",
+    "jun": "June",
+    "jul": "July",
+    "aug": "August",
+    "sep": "September",
+    "oct": "October",
+    "nov": "November",
+    "dec": "December",
+}
+"""BibTeX's month macros (every standard style defines them) and the names they stand for."""
+_MONTH_NUMBERS = {str(number): macro for number, macro in enumerate(MONTHS, start=1)}
 
 # Fields whose value is an address or a code, not LaTeX text: kept as written (and written back
 # as kept by the BibTeX export, so a Windows path's backslashes survive a round trip).
@@ -42,10 +68,26 @@ _YEAR = re.compile(r"\d{1,4}")
 _DATE_YEAR = re.compile(r"(\d{4})(?:-|$)")
 _SCHOLAR_ARXIV = re.compile(r"\barXiv:\s*(\S+)", re.IGNORECASE)
 _CORR_VOLUME = re.compile(r"abs/(\S+)")
+_ENCODED_BRACE = re.compile("%7[BD]", re.IGNORECASE)
+_BRACES = {"%7B": "{", "%7D": "}"}
+
+
+def month_macro(text: str) -> str | None:
+    """The month macro (`dec`) of a month however a `.bib` writes it: `dec`, `Dec.`,
+    `December`, `12`, `{December}` (braces already gone); None for anything else (`Winter`)."""
+    word = text.strip().rstrip(".").casefold()
+    if word in _MONTH_NUMBERS or word.lstrip("0") in _MONTH_NUMBERS:
+        return _MONTH_NUMBERS[word.lstrip("0") or word]
+    macro = word[:3]
+    if macro in MONTHS and (word == macro or MONTHS[macro].casefold() == word):
+        return macro
+    if word == "sept":
+        return "sep"
+    return None
 
 
 def authors(raw: str) -> tuple[str, ...]:
-    """Display names (`Ashish Vaswani`) of an `and`-joined BibTeX name list."""
+    """The names of an `and`-joined BibTeX name list, each as `stored_name` keeps it."""
     if not raw.strip():
         return ()
     from bibtexparser.middlewares.names import (
@@ -56,14 +98,79 @@ def authors(raw: str) -> tuple[str, ...]:
     names: list[str] = []
     for person in split_multiple_persons_names(raw):
         try:
-            # `Vaswani, Ashish` and `Ashish Vaswani` alike: `First von Last Jr`.
-            display = parse_single_name_into_parts(person, strict=False).merge_first_name_first
-        except Exception:  # a name bibtexparser cannot split is shown as written
-            display = person
-        name = clean_line(field_text(display))
+            parts = parse_single_name_into_parts(person, strict=False)
+        except Exception:  # a name bibtexparser cannot split is kept as written
+            name = clean_line(field_text(person))
+        else:
+            name = stored_name(
+                *(
+                    clean_line(field_text(" ".join(words)))
+                    for words in (parts.first, parts.von, parts.last, parts.jr)
+                )
+            )
         if name:
             names.append(name)
     return tuple(names)
+
+
+NameParts = tuple[str, str, str, str]
+"""A name as BibTeX splits it: first, von, last, jr (each its words joined by one space)."""
+
+
+def stored_name(first: str, von: str, last: str, jr: str) -> str:
+    """The one line papershelf keeps for a name BibTeX split into these parts, chosen so that
+    `name_parts` reads the same parts back (and the export writes them): given names first
+    when that reads back (`Laurens van der Maaten`), else BibTeX's `von Last, Jr, First`
+    (`King, Jr., Martin Luther`, `Garcia Lopez, Maria`), else braced whole when it is all
+    last name (`{Google DeepMind}`, a corporate author)."""
+    target = (first, von, last, jr)
+    candidates: list[str] = []
+    head = " ".join(part for part in (von, last) if part)
+    if not jr:
+        candidates.append(" ".join(part for part in (first, von, last) if part))
+        candidates.append(f"{head}, {first}" if first else head)
+    elif first:
+        candidates.append(f"{head}, {jr}, {first}")
+    if last and not (first or von or jr):
+        candidates.append(f"{{{last}}}")
+    for candidate in candidates:
+        if name_parts(candidate) == target:
+            return candidate
+    # Not expressible in plain text (LaTeX left in a part, a `Jr` without a given name):
+    # given names first, as the name is read aloud.
+    return " ".join(part for part in (first, von, last, jr) if part)
+
+
+def name_parts(name: str) -> NameParts | None:
+    """How BibTeX splits a stored name into (first, von, last, jr); a name braced whole is all
+    last name. None for a name whose braces or backslashes are not plain text to BibTeX, or that
+    BibTeX would not read as one name (an `and` inside, a comma at an end, more than two)."""
+    text = clean_line(name)
+    if len(text) > 2 and text[0] == "{" and text[-1] == "}":
+        inner = text[1:-1]
+        if "{" not in inner and "}" not in inner and inner.strip():
+            return ("", "", clean_line(inner), "")
+    if not text or "{" in text or "}" in text or "\\" in text:
+        return None
+    if (
+        text.startswith(",")
+        or text.endswith(",")
+        or text.count(",") > 2
+        or any(word.casefold() == "and" for word in text.split(" "))
+    ):
+        return None  # BibTeX reads it as no name, or as more than one: only braced whole
+    from bibtexparser.middlewares.names import parse_single_name_into_parts
+
+    try:
+        parts = parse_single_name_into_parts(text, strict=False)
+    except Exception:
+        return None
+    return (
+        " ".join(parts.first),
+        " ".join(parts.von),
+        " ".join(parts.last),
+        " ".join(parts.jr),
+    )
 
 
 class Record:
@@ -97,6 +204,10 @@ class Record:
 
     def doi(self) -> str | None:
         value = self._take("doi")
+        if value:
+            # A brace that pairs with nothing cannot be written in BibTeX: the export writes it
+            # `%7B` / `%7D` (`export.bibtex_text.raw_value`), read back here.
+            value = _ENCODED_BRACE.sub(lambda match: _BRACES[match.group().upper()], value)
         found = identifiers.doi(value) if value else None
         if found:
             del self._fields["doi"]
@@ -148,6 +259,8 @@ class Record:
         pairs: list[tuple[str, str]] = []
         for name, value in self._fields.items():
             text = clean_line(value if name in _VERBATIM else field_text(value))
+            if name == "month" and (macro := month_macro(text)):
+                text = MONTHS[macro]  # one spelling for `dec`, `12` and `{December}`
             if name and text:
                 pairs.append((name, text))
         return tuple(pairs)

@@ -2,21 +2,34 @@
 
 Two records are one paper when they share an abstract (the dedupe key), or an identifier (DOI,
 arXiv id, OpenReview id), or, when one of them has no abstract (a `.bib` entry that starts a
-reading list from a title), the same title letter for letter. The merged paper keeps the id it
-was first stored under, so the user's tags and notes stay attached to it.
+reading list from a title), the same title letter for letter, unless something else they both
+give contradicts it (`contradicts`: another DOI, arXiv or OpenReview id, another year, another
+first author's family name): two workshop papers both called "Introduction" are two papers. The
+merged paper keeps the id it was first stored under, so the user's tags and notes stay attached
+to it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from papershelf.storage.ingest.paragraphs import paper_id
 from papershelf.storage.model import Paper
+from papershelf.storage.text.authors import family_name
 
-__all__ = ["MatchIndex", "merge_papers", "record_id", "title_key"]
+__all__ = [
+    "MatchIndex",
+    "contradicts",
+    "merge_papers",
+    "own_ids",
+    "record_id",
+    "title_key",
+    "unique_id",
+]
 
 _NOT_LETTERS = re.compile(r"[\W_]+")
 
@@ -37,6 +50,56 @@ def record_id(abstract: str, identifiers: Iterable[str] = (), title: str | None 
     if title and (letters := title_key(title)):
         return _digest(f"title:{letters}")
     return ""
+
+
+def contradicts(first: Paper, second: Paper) -> bool:
+    """Whether two records say they are different papers: each gives a value for the same
+    identifier scheme (DOI, arXiv id, OpenReview id), year or first author, and the values
+    differ (first authors compared by family name, case and accents folded: `Vaswani, A.` is
+    `Ashish Vaswani`; a year earlier than the other's is no contradiction for an arXiv record
+    when the other has no arXiv id: the preprint of a later publication). A value only one of
+    them gives contradicts nothing."""
+    pairs = (
+        (first.doi, second.doi),
+        (first.arxiv_id, second.arxiv_id),
+        (first.openreview_id, second.openreview_id),
+    )
+    if any(a is not None and b is not None and a != b for a, b in pairs):
+        return True
+    if first.year is not None and second.year is not None and first.year != second.year:
+        earlier, later = (first, second) if first.year < second.year else (second, first)
+        # A preprint comes out before its publication (DBLP's CoRR entry of 2018 and the
+        # NAACL 2019 paper are one): only an earlier arXiv record explains another year.
+        if not (earlier.arxiv_id and not later.arxiv_id):
+            return True
+    if first.authors and second.authors:
+        one, other = _folded_family(first.authors[0]), _folded_family(second.authors[0])
+        return bool(one and other) and one != other
+    return False
+
+
+def _folded_family(name: str) -> str:
+    """A first author's family name, accents and case folded (`Müller` is `muller`: one
+    source writes the umlaut, another drops it), letters only."""
+    decomposed = unicodedata.normalize("NFKD", family_name(name))
+    return title_key("".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+
+
+def unique_id(paper: Paper, *taken: Mapping[str, Paper]) -> Paper:
+    """`paper` under an id none of `taken` holds: its own (`record_id`) when free; else (a
+    record of the same title as another paper, that `contradicts` it) an id from its title,
+    year and first author, then with a counter. Deterministic, so importing the same file again
+    gives the same ids."""
+    if not any(paper.id in papers for papers in taken):
+        return paper
+    year = "" if paper.year is None else str(paper.year)
+    author = _folded_family(paper.authors[0]) if paper.authors else ""
+    base = f"title:{title_key(paper.title or '')}:{year}:{author}:{paper.id}"
+    candidate, count = _digest(base), 1
+    while any(candidate in papers for papers in taken):
+        count += 1
+        candidate = _digest(f"{base}:{count}")
+    return replace(paper, id=candidate)
 
 
 def _digest(key: str) -> str:
@@ -84,6 +147,17 @@ def merge_papers(old: Paper, new: Paper) -> Paper:
     )
 
 
+def own_ids(paper: Paper) -> set[str]:
+    """Every id `record_id` could have given a record of this paper: its abstract's, each
+    identifier's, its title's (a paper stored before its abstract keeps that id)."""
+    ids = {_digest(key) for key in paper.identifiers}
+    if paper.abstract:
+        ids.add(paper_id(paper.abstract))
+    if paper.title and (by_title := record_id("", (), paper.title)):
+        ids.add(by_title)
+    return ids
+
+
 def _stored_before_its_abstract(paper: Paper) -> bool:
     """Whether the paper's id is not its abstract's but an identifier's or its title's (`record_id`
     of a record without an abstract; merges keep ids, add identifiers and keep a first title).
@@ -128,7 +202,12 @@ class MatchIndex:
 
     def find(self, paper: Paper) -> str | None:
         """The id of the stored paper `paper` is a record of, or None when it is new."""
-        if paper.id in self._papers:
+        stored = self._papers.get(paper.id)
+        # The same id is the same abstract or first identifier, or (a record with neither) the
+        # same title: then only while nothing contradicts.
+        if stored is not None and (
+            paper.abstract or paper.identifiers or not contradicts(stored, paper)
+        ):
             return paper.id
         for key in self._keys_of(paper):
             found = self._keys.get(key)
@@ -148,9 +227,12 @@ class MatchIndex:
                     self._titles.setdefault(title_key(stored.title), []).append(stored.id)
         for candidate in self._titles.get(title_key(paper.title), ()):
             stored = self._papers.get(candidate)
-            # A shared title alone joins two papers only when one of them has no abstract:
-            # two abstracts that differ are two papers, whatever they are called.
-            if stored is not None and (not paper.abstract or not stored.abstract):
+            # A shared title alone joins two papers only when one of them has no abstract
+            # (two abstracts that differ are two papers, whatever they are called) and
+            # nothing else the two records give says they differ.
+            if stored is None or (paper.abstract and stored.abstract):
+                continue
+            if not contradicts(stored, paper):
                 return candidate
         return None
 

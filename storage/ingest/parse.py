@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from papershelf.storage.errors import IngestError
+from papershelf.storage.ingest import json_record
 from papershelf.storage.ingest.decode import MAX_FILE_BYTES, decode, read_bytes, source_name
-from papershelf.storage.ingest.merge import MatchIndex, merge_papers
+from papershelf.storage.ingest.limits import capped_authors, capped_title
+from papershelf.storage.ingest.merge import MatchIndex, merge_papers, record_id, unique_id
 from papershelf.storage.ingest.paragraphs import dedupe_key, paper_id, paragraphs, venue_from_header
 from papershelf.storage.model import Paper, utc_now
 from papershelf.storage.names.derive import derive_name
@@ -64,6 +66,9 @@ class ParseResult:
     """Abstracts repeated inside this file (merged)."""
     skipped: int
     """Section headers and other non-paper paragraphs or records."""
+    notes: tuple[str, ...] = ()
+    """One line each, what the import had to make of the file (`3 entries used undefined macros
+    ...`); clean text, without the file's name."""
 
 
 def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
@@ -80,6 +85,7 @@ def _make_paper(
     authors: tuple[str, ...] = (),
     url: str | None = None,
 ) -> Paper:
+    title, authors = capped_title(title), capped_authors(authors)  # `ingest.limits`
     code_urls, links = split_urls(abstract)
     if url is not None and is_code_url(url):
         code_urls = _union(code_urls, (url,))
@@ -109,9 +115,9 @@ class Collector:
         self._index = MatchIndex(self.papers)
         self._venues: set[str | None] = set()
 
-    def result(self, source: str, venue: str | None) -> ParseResult:
-        """What the file held: the papers collected, in order, with the counts; its venue is
-        `venue`, else the one venue every record added had (None when they differ)."""
+    def result(self, source: str, venue: str | None, notes: tuple[str, ...] = ()) -> ParseResult:
+        """What the file held: the papers collected, in order, with the counts and `notes`; its
+        venue is `venue`, else the one venue every record added had (None when they differ)."""
         if venue is None and len(self._venues) == 1:
             (venue,) = self._venues
         return ParseResult(
@@ -120,6 +126,7 @@ class Collector:
             papers=list(self.papers.values()),
             duplicates=self.duplicates,
             skipped=self.skipped,
+            notes=notes,
         )
 
     def add(self, paper: Paper) -> None:
@@ -127,6 +134,8 @@ class Collector:
         self._venues.add(paper.venue)
         found = self._index.find(paper)
         if found is None:
+            # Another paper of this title that it contradicts may hold its id already.
+            paper = unique_id(paper, self.papers)
             self.papers[paper.id] = paper
         else:
             paper = self.papers[found] = merge_papers(self.papers[found], paper)
@@ -300,10 +309,9 @@ def _parse_json(
             raise IngestError(source, "a JSON record must be an object", line)
         raw = record.get("abstract")
         abstract = clean_line(raw) if isinstance(raw, str) else ""
-        if not abstract:
-            collector.skipped += 1
-            continue
         _check_length(abstract, source, line)
+        title = json_record.title_of(record)
+        fields = {**_record_fields(record), **json_record.bib_fields(record)}
         record_venue = venue or _one_line(record.get("venue"))
         url = _one_line(record.get("url"))
         paper = _make_paper(
@@ -311,11 +319,21 @@ def _parse_json(
             source,
             record_venue,
             now,
-            title=_one_line(record.get("title")),
+            title=title,
             authors=_authors(record.get("authors")),
             url=canonical(url) if url else None,
         )
-        collector.add(replace(paper, **_record_fields(record)))
+        paper = json_record.record_links(replace(paper, **fields), record)
+        if not abstract:
+            # A reading list may start from a title or an identifier (as a `.bib` entry
+            # does); a record with none of the three is no paper.
+            new_id = record_id("", paper.identifiers, title)
+            if not new_id:
+                collector.skipped += 1
+                continue
+            name = derive_name("", title=paper.title, code_urls=paper.code_urls) if title else None
+            paper = replace(paper, id=new_id, name=name or paper.cite_key or paper.identifiers[0])
+        collector.add(json_record.own_identity(paper, record))
     return collector.result(source, venue)
 
 
@@ -334,6 +352,10 @@ def parse_bytes(
 
     if bibtex.is_bibtex(text, source):
         return bibtex.parse_bibtex(text, source, venue, now)
+    from papershelf.storage.ingest import ris
+
+    if ris.is_ris(text, source):
+        return ris.parse_ris(text, source, venue, now)
     if source.lower().endswith(_XML_SUFFIXES) or _XML_START.match(text):
         from papershelf.storage.ingest.atom import parse_feed  # loads defusedxml: only here
 
@@ -350,6 +372,10 @@ def parse_bytes(
 
             if (notes := openreview.notes_of(records)) is not None:
                 return openreview.parse_notes(notes, source, venue, now)
+            from papershelf.storage.ingest import csl
+
+            if csl.is_csl(records):
+                return csl.parse_csl(records, source, venue, now)
             return _parse_json(records, source, venue, now)
     return _parse_text(text, source, venue, now)
 

@@ -2,7 +2,8 @@
 
 The importers of structured sources clean their fields and call `bibliographic_paper`, which
 adds what every paper carries: links found in the abstract, a derived name and its id
-(`merge.record_id`: from the abstract, else an identifier, else the title).
+(`merge.record_id`: from the abstract, else an identifier, else the title), and caps the title
+and the authors (`ingest.limits`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from papershelf.storage.ingest.limits import capped_authors, capped_title
 from papershelf.storage.ingest.merge import record_id
 from papershelf.storage.model import Paper
 from papershelf.storage.names.derive import derive_name
@@ -66,6 +68,7 @@ def bibliographic_paper(
     a BibTeX `url` on GitHub). A record with neither abstract nor title is named by its
     citation key, else its first identifier.
     """
+    title, authors = capped_title(title), capped_authors(authors)  # `ingest.limits`
     code_urls, links = split_urls(abstract)
     if code_url and code_url not in code_urls:
         code_urls = (*code_urls, code_url)

@@ -228,6 +228,31 @@ class EntryChanges:
                 )
         return replace(report, done=True, undoable=undoable)
 
+    def bring_back(self, ids: Sequence[str]) -> int:
+        """Give papers an import brought back after their removal (`include_removed`, `add`)
+        the tags, status, star and note they were removed with, as one undo step; returns how
+        many changed.
+
+        The entry is the one the newest removal of the paper still in the undo history kept
+        (`Step.before`); a paper that has an entry in state.json already keeps it (the
+        removal's journal write failed, or a backup restored one since): it is newer.
+        """
+        if not ids:
+            return 0
+        with self._lock.held():
+            self._state.reload()
+            held = self._state.entries
+            wanted = [pid for pid in dict.fromkeys(ids) if pid not in held]
+            if not wanted:
+                return 0
+            entries = _removed_entries(self._journal.load().undo, wanted)
+            if not entries:
+                return 0
+            names = self._papers.papers
+            first = {pid: names[pid].name for pid in list(entries)[:1] if pid in names}
+            target = journal.target_text(list(entries), first)
+            return self.restore(entries, f"bring back the tags and notes of {target}")
+
     # -- one change ----------------------------------------------------------------------------
 
     def _check_ids(self, ids: Iterable[str] | str) -> list[str]:
@@ -309,6 +334,22 @@ class EntryChanges:
             if state.unsaved:
                 state.save()
         return len(after)
+
+
+def _removed_entries(steps: Sequence[Step], ids: Sequence[str]) -> dict[str, Entry]:
+    """The entries the newest removal of each of `ids` in `steps` (oldest first) took out of
+    state.json; ids no removal with an entry names are left out."""
+    found: dict[str, Entry] = {}
+    wanted = set(ids)
+    for step in reversed(steps):
+        if not wanted:
+            break
+        for pid in wanted & set(step.papers):
+            if step.papers[pid].kept is None:
+                wanted.discard(pid)
+                if (entry := step.before.get(pid)) is not None:
+                    found[pid] = entry
+    return found
 
 
 def _normalise_tags(raw: Iterable[str]) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,7 +33,8 @@ class FileReport:
     """What importing one file did. `error` is a one-line message when the file imported nothing.
 
     `removed`: records of papers the user removed, skipped; `restored`: removed papers brought
-    back (`include_removed`, counted in `added` too).
+    back (`include_removed`, counted in `added` too); `notes`: lines about what the import made
+    of the file (`ParseResult.notes`: undefined macros, made citation keys).
     """
 
     source: str
@@ -43,6 +44,7 @@ class FileReport:
     error: str | None = None
     removed: int = 0
     restored: int = 0
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -53,6 +55,8 @@ class MergeCounts:
     seen: int = 0
     removed: int = 0
     restored: int = 0
+    restored_ids: list[str] = field(default_factory=list)
+    """The removed papers brought back, by id (their tags and notes follow them)."""
 
 
 def bundled_seed_files() -> list[Path]:
@@ -78,6 +82,8 @@ class Importer:
     def __init__(self, lock: LibraryLock, papers: PapersFile) -> None:
         self._lock = lock
         self._papers = papers
+        self.restored_ids: list[str] = []
+        """The removed papers the last `import_files` brought back."""
 
     def import_files(
         self,
@@ -105,7 +111,9 @@ class Importer:
             if progress is not None:
                 progress(done, len(files))
         batches = [result.papers for result in parsed if not isinstance(result, FileReport)]
-        counts = iter(self.merge(batches, include_removed=include_removed))
+        merged = self.merge(batches, include_removed=include_removed)
+        self.restored_ids = [pid for got in merged for pid in got.restored_ids]
+        counts = iter(merged)
         reports: list[FileReport] = []
         for result in parsed:
             if isinstance(result, FileReport):
@@ -120,6 +128,7 @@ class Importer:
                         result.skipped,
                         removed=got.removed,
                         restored=got.restored,
+                        notes=result.notes,
                     )
                 )
         return reports
@@ -183,7 +192,7 @@ def _merge(
     """Add `batch` to `papers`, each record merged into the paper it matches (by abstract,
     identifier or title: `ingest.merge.MatchIndex`), which keeps its id; records of removed
     papers are skipped or brought back (`gone`)."""
-    from papershelf.storage.ingest.merge import merge_papers
+    from papershelf.storage.ingest.merge import merge_papers, unique_id
 
     counts = MergeCounts()
     for paper in batch:
@@ -197,10 +206,13 @@ def _merge(
             merged = merge_papers(gone.removed.pop(was), paper)
             gone.restored += 1
             counts.restored += 1
+            counts.restored_ids.append(was)
             counts.added += 1
         elif found is None:
             counts.added += 1
-            merged = paper
+            # A record of a title another paper (listed or removed) has, that contradicts it:
+            # a new paper, under an id of its own.
+            merged = unique_id(paper, papers, gone.removed)
         else:
             counts.seen += 1
             old = papers[found]

@@ -36,7 +36,6 @@ beside its one-line delegation, so the whole API reads in one place.
 from __future__ import annotations
 
 import os
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
@@ -61,6 +60,7 @@ from papershelf.storage.library.quarantine import NeedsLock, stale_temp_files
 from papershelf.storage.library.removal import RemoveReport
 from papershelf.storage.library.state_file import StateFile
 from papershelf.storage.model import Entry, Paper, Status
+from papershelf.storage.text.fold import fold
 from papershelf.storage.text.identifiers import identifiers_of
 
 __all__ = [
@@ -106,10 +106,9 @@ def holds_library(path: Path) -> bool:
 
 
 def fold_name(text: str) -> str:
-    """A name as a person may type it: `K2IE` for `K²IE`, `deja` for `Déjà`, any case.
-    (Compatibility forms are unfolded, accents dropped, then case folded.)"""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    """A name as a person may type it: `K2IE` for `K²IE`, `deja` for `Déjà`, `aesop` for
+    `Æsop`, any case (`storage.text.fold.fold`, as searches fold)."""
+    return fold(text)
 
 
 class Library:
@@ -484,20 +483,29 @@ class Library:
         include_removed: bool = False,
     ) -> list[FileReport]:
         """Import abstract lists; one report per file, in order. papers.json is written at most
-        once, and only when something changed; state.json is never touched.
+        once, and only when something changed.
 
         A file that fails to parse imports nothing and gets `FileReport.error`; the others still
         import. `progress(done_files, total_files)` is called after each file is parsed.
         Papers the user removed are skipped (`FileReport.removed`) unless `include_removed`,
-        which brings them back (`FileReport.restored`) and forgets they were removed.
+        which brings them back (`FileReport.restored`) and forgets they were removed; their
+        tags, status, star and note come back too, as one undo step (`bring_back`), the only
+        time an import writes state.json.
         """
-        return self._importer.import_files(paths, venue, progress, include_removed=include_removed)
+        reports = self._importer.import_files(
+            paths, venue, progress, include_removed=include_removed
+        )
+        self._changes.bring_back(self._importer.restored_ids)
+        return reports
 
     def import_papers(
         self, papers: Iterable[Paper], source: str = "", *, include_removed: bool = False
     ) -> FileReport:
-        """Import parsed papers (merged by id like a file's); one write if anything changed."""
+        """Import parsed papers (merged by id like a file's); one write if anything changed.
+        A removed paper brought back (`include_removed`: `papershelf add`, `a`) gets its tags
+        and notes back, as for `import_files`."""
         (got,) = self._importer.merge([list(papers)], include_removed=include_removed)
+        self._changes.bring_back(got.restored_ids)
         return FileReport(
             source, got.added, got.seen, 0, removed=got.removed, restored=got.restored
         )

@@ -1,4 +1,5 @@
-"""What a paper is called: the method its abstract names, its repository, or a headline.
+"""What a paper is called: the method its abstract names, its repository, or a headline; and its
+citation key (`citekey`, `vaswani2017attention`).
 
 May import `text`, `model` and `errors`.
 """

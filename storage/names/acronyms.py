@@ -32,9 +32,24 @@ def acronym_score(text: str, window_start: int, start: int | None, match: re.Mat
             return 5
         return 2
     between = text[window_start : match.start()]
-    if len(between.split()) <= 6 and not _PUNCTUATION.search(between):
-        return 4
-    return 0
+    if _PUNCTUATION.search(between):
+        return 0
+    words = between.split()
+    if len(words) <= 12 and _DESCRIBED_AFTER.match(text, match.end()) and _begins(words, match):
+        # "we propose the Instruct Time Transformer (ITFormer), a novel framework": the words
+        # do not spell it, but the name the cue introduces and then describes is its short form.
+        return 5
+    return 4 if len(words) <= 6 else 0
+
+
+# What follows a name the cue introduces: its description ("(ACR), a ...", "(ACR), which").
+_DESCRIBED_AFTER = re.compile(r"\s*(?:,|--|\u2014)\s*(?:an?|the|which|that)\s")
+
+
+def _begins(words: list[str], match: re.Match[str]) -> bool:
+    """Whether a capitalised word of the long name begins with the acronym's first letter."""
+    first = match.group(1)[:1].lower()
+    return any(word[:1].isupper() and word[:1].lower() == first for word in words)
 
 
 def spelled_out(

@@ -51,9 +51,12 @@ _CUE = re.compile(
     + _VERBS
     + r")|called|named|dubbed|termed|coined|referred to as|known as|the proposed|"
     r"our(?=\s+[^\s,;:()]+\s+(?:" + _NOUNS + r")s?\b)|"  # "our ConText model": the name first
-    r"our (?:[\w-]+ ){0,3}?(?:"
-    + _NOUNS
-    + r")s?\s*[:,]?|the resulting|(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
+    r"our (?:[\w-]+ ){0,3}?(?:" + _NOUNS + r")s?\s*[:,]?|the resulting|"
+    # "... and name the framework (as) M3-JEPA": a naming verb whose subject came before.
+    r"(?:name|call)(?=\s+(?:the|this|our|it)\s)|"
+    # "We address this by proposing X, an ...": the paper's own means, as sure as "we propose".
+    r"by (?:propos|introduc|present)ing|"
+    r"(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
     re.IGNORECASE,
 )
 # Every _CUE match begins with one of these (in any case): _CUE is tried only where one begins,
@@ -63,6 +66,11 @@ _CUE_WORDS = (
     "this",
     "our",
     "called",
+    "by propos",
+    "by introduc",
+    "by present",
+    "name",
+    "call",
     "named",
     "dubbed",
     "termed",
@@ -100,7 +108,8 @@ _APPOSITIVE_LOWER = re.compile(_APPOSITIVE_TEXT)
 _TYPED_NAME = re.compile(r"(?:the\s+)?([^\s,;:()]+)\s+(?:" + _NOUNS + r")s?\b", re.I)
 # Cues that introduce the paper's own contribution ("we propose", "this paper introduces").
 _LEAD_CUE = re.compile(
-    r"(?P<verbal>(?:we|this \w+|our (?:paper|work))\s+(?:\w+\s+)?(?:propos|introduc|present))|"
+    r"(?P<verbal>(?:we|this \w+|our (?:paper|work))\s+(?:\w+\s+)?(?:propos|introduc|present)|"
+    r"by (?:propos|introduc|present))|"
     r"the proposed|our",
     re.I,
 )
@@ -160,7 +169,8 @@ def _window_candidates(
     a `lead` cue ("we propose"), a name set off right after it is the paper's own (score 6).
     """
     found: list[Candidate] = []
-    direct_start = skip_over(_DIRECT_SKIP, text, window_start)
+    # After a naming cue, past "the framework (as)": "name the framework as M3-JEPA".
+    direct_start = skip_over(_NAMING_SKIP if naming else _DIRECT_SKIP, text, window_start)
     acronyms = [
         (match, expansion(match, text, expansions))
         for match in (
@@ -206,11 +216,48 @@ def _window_candidates(
             named
             and (named[1] or (namelike(named[0].split()[0]) and not listed))
             and not spelled_out(text, appositive_end, named[0], acronyms)
+            and not _list_of_kinds(text, appositive_end, appositive_end + len(named[0]))
         ):
             # "we propose a unified framework, HyperHuman, that": as sure as a direct name.
             close = named[1] and len(text[window_start:appositive_end].split()) <= 8
             found.append((5 + _LEAD_BONUS * lead if close else 4, appositive_end, named[0]))
     return found
+
+
+# A quoted phrase and its kind right after a cue: 'a novel ``Relax and Merge'' framework',
+# 'the "shadow cones" framework' (a few lower-case words may come first).
+_QUOTED_KIND = re.compile(
+    r"\s+(?:[a-z-]+\s+){0,3}?(?:``|\"|\u201c)([^`\"\u201c\u201d']{2,40}?)(?:''|\"|\u201d)\s+(?:"
+    + _NOUNS
+    + r")s?\b"
+)
+
+
+def _quoted_name(text: str, window_start: int) -> Candidate | None:
+    """'we propose a novel ``Relax and Merge'' framework': the quotes make the words a name."""
+    if text[window_start : window_start + 40].find("`") < 0 and not any(
+        quote in text[window_start : window_start + 40] for quote in ('"', "\u201c")
+    ):
+        return None  # no quote close after the cue (most cues): no scan
+    quoted = _QUOTED_KIND.match(text, window_start)
+    phrase = quoted.group(1).strip() if quoted else ""
+    if not quoted or not 1 <= len(phrase.split()) <= 4:
+        return None
+    if " " not in phrase and not namelike(phrase):
+        return None  # 'a new "best" method': a word in quotes, not a coined one
+    return (5, quoted.start(1), phrase[0].upper() + phrase[1:])
+
+
+# A list going on after a name: ", GPT-3, ...", ", and Llama".
+_LIST_GOES_ON = re.compile(r"\s*,\s*(?:and\s+)?[^\W_a-z]")
+
+
+def _list_of_kinds(text: str, start: int, end: int) -> bool:
+    """Whether an appositive after a plural kind begins a list: "six LLMs—GPT-4, GPT-3, ..."
+    names what a study compares, not what the paper makes (a false name of studies)."""
+    kind = text[max(0, start - 12) : start].rstrip(" ,:-\u2014").rsplit(" ", 1)[-1]
+    plural = kind.endswith("s") and not kind.endswith("ss")
+    return plural and _LIST_GOES_ON.match(text, end) is not None
 
 
 def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Candidate]:
@@ -235,6 +282,8 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
             found.extend((score - weaker, at, name) for score, at, name in window)
         if lower and (phrase := _lower_phrase(text, window_start, naming)):
             found.append((5, window_start, phrase))
+        if lead and (quoted := _quoted_name(text, window_start)):
+            found.append(quoted)
         # Styles are sorted by start: only those starting in the window (linear, not quadratic,
         # in text with many cues and many styles).
         index = bisect_left(styles, (window_start,))

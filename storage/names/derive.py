@@ -24,6 +24,7 @@ from papershelf.storage.names.words import (
     MAX_NAME,
     is_generic,
     namelike,
+    own_count,
     plain_letters,
     two_capitals,
     word_count,
@@ -100,7 +101,11 @@ def _unstated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
     text = plain_letters(display_text(abstract).text)
     if (repo := repo_name(code_urls)) and namelike(repo):
         return repo
-    return defined_acronym(text) or repeated_word(text)
+    if guess := defined_acronym(text) or repeated_word(text):
+        return guess
+    # A page made for the paper ("4k4dgen.github.io"), as `derive_name` shows it: the only
+    # name of papers whose text says it in the URL alone.
+    return page_slug(split_urls(abstract)[1]) if "github.io" in abstract else None
 
 
 def _stated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
@@ -124,7 +129,8 @@ def _best(
             continue  # weak, or cannot win even repeated and the repository's name: not counted
         repeats = counts.get(name)
         if repeats is None:
-            repeats = counts[name] = word_count(text, name)
+            # Counted alone: "KOR" said inside "KOR-Bench" repeats KOR-Bench, not KOR.
+            repeats = counts[name] = own_count(text, name)
         if name not in means:
             means[name] = _means(text, name)  # once a name: cues may find it hundreds of times
         if score < 3 or (score == 3 and repeats < 2):
@@ -250,7 +256,7 @@ def derive_name(abstract: str, title: str | None = None, code_urls: tuple[str, .
     # rarely a topic's (measured: bench_names --precision), unlike `method_name`'s other guesses.
     if made := made_acronym(display_text(abstract).text):
         return plain_letters(made)
-    if repo:
+    if repo and not _described_slug(repo):
         return repo
     # A page made for the paper ("slimnet.github.io") is named like a repository.
     if "github.io" in abstract and (slug := page_slug(split_urls(abstract)[1])):
@@ -258,6 +264,17 @@ def derive_name(abstract: str, title: str | None = None, code_urls: tuple[str, .
     if shown_title:
         return _title_headline(shown_title)
     return headline(display_text(abstract).text)
+
+
+_SLUG_PARTS = re.compile(r"[-_.]")
+
+
+def _described_slug(repo: str) -> bool:
+    """A repository named by three or more lower-case words ("hessian-geometry-of-diffusion-
+    models", "zero-bubble-pipeline-parallelism"): a description, not a name; the headline
+    reads better (these were most false names guessed from slugs, bench_names --precision)."""
+    parts = _SLUG_PARTS.split(repo)
+    return len(parts) >= 3 and repo.islower()
 
 
 def _title_headline(shown_title: str) -> str:

@@ -26,8 +26,11 @@ GENERIC = _words(
     """AI ML DL RL NLP CV LLM LM VLM MLLM LVLM GNN CNN RNN MLP GAN VAE SGD GD ODE PDE SDE MDP POMDP
     QA VQA ICL OOD ID SOTA BO GP KL MSE MLE MAP NN DNN DRL IRL LSTM ViT BERT GPT LoRA PEFT SFT RLHF
     DPO PPO API GPU CPU TPU IID PCA SVM KNN RKHS NTK HMM EM SVD CoT RAG ASR TTS MT NER OCR IR AUC
-    ROC FID IS US UK EU ReLU II III IV PAC VC ERM SAM MoE"""
+    ROC FID IS US UK EU ReLU II III IV PAC VC ERM SAM MoE
+    SSL SMC MCMC SCM DRO PDF GCN GAT SNN MARL NAS HPO"""
 )
+# (The second line: field terms found shown as names of papers that name none, by
+# bench_names --precision: "sequential Monte Carlo (SMC)", "structural causal models (SCMs)".)
 # Capitalised words that begin a phrase after "we propose" without naming anything.
 _COMMON_CAPITALS = _words(
     """A An The This That These Those Our We It Its In On For To Of By With From As At And Or
@@ -52,7 +55,10 @@ NOUNS = (
     r"method|framework|model|approach|algorithm|tool|system|architecture|technique|pipeline|"
     r"module|benchmark|dataset|estimator|network|strategy|paradigm|scheme|library|metric|loss|"
     r"agent|solver|optimi[sz]er|procedure|mechanism|family|suite|toolkit|platform|encoder|sampler|"
-    r"transformer|policy|protocol|measure|attack|defen[cs]e|objective|formulation|variant|layer"
+    r"transformer|policy|protocol|measure|attack|defen[cs]e|objective|formulation|variant|layer|"
+    # "an LLM-based solution, AutoG,", "a lightweight MLLM, Mini-Monkey,", "our novel resource,
+    # INCLUDE,", "a new decision criterion BEEM": kinds a paper's own name follows too.
+    r"solution|criterion|resource|m?llm|vlm|lmm"
 )
 TOKEN = re.compile(r"[^\s,;:()\[\]\"\u2013\u2014]+")  # en/em dashes end a name too
 ACRONYM = re.compile(r"\(\s?([^()\s]{2,25}(?: v?\d+(?:\.\d+)*)?)\s?\)(?=[\s,.;:)]|$)")
@@ -286,6 +292,23 @@ def word_count(text: str, name: str) -> int:
             end == len(text) or not text[end].isalnum()
         ):
             count += 1
+        index = text.find(name, index + 1)
+    return count
+
+
+def own_count(text: str, name: str) -> int:
+    """Occurrences of the name as a name of its own, not the head or tail of a longer
+    hyphenated one ("KOR" in "KOR-Bench", "VASA" in "VASA-1" count for those names)."""
+    count, index = 0, text.find(name)
+    while index >= 0:
+        end = index + len(name)
+        before = text[index - 1] if index else " "
+        after = text[end] if end < len(text) else " "
+        if not before.isalnum() and not after.isalnum():
+            glued = (after == "-" and text[end + 1 : end + 2].isalnum()) or (
+                before == "-" and index >= 2 and text[index - 2].isalnum()
+            )
+            count += not glued
         index = text.find(name, index + 1)
     return count
 

@@ -33,6 +33,7 @@ from papershelf.storage.search.index import SearchIndex
 from papershelf.storage.search.parse import MAX_QUERY_TERMS, Query, fold_text, parse_query
 from papershelf.storage.search.postings import ids_to_bits
 from papershelf.storage.search.run import EntryData, SearchRun
+from papershelf.storage.text.authors import authors_text
 from papershelf.storage.text.titles import display_title, marked_up, shown_text
 
 __all__ = [
@@ -199,7 +200,7 @@ class SearchEngine:
             folded = getattr(paper, "folded_abstract", None)
             return [folded if folded is not None else fold_text(shown_text(paper.abstract))]
         if field == "authors":
-            return [fold_text(AUTHOR_SEPARATOR.join(paper.authors))]
+            return [fold_text(authors_text(paper.authors))]
         text = getattr(paper, field) or ""
         if field == "name" or not marked_up(text):
             return [fold_text(text)]

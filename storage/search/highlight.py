@@ -8,12 +8,14 @@ from functools import lru_cache
 
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.parse import fold_text
+from papershelf.storage.text.authors import authors_text, display_name
 from papershelf.storage.text.titles import display_title, shown_text
 
 FIELDS = ("name", "title", "tags", "authors", "note", "abstract")
 """Searchable fields, in ranking order; `Hit.field` is one of these or ""."""
 AUTHOR_SEPARATOR = ", "
-"""Between two authors in the authors' text (`field_text(paper, entry, "authors")`)."""
+"""Between two authors in the authors' text (`field_text(paper, entry, "authors")`, which is
+`text.authors.authors_text`: a corporate author shown without its braces)."""
 
 Spans = tuple[tuple[int, int], ...]
 
@@ -25,7 +27,7 @@ def field_text(paper: Paper, entry: Entry, field: str) -> str:
     if field == "tags":
         return " ".join(sorted(entry.tags))
     if field == "authors":
-        return AUTHOR_SEPARATOR.join(paper.authors)
+        return authors_text(paper.authors)
     if field == "note":
         return entry.note
     if field == "title":
@@ -42,7 +44,7 @@ def author_spans(authors: Sequence[str], spans: Spans) -> tuple[Spans, ...]:
     out: list[list[tuple[int, int]]] = [[] for _ in authors]
     start = 0
     for n, name in enumerate(authors):
-        end = start + len(name)
+        end = start + len(display_name(name))
         for a, b in spans:
             if a < end and b > start:  # overlaps this name: cut to it
                 out[n].append((max(a, start) - start, min(b, end) - start))

@@ -39,16 +39,18 @@ from papershelf.storage.search.quality import (
     WordMatch,
 )
 from papershelf.storage.search.vocabulary import Vocabulary
+from papershelf.storage.text.authors import authors_text
 from papershelf.storage.text.titles import display_title, shown_text
 
 INDEXED_FIELDS = ("name", "title", "authors", "abstract")
 WORD_FIELDS = ("name", "title", "abstract")
 """The indexed fields a word without a field key looks in: not the authors, whose names (Long,
 Wang, Graph) would add noise to every topic search; `author:` looks there."""
-_FILE_FORMAT = 8
+_FILE_FORMAT = 9
 """search-index.bin's format number; 6: the `storage.caches.frame` frame, with a checksum; 7: words
 split at `_`, folded (`k2ie` for `K²IE`), and the words of the text as shown indexed too; 8: the
-authors indexed (a fourth field), and keyed by them too."""
+authors indexed (a fourth field), and keyed by them too; 9: `æ`, `œ`, `þ` folded to `ae`, `oe`,
+`th` (`text.fold`), and a corporate author indexed without its braces (`authors_text`)."""
 FORMAT = f"papershelf-search-index {_FILE_FORMAT} {sys.byteorder}"
 """Changes with the saved layout (and the byte order of packed ids): other caches are ignored."""
 _FILE = CacheFile(b"PSSEARCH", _FILE_FORMAT, key_size=40)
@@ -67,9 +69,9 @@ def tokenize(text: str) -> list[str]:
 
 
 def index_text(paper: Paper, field: str) -> str | None:
-    """The text of a paper's indexed `field` (the authors joined by ", ")."""
+    """The text of a paper's indexed `field` (the authors as `authors_text` shows them)."""
     if field == "authors":
-        return ", ".join(paper.authors)
+        return authors_text(paper.authors)
     return getattr(paper, field)
 
 

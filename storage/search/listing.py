@@ -104,12 +104,13 @@ __all__ = [
     "save",
 ]
 
-FORMAT = 4
+FORMAT = 5
 """Bump when the layout changes (the index's own FORMAT is checked by `SearchIndex.from_parts`).
 2: the `storage.caches.frame` frame, with checksums of the sections and of the postings' blocks.
 3: `links_with_page` (the paper's own page counts for `has:links`) instead of `links`, and the
    abstracts as shown and folded (a format-2 file holds them as written).
-4: the authors and the year (`author:'x`, `author:^x` and `year:` read them)."""
+4: the authors and the year (`author:'x`, `author:^x` and `year:` read them).
+5: abstracts folded with `æ`, `œ`, `þ` as `ae`, `oe`, `th` (`text.fold`)."""
 MAGIC = b"PSLISTNG"
 _FILE = CacheFile(MAGIC, FORMAT, key_size=24, sections=3)
 """main, postings, abstracts."""

@@ -31,12 +31,12 @@ can show it; the CLI calls
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
 from papershelf.storage.errors import QueryError
 from papershelf.storage.model import normalise_tag
+from papershelf.storage.text.fold import fold
 
 TermKind = Literal["word", "exact", "prefix", "tag", "is", "has", "venue", "year"]
 
@@ -45,26 +45,17 @@ TOKEN_RE = re.compile(r"[^\W_]+")
 
 `_` separates words, as `-` does: `_lifting_` (Markdown emphasis) holds the word `lifting`, and
 `snake_case_words` the words `snake`, `case` and `words`, as a person reads them."""
-_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
-
-
-_LETTERS = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ð": "d", "ħ": "h"})
-"""Letters a person types without their stroke (`lukasz` for Łukasz, `soren` for Søren), which
-NFKD keeps whole: they are letters of their own there, not a base letter and an accent (case
-folded first, so only the lower case is listed)."""
 
 
 def fold_text(text: str) -> str:
     """Text as searches compare it: `K²IE` as `k2ie`, `Déjà` as `deja`, script NP as `np`, any case.
 
-    The folding of the name lookup (`storage.library.library.fold_name`: compatibility forms
-    unfolded, accents dropped, case folded), and the stroked letters of `_LETTERS` as their
-    base letter (authors' names: `author:lukasz` finds Łukasz). ASCII text is only lower-cased
-    (same length).
+    `storage.text.fold.fold`, which the name lookup (`storage.library.library.fold_name`) uses
+    too: compatibility forms unfolded, accents dropped, case folded, and the letters NFKD keeps
+    whole as people type them (authors' names: `author:lukasz` finds Łukasz, `author:aeby`
+    Æby). ASCII text is only lower-cased (same length).
     """
-    if text.isascii():
-        return text.lower()
-    return _COMBINING.sub("", unicodedata.normalize("NFKD", text)).casefold().translate(_LETTERS)
+    return fold(text)
 
 
 def words_of(text: str) -> list[str]:

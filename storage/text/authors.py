@@ -3,8 +3,9 @@ list that stays readable (`Vaswani, Shazeer, … +6`), and the one line of all o
 
 Names come from records as people and tools write them: `Ashish Vaswani`, `Vaswani, Ashish`
 (BibTeX's and Zotero's form), `Jean-Luc van der Berg`, `King, Jr., Martin Luther`, one word
-(`Plato`, a collaboration). The family name follows BibTeX's reading of a name, which every
-`.bib` file papershelf imports was written for:
+(`Plato`, a collaboration), `{Google DeepMind}` (a corporate author braced whole, as BibTeX
+writes it and a BibTeX import keeps it; shown without its braces). The family name follows
+BibTeX's reading of a name, which every `.bib` file papershelf imports was written for:
 
 - with a comma, the family name is what comes before the first comma (`van der Berg, Jean-Luc`
   is `van der Berg`), unless all that follows is a suffix (`Martin Luther King, Jr.`);
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 
 from papershelf.storage.text.clean import clean_line
 
-__all__ = ["FAMILY_MAX", "authors_short", "authors_text", "family_name"]
+__all__ = ["FAMILY_MAX", "authors_short", "authors_text", "display_name", "family_name"]
 
 FAMILY_MAX = 40
 """A family name longer than this (a stray abstract in an author field) is cut with `…`."""
@@ -119,7 +120,18 @@ def authors_short(authors: Sequence[str], limit: int = 3) -> str:
     return ", ".join([*shown, f"{_MORE} +{total - len(shown)}"])
 
 
+def display_name(name: str) -> str:
+    """A name as shown: as written, but a name braced whole (a corporate author as a BibTeX
+    import keeps it, `{Google DeepMind}`) without its braces."""
+    if name[:1] == "{" and name[-1:] == "}":
+        inner = _braced(name)
+        if inner and "{" not in inner and "}" not in inner:
+            return inner
+    return name
+
+
 def authors_text(authors: Sequence[str]) -> str:
-    """All the authors on one line, as the reader and `papershelf show` print them: names as
-    written, joined by `, `. Highlight spans for authors index into this text."""
-    return ", ".join(authors)
+    """All the authors on one line, as the reader and `papershelf show` print them and search
+    looks in them: names as written (`display_name`), joined by `, `. Highlight spans for
+    authors index into this text."""
+    return ", ".join(map(display_name, authors))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 __all__ = [
     "Identifier",
@@ -39,16 +39,34 @@ _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
 _OPENREVIEW_HOST = re.compile(r"^(?:www\.|api2?\.)?openreview\.net$", re.IGNORECASE)
 _OPENREVIEW_BARE = re.compile(r"^(?:www\.)?openreview\.net/", re.IGNORECASE)
 _OPENREVIEW_PREFIX = re.compile(r"^openreview:\s*", re.IGNORECASE)
-# DOIs end at the first character no DOI sensibly ends with when copied from prose.
+# DOIs end at the first character no DOI sensibly ends with when copied from prose; a closing
+# bracket is kept when it closes one opened in the DOI (`10.1002/(SICI)...<693::AID>`).
 _DOI_TRAILING = ".,;:)]}>\"'"
+_DOI_PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
+_DOI_URL = re.compile(r"^(?:https?://)?(?:dx\.)?doi\.org/", re.IGNORECASE)
 
 
 def doi(text: str) -> str | None:
     """`10.1145/3292500.3330701` from a DOI, `doi:` DOI or doi.org URL; lower case (DOIs are
     case-insensitive), trailing punctuation dropped."""
-    value = _DOI_PREFIXES.sub("", text.strip()).rstrip(_DOI_TRAILING)
-    match = _DOI.match(value)
+    text = text.strip()
+    value = _DOI_PREFIXES.sub("", text)
+    if _DOI_URL.match(text):
+        value = unquote(value)  # an address: `%3C` is `<`
+    match = _DOI.match(_trimmed(value))
     return match.group(1).lower() if match else None
+
+
+def _trimmed(value: str) -> str:
+    """`value` without the punctuation prose puts after a DOI; a closing bracket that pairs
+    with an opening one in the DOI stays."""
+    while value and value[-1] in _DOI_TRAILING:
+        last = value[-1]
+        opener = _DOI_PAIRS.get(last)
+        if opener is not None and value.count(opener) >= value.count(last):
+            break
+        value = value[:-1]
+    return value
 
 
 def arxiv_id(text: str) -> str | None:

@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from papershelf.storage.text.authors import FAMILY_MAX, authors_short, authors_text, family_name
+from papershelf.storage.search.highlight import author_spans
+from papershelf.storage.text.authors import (
+    FAMILY_MAX,
+    authors_short,
+    authors_text,
+    display_name,
+    family_name,
+)
 
 ATTENTION = (
     "Ashish Vaswani",
@@ -139,3 +146,46 @@ def test_a_family_name_is_one_clean_line_from_the_name(name: str) -> None:
     assert family == family.strip()
     assert "  " not in family and "\t" not in family
     assert len(family) <= FAMILY_MAX
+
+
+# -- the forms a BibTeX import keeps (corporate names braced whole, von Last, Jr, First) --------
+
+BIBTEX_FORMS = (
+    "{Google DeepMind}",
+    "van der Maaten, Laurens",
+    "King, Jr., Martin Luther",
+    "Garcia Lopez, Maria",
+    "Juan de la Cruz",
+)
+
+
+def test_a_corporate_name_is_shown_without_its_braces() -> None:
+    assert display_name("{Google DeepMind}") == "Google DeepMind"
+    assert display_name("{OpenAI}") == "OpenAI"
+    # Only a name braced whole: braces inside, or one pair that is not the whole, stay.
+    assert display_name("{a} and {b}") == "{a} and {b}"
+    assert display_name("Vaswani, Ashish") == "Vaswani, Ashish"
+    assert display_name("{}") == "{}"
+    assert authors_text(BIBTEX_FORMS) == (
+        "Google DeepMind, van der Maaten, Laurens, King, Jr., Martin Luther, "
+        "Garcia Lopez, Maria, Juan de la Cruz"
+    )
+
+
+def test_every_form_a_bibtex_import_keeps_has_its_family_name() -> None:
+    assert [family_name(name) for name in BIBTEX_FORMS] == [
+        "Google DeepMind",
+        "van der Maaten",
+        "King",
+        "Garcia Lopez",
+        "de la Cruz",
+    ]
+    assert authors_short(BIBTEX_FORMS) == "Google DeepMind, van der Maaten, … +3"
+
+
+def test_author_spans_cut_the_shown_text_at_a_corporate_name() -> None:
+    text = authors_text(BIBTEX_FORMS[:2])  # "Google DeepMind, van der Maaten, Laurens"
+    start = text.index("Maaten")
+    spans = author_spans(BIBTEX_FORMS[:2], ((start, start + 6), (0, 6)))
+    assert spans == (((0, 6),), ((8, 14),))
+    assert display_name(BIBTEX_FORMS[1])[8:14] == "Maaten"

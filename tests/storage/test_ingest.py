@@ -256,9 +256,12 @@ def test_json_array_with_authors_and_code_url() -> None:
          "authors": "Ann Lee, Bo Chen and Cy Dee", "url": "https://github.com/x/relgnn.git"},
         {"title": "No abstract here"},
         {"title": "Listed", "abstract": "Another one.", "authors": ["A", "B"], "venue": "X 2020"},
+        {"venue": "Neither title, abstract nor identifier"},
     ]  # fmt: skip
     result = parse_bytes(json.dumps(records).encode(), "list.json")
-    first, second = result.papers
+    first, title_only, second = result.papers
+    # A reading list may start from a title, as a `.bib` entry may.
+    assert (title_only.title, title_only.abstract) == ("No abstract here", "")
     assert result.skipped == 1 and result.venue is None
     assert first.name == "RelGNN" and first.authors == ("Ann Lee", "Bo Chen", "Cy Dee")
     assert first.code_urls == ("https://github.com/x/relgnn",)

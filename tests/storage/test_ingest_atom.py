@@ -13,6 +13,7 @@ from papershelf.storage.errors import IngestError
 from papershelf.storage.ingest.parse import parse_bytes, read_file
 from papershelf.storage.library.library import Library
 from papershelf.storage.text.clean import clean_line
+from papershelf.storage.text.html_text import html_text, looks_like_html
 
 ATOM = Path(__file__).resolve().parent.parent / "fixtures" / "atom"
 
@@ -139,3 +140,55 @@ def test_any_title_and_abstract_come_back_as_one_clean_line(title: str, abstract
     assert paper.title == (clean_line(title) or None)
     assert paper.abstract == clean_line(abstract)
     assert paper.arxiv_id == "2501.00001"
+
+
+def test_html_in_an_rss_description_and_title_is_plain_text() -> None:
+    """arXiv's RSS wraps each abstract in `<p>`; `&amp;amp;` in the XML is `&` in the text."""
+    (paper,) = read_file(ATOM / "cs.CL-html.rss").papers
+    assert paper.title == "Wallaby: Hopping Between Languages with Tiny Adapters"
+    assert paper.abstract == (
+        "Wallaby adapters translate between 40 languages & dialects. "
+        "They cost 1% of the parameters when $n<m$."
+    )
+    assert paper.arxiv_id == "2501.05555"
+    assert paper.name == "Wallaby"
+
+
+def test_an_atom_summary_typed_html_or_xhtml_is_plain_text() -> None:
+    feed = b"""<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+<entry><id>http://arxiv.org/abs/2501.06666v1</id>
+<title type="html">Koala &lt;i&gt;Nets&lt;/i&gt;</title>
+<summary type="html">&lt;p&gt;Koalas sleep &lt;b&gt;20&lt;/b&gt; hours
+&amp;amp; nets do too.&lt;/p&gt;</summary>
+<published>2025-01-07T00:00:00Z</published></entry>
+<entry><id>http://arxiv.org/abs/2501.07777v1</id><title>Emu Runs</title>
+<summary type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">
+<p>Emus <em>run</em> fast.</p></div></summary>
+<published>2025-01-07T00:00:00Z</published></entry>
+</feed>"""
+    koala, emu = parse_bytes(feed, "feed.atom").papers
+    assert koala.title == "Koala Nets"
+    assert koala.abstract == "Koalas sleep 20 hours & nets do too."
+    assert emu.abstract == "Emus run fast."
+
+
+def test_a_plain_text_summary_keeps_its_angle_brackets() -> None:
+    """The arXiv API's summaries are plain text: `a<b and c>d` is math, not a tag."""
+    feed = b"""<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+<entry><id>http://arxiv.org/abs/2501.08888v1</id><title>Bounds</title>
+<summary>We show a&lt;b and c&gt;d for all R&amp;D budgets.</summary>
+<published>2025-01-07T00:00:00Z</published></entry>
+</feed>"""
+    (paper,) = parse_bytes(feed, "api.xml").papers
+    assert paper.abstract == "We show a<b and c>d for all R&D budgets."
+
+
+@given(st.text(max_size=200), st.text(alphabet=st.characters(exclude_characters="<&"), max_size=80))
+def test_html_text_never_raises_and_keeps_text_without_markup(text: str, plain: str) -> None:
+    html_text(text)  # broken or unclosed markup never raises
+    assert not looks_like_html(plain)
+    assert html_text(plain) == plain
+    assert html_text(f"<p>{plain}</p>") == f" {plain} "
+    assert html_text(plain.replace(">", "")) == plain.replace(">", "")

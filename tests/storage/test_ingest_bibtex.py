@@ -185,7 +185,7 @@ def test_strings_concatenation_months_and_blocks_that_are_not_papers() -> None:
     assert paper.title == "Sparse Mixture-of-Experts at Scale"
     assert paper.venue == "Proceedings of the 40th International Conference on Machine Learning"
     assert result.venue == paper.venue
-    assert paper.authors == ("Jane Smith", "Pieter van der Berg", "John Smith Jr.")
+    assert paper.authors == ("Jane Smith", "Pieter van der Berg", "Smith, Jr., John")
     assert paper.year == 2023
     assert dict(paper.extra) == {
         "publisher": "PMLR Press",
@@ -223,9 +223,10 @@ def test_year_that_is_not_a_number_stays_in_extra_and_date_gives_one() -> None:
 def test_entries_without_a_key_are_not_the_same_key() -> None:
     result = parse("@misc{, title = {One}}\n@misc{, title = {Two}}\n")
     assert [(paper.title, paper.cite_key) for paper in result.papers] == [
-        ("One", None),
-        ("Two", None),
+        ("One", "one"),
+        ("Two", "two"),
     ]
+    assert result.notes == ("2 entries had no citation key; made one, two",)
 
 
 def test_same_paper_twice_in_one_file_is_one_paper_with_its_fields_merged() -> None:

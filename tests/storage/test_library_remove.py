@@ -171,6 +171,12 @@ def test_undo_of_a_paper_brought_back_meanwhile_restores_its_entry(tmp_path: Pat
     library.tag(paper.id, add=["kept"])
     library.remove(paper.id)
     Library.open(tmp_path, seed=False).import_papers([paper], "x", include_removed=True)
+    # Brought back with its tags (one step of its own, test_bring_back.py); undoing that
+    # step and then the removal leaves the paper listed once, with its tags.
+    library.refresh()  # the other process's import
+    assert library.entry(paper.id).tags == {"kept"}
+    assert library.undo() == "bring back the tags and notes of MethodPaper1"
+    assert library.entry(paper.id).tags == frozenset()
     assert library.undo() == "remove MethodPaper1"
     assert library.entry(paper.id).tags == {"kept"}
     assert _ids(library).count(paper.id) == 1

@@ -257,9 +257,13 @@ def test_a_project_page_names_the_word_the_text_capitalises() -> None:
     assert method_name(abstract) == "PaintMesh"
 
 
-def test_a_project_page_word_found_only_inside_its_url_names_nothing() -> None:
+def test_a_project_page_word_found_only_inside_its_url_names_it_by_the_host() -> None:
+    # A page made for one paper is named by its host, as derive_name shows it (the text gives
+    # no capitals to copy); a person's site with a path names nothing.
     abstract = "Sketches are turned into meshes. See https://paintmesh.github.io/ for videos."
-    assert method_name(abstract) is None
+    assert method_name(abstract) == "paintmesh" == derive_name(abstract)
+    personal = "Sketches are turned into meshes. See https://jdoe.github.io/projects/x for videos."
+    assert method_name(personal) is None
 
 
 def test_an_acronym_the_paper_defines_for_its_own_work_is_named() -> None:
@@ -481,3 +485,133 @@ def test_a_venue_and_year_after_a_repository_name_are_not_part_of_it() -> None:
     assert derive_name(abstract, code_urls=("https://github.com/lab/SpinQuery_ICML2031",)) == (
         "SpinQuery"
     )
+
+
+def test_a_name_said_inside_a_longer_hyphenated_name_is_not_repeated_by_it() -> None:
+    # "ORB" is said once alone; "ORB-Suite" three times: the suite is the paper's subject.
+    abstract = (
+        "We introduce open retrieval bias (ORB), a measure of how retrievers favour popular "
+        "passages. We then release the ORB-Suite benchmark with nine domains. ORB-Suite exposes "
+        "failures of dense retrievers, and ORB-Suite results transfer to new domains."
+    )
+    assert method_name(abstract) == "ORB-Suite"
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        (
+            "Sorting is slow on sparse inputs. We propose an LLM-based solution, SortPilot, "
+            "that writes sorting kernels for each input shape.",
+            "SortPilot",
+        ),
+        (
+            "Charts hide their data from readers. We introduce a compact MLLM, ChartLens, which "
+            "reads values from chart images.",
+            "ChartLens",
+        ),
+        (
+            "Exams in many scripts remain untested. Our novel resource, POLYEXAM, is a benchmark "
+            "of questions in thirty scripts.",
+            "POLYEXAM",
+        ),
+        (
+            "Early exits waste accuracy. We propose a new exit criterion VOTEX where exits vote "
+            "on the label.",
+            "VOTEX",
+        ),
+    ],
+)
+def test_solutions_resources_criteria_and_language_models_are_kinds(
+    abstract: str, name: str
+) -> None:
+    assert method_name(abstract) == name
+
+
+def test_a_list_after_a_plural_kind_names_what_is_compared_not_made() -> None:
+    abstract = (
+        "Compilers emit intermediate code. In this paper, we present a study evaluating four "
+        "LLMs\u2014GPT-4, Gemma 2, Llama 3 and Mistral\u2014on reading it."
+    )
+    assert derive_name(abstract) != "GPT-4"
+    assert method_name(abstract) is None
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        (
+            "Clinical notes are long, and we first introduce Ward Notes Bench, a corpus of notes. "
+            "Next, we propose the Clinical Note Reader (CliNoTE), a novel framework that "
+            "condenses notes for physicians. CliNoTE halves reading time, and CliNoTE runs on "
+            "a laptop.",
+            "CliNoTE",
+        ),
+        (
+            "This paper introduces the retrieval-augmented dialogue agent with Labelled Automata "
+            "(LA-Plan), a new framework designed to keep dialogues on track.",
+            "LA-Plan",
+        ),
+    ],
+)
+def test_an_acronym_the_words_do_not_spell_names_what_the_cue_introduces_and_describes(
+    abstract: str, name: str
+) -> None:
+    assert method_name(abstract) == name
+
+
+@pytest.mark.parametrize("term", ["SSL", "SMC", "MCMC", "SCM", "DRO", "GCN", "NAS"])
+def test_field_terms_found_as_false_names_are_generic(term: str) -> None:
+    assert is_generic(term)
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We route each token through a gated mixer and name the framework as GM-Route. "
+        "GM-Route halves latency.",
+        "Our sampler reuses old chains, and we call it ChainRe, since it recycles them.",
+    ],
+)
+def test_a_naming_verb_whose_subject_came_before_names_the_method(abstract: str) -> None:
+    assert method_name(abstract) in ("GM-Route", "ChainRe")
+
+
+def test_a_repository_slug_of_lower_case_words_is_a_description_not_a_name() -> None:
+    url = "https://github.com/lab/geometry-of-diffusion-models"
+    abstract = f"We study how diffusion models curve their latent space. Code: {url}."
+    title = "The Geometry of Diffusion Models Revisited"
+    assert derive_name(abstract, None, (url,)) == "How diffusion models curve their latent space"
+    assert derive_name(abstract, title, (url,)) == "The Geometry of Diffusion Models Revisited"
+    short = "https://github.com/lab/tree-diffusion"
+    assert derive_name(abstract, title, (short,)) == "tree-diffusion"  # two words may name it
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        (
+            "Fair clustering is hard to approximate. We propose a novel ``Split and Join'' "
+            "framework that returns a constant-factor solution.",
+            "Split and Join",
+        ),
+        (
+            'Here, we introduce the "light tubes" framework, a geometric embedding of trees.',
+            "Light tubes",
+        ),
+    ],
+)
+def test_a_quoted_phrase_and_its_kind_after_a_cue_is_a_name(abstract: str, name: str) -> None:
+    assert method_name(abstract) == name
+
+
+def test_a_common_word_in_quotes_is_no_name() -> None:
+    assert method_name('We propose a new "robust" method for ranking.') is None
+
+
+def test_by_proposing_introduces_the_papers_own_lower_case_name() -> None:
+    abstract = (
+        "Circuits cannot read trees. We address this by proposing sum-product-tree networks, "
+        "an extension of circuits to tree-structured data."
+    )
+    assert method_name(abstract) == "Sum-product-tree networks"

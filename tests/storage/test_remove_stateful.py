@@ -1,5 +1,6 @@
 """Removal under random sequences of imports (from two files, with and without bringing removed
-papers back), removals by id and by source file, tags, undo and redo, against a model.
+papers back, with their tags: one more step), removals by id and by source file, tags, undo and
+redo, against a model.
 
 The model is a list of ids in library order, each paper's sources, the entries the Library
 acknowledged, the removed ids, and two stacks of steps it undoes and redoes itself by the rules
@@ -87,12 +88,15 @@ class RemovalMachine(RuleBasedStateMachine):
         batch = [replace(POOL[i], sources=(source,)) for i in picks]
         report = self.library.import_papers(batch, source, include_removed=include)
         skipped = 0
+        back: list[str] = []
         for paper in batch:
             pid = paper.id
             if pid in self.removed and not include:
                 skipped += 1
                 continue
             if pid not in self.order:
+                if pid in self.removed:
+                    back.append(pid)
                 self.order.append(pid)
                 self.removed.discard(pid)
                 self.seen.add(pid)
@@ -100,6 +104,22 @@ class RemovalMachine(RuleBasedStateMachine):
             if source not in old:
                 self.sources[pid] = (*old, source)
         assert report.removed == skipped
+        self._brought_back(back)
+
+    def _brought_back(self, back: list[str]) -> None:
+        """Papers brought back get the entry their newest removal in the history took out of
+        state.json, as one step (none when none had one)."""
+        entries: dict[str, Entry] = {}
+        for pid in back:
+            for step in reversed(self.undo_stack):
+                if pid in step.positions:
+                    if (entry := step.before.get(pid)) is not None:
+                        entries[pid] = entry
+                    break
+        if entries:
+            for pid, entry in entries.items():
+                self._set(pid, entry)
+            self._record(Step(dict.fromkeys(entries), dict(entries)))
 
     @precondition(lambda self: self.order)
     @rule(data=st.data(), tag=st.sampled_from(TAGS), add=st.booleans())

@@ -18,7 +18,7 @@ def shown(app) -> list[str]:  # type: ignore[no-untyped-def]
     return [hit.paper_id for hit in app.paper_list.hits]
 
 
-@pytest.mark.parametrize("answer", ["y", "enter"])
+@pytest.mark.parametrize("answer", ["y", "tab enter", "right enter"])
 async def test_d_then_yes_removes_and_u_brings_it_back(
     make_app, library: Library, reopen, answer: str
 ) -> None:
@@ -33,7 +33,7 @@ async def test_d_then_yes_removes_and_u_brings_it_back(
         await pilot.press("D")
         await settle(app, pilot)
         assert isinstance(app.screen, RemoveDialog)
-        await pilot.press(answer)
+        await pilot.press(*answer.split())
         await settle(app, pilot)
         assert not isinstance(app.screen, RemoveDialog)
         assert notes.last == f"Removed {name} (u brings it back)"
@@ -47,7 +47,7 @@ async def test_d_then_yes_removes_and_u_brings_it_back(
         assert target in [p.id for p in reopen(library.root).papers()]
 
 
-@pytest.mark.parametrize("answer", ["escape", "n"])
+@pytest.mark.parametrize("answer", ["escape", "n", "enter"])
 async def test_d_then_no_keeps_the_paper(make_app, library: Library, reopen, answer: str) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -77,7 +77,7 @@ async def test_d_removes_the_marked_papers_with_their_tags_and_u_restores_both(
         await settle(app, pilot)
         dialog = app.screen
         assert isinstance(dialog, RemoveDialog) and len(dialog.names) == 2
-        await pilot.press("enter")
+        await pilot.press("y")
         await settle(app, pilot)
         assert notes.last == "Removed 2 papers (u brings them back)"
         assert shown(app) == order[2:]
@@ -89,15 +89,15 @@ async def test_d_removes_the_marked_papers_with_their_tags_and_u_restores_both(
         assert reopen(library.root).entry(order[0]).tags == {"keep-me", "to-read"}
 
 
-async def test_d_and_enter_in_one_burst_and_twice(make_app, library: Library, reopen) -> None:
+async def test_d_and_yes_in_one_burst_and_twice(make_app, library: Library, reopen) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         order = shown(app)
-        await burst(pilot, "D", "enter")
+        await burst(pilot, "D", "y")
         await settle(app, pilot)
         assert shown(app) == order[1:]
-        await burst(pilot, "D", "enter", "D", "y")
+        await burst(pilot, "D", "tab", "enter", "D", "y")
         await settle(app, pilot)
         assert app.is_running and len(app.screen_stack) == 1
         assert shown(app) == order[3:]
@@ -105,6 +105,56 @@ async def test_d_and_enter_in_one_burst_and_twice(make_app, library: Library, re
         await burst(pilot, "u", "u", "u")
         await settle(app, pilot)
         assert shown(app) == order
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        ("D", "enter"),  # enter by habit
+        ("D", "escape", "enter"),  # esc, then enter on the list (opens the reader)
+        ("D", "alt+enter", "escape"),  # the same two keys read by the terminal as one
+        ("D", "enter", "D", "enter"),
+        ("D", "n", "D", "escape", "D", "enter"),
+    ],
+    ids=lambda keys: " ".join(keys),
+)
+async def test_a_reflexive_enter_in_a_burst_removes_nothing(
+    make_app, library: Library, reopen, keys: tuple[str, ...]
+) -> None:
+    """The dialog's focus starts on "Keep": no quick key but `y` (or moving to "Remove") takes
+    a paper out (an attacker pass removed papers with `D esc enter`)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        order = shown(app)
+        await burst(pilot, *keys)
+        await settle(app, pilot)
+        await burst(pilot, *keys)  # and twice
+        await settle(app, pilot)
+        # Twelve keys through six dialogs, one hop at a time: on a loaded machine the last
+        # dialog may still be closing after one settle (it closes; nothing waits on a clock).
+        for _ in range(10):
+            if len(app.screen_stack) == 1:
+                break
+            await settle(app, pilot)
+        assert app.is_running
+        assert not any(isinstance(screen, RemoveDialog) for screen in app.screen_stack)
+        assert shown(app) == order
+        assert [p.id for p in reopen(library.root).papers()] == order
+
+
+async def test_the_dialog_starts_on_keep_and_names_its_keys(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("D")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, RemoveDialog)
+        assert dialog.focused is dialog.query_one("#no")
+        hints = str(dialog.query_one(".dialog-hints").render())
+        for hint in ("y remove", "n keep", "esc keep", "tab other button", "enter focused button"):
+            assert hint in hints
 
 
 async def test_d_d_opens_one_dialog_and_esc_closes_it(make_app, library: Library, reopen) -> None:

@@ -10,7 +10,11 @@ dialog is gone. `DialogKeys` (mixed into the app) and `DialogScreen` make that o
 - keys that were routed to a screen which is no longer on top come back to the app as new
   keys, in order, and go to whatever is on top now (the dialog, or after it the main screen);
 - a dialog dismisses exactly once: a second `enter`/`ctrl+s` queued behind the first is
-  ignored, and keys after it go to the screen below.
+  ignored, and keys after it go to the screen below;
+- keys behind a key bound to an action that opens a dialog (`DialogKeys.DIALOG_ACTIONS`: `a`,
+  `t`, `n`, `D`, `e`, ...) are held until that key has run, so they reach the dialog: a priority
+  binding (`/`, the filter) would otherwise run the moment its key arrives, before the dialog
+  is up.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from textual.content import Content
 from textual.message_pump import MessagePump
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Input, Static, TextArea
 
 ResultT = TypeVar("ResultT")
 
@@ -164,8 +168,13 @@ class DialogKeys(App[None]):
     closing dialog.
     """
 
+    DIALOG_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    """Actions that may open a dialog: the keys behind a key bound to one (in the app's own
+    `BINDINGS`) wait until it has run, and then go to the dialog it opened."""
+
     def __init__(self) -> None:
         super().__init__()
+        self._dialog_keys: frozenset[str] | None = None
         self._held_keys: list[tuple[int, events.Key | events.Paste]] = []
         self._key_serial = 0
         self._key_in_flight = False
@@ -188,7 +197,27 @@ class DialogKeys(App[None]):
                 await self._deliver_held()
                 return
             self._note_origin(event, self._key_serial)
+            if self._opens_dialog(event):
+                target: Widget = self.focused or self.screen
+                await super().on_event(event)
+                self._start_hops(target)  # the keys behind it wait for its dialog
+                return
         await super().on_event(event)
+
+    def _opens_dialog(self, event: events.Event) -> bool:
+        """Whether `event` is a key the app binds to one of `DIALOG_ACTIONS`, arriving where
+        it is no text (not in an input, not in a dialog)."""
+        if not isinstance(event, events.Key) or isinstance(self.screen, ModalScreen):
+            return False
+        if isinstance(self.focused, (Input, TextArea)):
+            return False
+        if self._dialog_keys is None:
+            self._dialog_keys = frozenset(
+                binding.key
+                for binding in Binding.make_bindings(self.BINDINGS)
+                if binding.action in self.DIALOG_ACTIONS
+            )
+        return event.key in self._dialog_keys
 
     def _note_origin(self, event: events.Event, serial: int) -> None:
         self._key_origin[id(event)] = (event, self.screen, serial)
@@ -211,8 +240,9 @@ class DialogKeys(App[None]):
                 continue
             target: Widget = self.focused or self.screen
             self._note_origin(event, serial)
+            opens = not into_dialog and self._opens_dialog(event)
             await super().on_event(event)
-            if into_dialog:
+            if into_dialog or opens:
                 self._start_hops(target)
 
     def _start_hops(self, target: Widget) -> None:

@@ -1,9 +1,10 @@
 """RemoveDialog: "Remove these papers from the library?" before `D` removes them.
 
-A `Confirm` whose "Remove" button has the focus, so `D` then `enter` (or `y`) removes, and `esc`
-or `n` keeps: the removal is one undo step (`u` brings the papers back with their tags and
-notes), so the quick answer may be the destructive one. It names the papers (the first
-`NAMES_SHOWN`, then a count) and says what undo and a later import do.
+A `Confirm`, and like every one its safe button ("Keep") has the focus: only `y`, or `tab`
+(`←`/`→`) to "Remove" then `enter`, removes; `enter`, `esc` and `n` keep. A reflexive `D enter`,
+or a burst `D esc enter` (a terminal may deliver ESC and the next key at once, as `alt+enter`),
+removes nothing, although undo would bring the papers back. It names the papers (the first
+`NAMES_SHOWN`, then a count), shows its keys, and says what undo and a later import do.
 
 The removal runs inside the key that answers yes (`on_remove`), not in a result callback:
 Textual runs that callback a message later, and a `D` typed right behind `enter` would
@@ -29,9 +30,9 @@ NAME_CHARS = 60
 
 
 class RemoveDialog(Confirm):
-    """Ask before removing `names` (the papers' names, in library order); True: remove."""
+    """Ask before removing `names` (the papers' names, in library order); True: remove.
 
-    FOCUS = "#yes"
+    The focus starts on "Keep" (`Confirm.FOCUS`)."""
 
     DEFAULT_CSS: ClassVar[str] = """
     RemoveDialog #names {
@@ -76,8 +77,10 @@ class RemoveDialog(Confirm):
             yield key_hints(
                 ("y", "remove"),
                 ("n", "keep"),
-                ("enter", "focused button"),
                 ("esc", "keep"),
+                None,
+                ("tab", "other button"),
+                ("enter", "focused button"),
             )
 
     def _names_text(self) -> str:
