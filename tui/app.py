@@ -34,6 +34,7 @@ from papershelf.tui.app_workflow import WORKFLOW_BINDINGS, RelatedReady, Workflo
 from papershelf.tui.app_workflow_sort import SortCommands
 from papershelf.tui.collector import IDLE_SECONDS, IdleCollector
 from papershelf.tui.commands import BoundAction, PapershelfCommands, help_sections
+from papershelf.tui.first_run import show_first_run_hint
 from papershelf.tui.messages import IndexReady, SearchFailed, SearchFinished
 from papershelf.tui.output import OutputActions
 from papershelf.tui.screens.dialogs_base import DialogKeys
@@ -143,7 +144,7 @@ class PapershelfApp(CrashGuard, DialogKeys):
     def main_screen_ready(self) -> None:
         """Show every paper at once; build the search index only after the first frame."""
         TRACE.mark("mount")
-        self.main_screen.fit_width(self.size.width)
+        self.main_screen.fit_size(self.size.width, self.size.height)
         apply_saved_columns(self)
         self.main_screen.paper_count = len(self._papers_seen)
         self.search.show_results(self.search.serial, self.workflow.all_hits(), keep=None)
@@ -153,6 +154,7 @@ class PapershelfApp(CrashGuard, DialogKeys):
         self.collector.start()
         self.set_interval(IDLE_SECONDS / 2, self.guarded(self.collector.tick, "the collector"))
         self.show_notices()
+        show_first_run_hint(self)
         self.call_after_refresh(self._first_frame)
 
     def on_unmount(self) -> None:
@@ -166,8 +168,8 @@ class PapershelfApp(CrashGuard, DialogKeys):
         self.search.build_index()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Switch between the wide and the narrow layout."""
-        self.main_screen.fit_width(event.size.width)
+        """Fit the main screen's layout to the new size (wide, narrow, short)."""
+        self.main_screen.fit_size(event.size.width, event.size.height)
 
     # -- messages from the workers ---------------------------------------------------------------
 

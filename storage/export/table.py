@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.text.titles import display_title
 
-__all__ = ["COLUMNS", "rows", "to_csv", "to_json"]
+__all__ = ["COLUMNS", "JSON_KEYS", "rows", "to_csv", "to_json"]
 
 COLUMNS = (
     "id",
@@ -40,6 +40,17 @@ COLUMNS = (
     "starred",
     "note",
 )
+JSON_KEYS = (
+    *COLUMNS,
+    "title_as_imported",
+    "openreview_id",
+    "kind",
+    "cite_key",
+    "extra",
+    "links",
+    "abstract",
+)
+"""A JSON record's keys, in order: the columns, then the rest of the record (`_record_rest`)."""
 _FORMULA_START = ("=", "+", "-", "@", "\t")
 # What json.dumps leaves raw that a terminal or a UTF-8 file cannot take as it is: DEL and C1
 # controls, bidi controls, line separators, the BOM, lone surrogates. Escaped as \uXXXX.
@@ -78,12 +89,27 @@ def rows(items: Iterable[tuple[Paper, Entry]]) -> list[dict[str, object]]:
     return found
 
 
+def _record_rest(paper: Paper) -> dict[str, object]:
+    """What JSON adds to the table's columns so that an import gets the whole record back (the
+    keys `list --json` uses): the title as written, the rest of the record, the abstract."""
+    return {
+        "title_as_imported": paper.title,
+        "openreview_id": paper.openreview_id,
+        "kind": paper.kind,
+        "cite_key": paper.cite_key,
+        "extra": dict(paper.extra),
+        "links": list(paper.links_with_page),
+        "abstract": paper.abstract,
+    }
+
+
 def to_json(items: Iterable[tuple[Paper, Entry]]) -> str:
-    """The rows, each with the paper's abstract last (so that `papershelf import` reads the
-    file back as the same papers), as an indented JSON list, ending in a newline."""
+    """The rows, each with the rest of its record and the abstract last (so that `papershelf
+    import` reads the file back as the same papers, record and all), as an indented JSON list,
+    ending in a newline."""
     listed = list(items)
-    abstracts = {paper.id: paper.abstract for paper, _ in listed}
-    records = [{**row, "abstract": abstracts[str(row["id"])]} for row in rows(listed)]
+    papers = {paper.id: paper for paper, _ in listed}
+    records = [{**row, **_record_rest(papers[str(row["id"])])} for row in rows(listed)]
     dumped = json.dumps(records, ensure_ascii=False, indent=2)
     return _UNSAFE_JSON.sub(lambda match: f"\\u{ord(match[0]):04x}", dumped) + "\n"
 

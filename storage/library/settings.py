@@ -2,7 +2,8 @@
 
 The file is small JSON, written atomically::
 
-    {"format": "papershelf-settings", "version": 2, "sort": "changed", "authors_column": false}
+    {"format": "papershelf-settings", "version": 2, "sort": "changed", "authors_column": false,
+     "hint_shown": true}
 
 `sort` and `authors_column` are written once chosen in this library (`S`, the palette's authors
 column command); until then the user's config file (`library.config`) gives the default. The
@@ -62,6 +63,8 @@ class Settings:
     """The theme version 1 saved here (now the config's `theme`; read when it has none)."""
     authors_column: bool | None = None
     """Whether the paper list shows a column of authors (`Vaswani, Shazeer, … +6`)."""
+    hint_shown: bool = False
+    """Whether the app has shown its one-line first-run hint (the symbols, `?`)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Keys from a newer papershelf, kept as they were."""
 
@@ -79,6 +82,10 @@ class Settings:
         """A copy that shows (or hides) the list's authors column."""
         return replace(self, authors_column=shown)
 
+    def with_hint_shown(self) -> Settings:
+        """A copy that remembers the first-run hint was shown."""
+        return replace(self, hint_shown=True)
+
     def to_json(self) -> dict[str, Any]:
         """The whole file's content (a setting at its default is left out)."""
         data: dict[str, Any] = {**self.extra, "format": FORMAT, "version": VERSION}
@@ -88,6 +95,8 @@ class Settings:
             data["theme"] = self.theme
         if self.authors_column is not None:
             data["authors_column"] = self.authors_column
+        if self.hint_shown:
+            data["hint_shown"] = True
         return data
 
     @classmethod
@@ -99,7 +108,7 @@ class Settings:
         theme = data.get("theme")
         if not isinstance(theme, str) or not 0 < len(theme) <= THEME_MAX:
             theme = None
-        known = ("format", "version", "sort", "theme", "authors_column")
+        known = ("format", "version", "sort", "theme", "authors_column", "hint_shown")
         extra = {k: v for k, v in data.items() if k not in known}
         shown = data.get("authors_column")
         if data.get("version") == 1:
@@ -110,6 +119,7 @@ class Settings:
             sort=sort if sort in SORT_ORDERS else None,
             theme=theme,
             authors_column=shown if isinstance(shown, bool) else None,
+            hint_shown=data.get("hint_shown") is True,
             extra=extra,
         )
 

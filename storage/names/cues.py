@@ -39,7 +39,7 @@ from papershelf.storage.text.scan import ascii_fold, finditer_at, literal_starts
 _VERBS = (
     r"propos\w*|introduc\w*|present\w*|develop\w*|design\w*|call\w*|nam(?:e|ed|es)|term\w*|"
     r"dub\w*|coin\w*|devis\w*|build\w*|construct\w*|formulat\w*|creat\w*|put (?:forward|forth)|"
-    r"unveil\w*|releas\w*|establish\w*|offer\w*|pioneer\w*|compil\w*|"
+    r"unveil\w*|releas\w*|establish\w*|offer\w*|pioneer\w*|compil\w*|provid\w*|"
     r"refer to (?:\w+ ){0,4}?as"
 )
 # A cue's `bare` group is a verb with no "we"/"this paper" before it ("...and propose X", "by

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from papershelf.storage.text.titles import display_title
 
-__all__ = ["heading", "heading_fields"]
+__all__ = ["heading", "heading_fields", "name_split"]
 
 _CUT = "\u2026"  # the ellipsis a headline cut short ends with
 _LONG = 24
@@ -50,9 +50,24 @@ def _begins_with(title: str, name: str) -> bool:
     (`Depth-Anything-V2` is `Depth Anything V2`, `RIP` is `R.I.P.`), ending there as a word;
     or `name` is those words cut short: with `…`, or a long name cut at its limit."""
     cut = name.endswith(_CUT)
-    wanted = "".join(ch for ch in name.removesuffix(_CUT).casefold() if ch.isalnum())
-    if not wanted:
+    end = _name_end(title, name)
+    if end is None:
         return False
+    size = len(_letters(name))
+    return cut or size >= _LONG or not title[end : end + 1].isalnum()
+
+
+def _letters(name: str) -> str:
+    """The letters and digits of a name, case-folded, without a trailing `…`."""
+    return "".join(ch for ch in name.removesuffix(_CUT).casefold() if ch.isalnum())
+
+
+def _name_end(title: str, name: str) -> int | None:
+    """The index in `title` just past its first letters and digits that spell `name`'s
+    (compared as `_begins_with` does); None when the title does not begin with them."""
+    wanted = _letters(name)
+    if not wanted:
+        return None
     size = len(wanted)
     matched = 0
     for index, ch in enumerate(title):
@@ -60,12 +75,41 @@ def _begins_with(title: str, name: str) -> bool:
             continue
         folded = ch.casefold()
         if wanted[matched : matched + len(folded)] != folded:
-            return False
+            return None
         matched += len(folded)
         if matched >= size:
-            after = title[index + 1 : index + 2]
-            return cut or size >= _LONG or not after.isalnum()
-    return False
+            return index + 1
+    return None
+
+
+_SEPARATORS = (":", " - ", " \u2013 ", " \u2014 ", "\u2014", " | ")
+"""What stands between a name and the rest of a title (`PANDAS: Improving…`)."""
+
+
+def name_split(name: str, title: str) -> tuple[int, int] | None:
+    """Where the name ends in `title` and where the words after it start, when the title is
+    the name, a separator (`:`, a dash) and more words: `PANDAS: Improving Many-shot…` gives
+    (6, 8), so a row can show `PANDAS  Improving Many-shot…`, each word once. None when the
+    title does not begin with the whole name followed by a separator (a headline name, a name
+    the title only starts with: `Graph` in `GraphCast: …`), or nothing follows it.
+
+    The offsets index into `title` as given (the text search spans index into).
+    """
+    if name.endswith(_CUT):
+        return None
+    end = _name_end(title, name)
+    if end is None:
+        return None
+    while title[end : end + 1] in (".", "!", "?", ")") and end < len(title):
+        end += 1  # the name as the title writes it: `R.I.P.`, `Yes!`
+    rest = title[end:]
+    for separator in _SEPARATORS:
+        if rest.startswith(separator):
+            start = end + len(separator)
+            while start < len(title) and title[start].isspace():
+                start += 1
+            return (end, start) if start < len(title) else None
+    return None
 
 
 def heading_fields(name: str, title: str | None) -> tuple[str, str | None]:

@@ -59,8 +59,13 @@ def test_json_holds_every_value(chosen: list[tuple[Paper, Entry]]) -> None:
     text = to_json(chosen)
     text.encode("utf-8")  # writable as UTF-8: lone surrogates are escaped
     assert not any(ch in text for ch in "\x85\u2028\u202e")
-    abstracts = {paper.id: paper.abstract for paper, _ in chosen}
-    assert json.loads(text) == [{**row, "abstract": abstracts[row["id"]]} for row in rows(chosen)]
+    papers = {paper.id: paper for paper, _ in chosen}
+    got = json.loads(text)
+    assert [{key: record[key] for key in COLUMNS} for record in got] == rows(chosen)
+    for record in got:
+        paper = papers[record["id"]]
+        assert record["abstract"] == paper.abstract and record["title_as_imported"] == paper.title
+        assert record["links"] == list(paper.links_with_page)
 
 
 @given(items())

@@ -615,3 +615,11 @@ def test_by_proposing_introduces_the_papers_own_lower_case_name() -> None:
         "an extension of circuits to tree-structured data."
     )
     assert method_name(abstract) == "Sum-product-tree networks"
+
+
+def test_we_provide_a_kind_and_its_name() -> None:
+    abstract = (
+        "Uncertainty is rarely reported for protein fitness. We here provide a Gaussian "
+        "process model, Mutarex, with a kernel for mutation similarity."
+    )
+    assert method_name(abstract) == "Mutarex"

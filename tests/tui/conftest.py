@@ -10,6 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from pilot_helpers import hint_seen
 from textual.widgets import Input, TextArea
 
 from papershelf.storage.library.library import Library
@@ -131,6 +132,7 @@ def library_root(tmp_path: Path, seed_files: list[Path]) -> Path:
     library = Library.open(root, seed=False)
     library.import_files(seed_files)
     library.import_papers(EXTRA_PAPERS, "extra.jsonl")
+    hint_seen(root)
     return root
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from textual.app import App
 
+from papershelf.storage.library.settings import load_settings, save_settings
 from papershelf.tui.widgets.status_line import StatusLine
 
 
@@ -19,3 +21,9 @@ async def settle(app: App[Any], pilot: Any) -> None:
 def status(app: App[Any]) -> str:
     """The status line's text, as drawn."""
     return app.query_one(StatusLine).text
+
+
+def hint_seen(root: Path) -> None:
+    """Remember in `root`'s settings that the first-run hint was shown: a library the tests
+    open as one in use, so its toast does not cover what they look at."""
+    save_settings(root, load_settings(root).with_hint_shown())

@@ -139,7 +139,7 @@ async def test_offline_is_one_notification_and_nothing_is_added(
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         count = len(library.papers())
-        await pilot.press("a")  # a `/` in the same burst as `a` would reach the filter first
+        await pilot.press("a")
         await burst(pilot, *"10.1145/3292500.3330701", "enter")
         await settle(app, pilot)
         assert shown[-1] == (

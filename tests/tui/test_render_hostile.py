@@ -31,7 +31,7 @@ from papershelf.storage.library.library import Library
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.engine import Hit
 from papershelf.storage.text.clean import clean_name
-from papershelf.storage.text.headings import heading_fields
+from papershelf.storage.text.headings import heading_fields, name_split
 from papershelf.storage.text.latex import display_text
 from papershelf.storage.text.titles import display_title
 from papershelf.tui.app import PapershelfApp
@@ -198,6 +198,14 @@ def make_paper(
 
 
 def row_of(paper: Paper, entry: Entry, width: int | None = None) -> tuple[Content, int]:
+    content, width, _ = row_parts(paper, entry, width)
+    return content, width
+
+
+def row_parts(
+    paper: Paper, entry: Entry, width: int | None = None
+) -> tuple[Content, int, list[tuple[str, tuple[str, ...]]]]:
+    """The row as Content, its width and its (text, style parts) pieces."""
     # Component styles need a mounted widget; the text under test does not depend on them.
     with tempfile.TemporaryDirectory(prefix="papershelf-hostile-") as directory:
         library = library_of(paper, entry, Path(directory))
@@ -207,16 +215,24 @@ def row_of(paper: Paper, entry: Entry, width: int | None = None) -> tuple[Conten
             "  " + shown(paper.title, True) if paper.title and paper.title != paper.name else ""
         )
         if width is None:
-            # Wide enough that nothing is cut: the annotations get up to a third of the room.
-            width = 20 + 3 * (cell_len(described) + cell_len(annotations_of(paper, entry)))
+            # Wide enough that the name and title are never cut (the venue and tags columns
+            # take at most 13 and 25 cells).
+            width = 60 + 3 * (cell_len(described) + cell_len(annotations_of(paper, entry)))
         hit = Hit(paper.id, 0.0, "")
-        return rows.content(hit, width, False), width
+        return rows.content(hit, width, False), width, rows.pieces(hit, width, False)
 
 
 def annotations_of(paper: Paper, entry: Entry) -> str:
     parts = [shown(paper.venue, True)] if paper.venue else []
     parts += [shown(f"#{tag}", True) for tag in sorted(entry.tags)]
     return " ".join(parts)
+
+
+def cut_or_whole(shown_text: str, drawn: str) -> bool:
+    """Whether `drawn` is `shown_text` whole, or its start cut with `…` (a fixed column)."""
+    # A wide character that does not fit before the `…` leaves a space in its place.
+    kept = drawn[:-1].rstrip(" ") if drawn.endswith("…") else None
+    return drawn == shown_text or (kept is not None and shown_text.startswith(kept))
 
 
 @settings(max_examples=40, deadline=None)
@@ -232,22 +248,35 @@ def test_list_row_shows_the_text_exactly(
     paper = make_paper(name=name, title=title, venue=venue)
     # Raw tags (a hand-edited state.json is not normalised): the row must defend itself.
     entry = Entry(tags=tags)
-    row, width = row_of(paper, entry)
+    row, width, pieces = row_parts(paper, entry)
     title = display_title(title)  # the title as shown: LaTeX as Unicode (issue 11)
-    # Each word once: which fields head the row is storage.text.headings' rule (tested there).
+    # Each word once: which fields head the row is storage.text.headings' rule (tested there);
+    # a title heading alone that begins with the name shows the name, then its other words.
     fields = dict(name=name, title=title)
     head, below = heading_fields(name, title or None)
-    described = shown(fields[head], True) + ("  " + shown(fields[below], True) if below else "")
-    text = row.plain
-    assert row.cell_length == width
-    assert text[7:].startswith(described)
-    right = annotations_of(paper, entry)
-    if right:  # the width leaves room for all of it, so it is shown whole
-        assert text.endswith(" " + right)
-        middle = text[7 + len(described) : len(text) - len(right)]
+    split = name_split(name, title) if head == "title" and title else None
+    if split is not None:
+        head_text, below_text = title[: split[0]], title[split[1] :]
     else:
-        middle = text[7 + len(described) :]
-    assert middle.strip(" ") == ""
+        head_text, below_text = fields[head], fields[below] if below else None
+
+    def drawn(part: str) -> str:
+        return "".join(text for text, parts in pieces if part in parts)
+
+    assert row.cell_length == width
+    assert row.plain == "".join(text for text, _ in pieces)
+    assert drawn("name") == shown(head_text, True)
+    assert drawn("title") == (shown(below_text, True) if below_text else "")
+    # Nothing is marked: no box; status, star and code marks, then the heading.
+    assert row.plain.startswith("     " + drawn("name"))
+    if venue:
+        assert cut_or_whole(shown(venue, True), drawn("venue"))
+    else:
+        assert drawn("venue") == ""
+    tag_text = " ".join(text for text, parts in pieces if "tag" in parts)
+    assert cut_or_whole(" ".join(shown(f"#{tag}", True) for tag in sorted(tags)), tag_text) or (
+        not tags and tag_text == ""
+    )
     assert_inert(content_segments(row), "list row")
 
 

@@ -1,4 +1,6 @@
-"""Snapshots of the main screen, the reader and the help screen at 80x24 and 160x48.
+"""Snapshots of the main screen, the reader and the help screen: the main and help screens at
+every size the layout adapts to (40x12, 60x20, 80x24, 120x40, 200x60), the others at 80x24 and
+160x48.
 
 Update with `pytest tests/tui/test_snapshots_main.py --snapshot-update`, then look at the
 report before committing the SVGs.
@@ -14,6 +16,8 @@ from pilot_helpers import settle
 from papershelf.storage.library.library import Library
 
 SIZES = [(80, 24), (160, 48)]
+LAYOUT_SIZES = [(40, 12), (60, 20), (80, 24), (120, 40), (200, 60)]
+"""Narrow and short (list or reader), narrow (list over reader), wide, wide and tall."""
 
 
 def decorate(library: Library, ids: Any) -> None:
@@ -32,7 +36,7 @@ def math_paper(library: Library) -> str:
     return next(p.id for p in library.papers() if r"\widetilde" in p.abstract)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", LAYOUT_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_main_screen(snap_compare, make_app, library: Library, ids: Any, size) -> None:
     decorate(library, ids)
 
@@ -70,7 +74,7 @@ def test_reader_focused_on_math(snap_compare, make_app, library: Library, ids, s
     assert snap_compare(make_app(), run_before=run_before, terminal_size=size)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", LAYOUT_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_help_screen(snap_compare, make_app, size, monkeypatch) -> None:
     # The help screen names the config file: the same path in every run (it need not exist).
     monkeypatch.setenv("PAPERSHELF_CONFIG", "/home/reader/.config/papershelf/config.toml")
@@ -78,6 +82,18 @@ def test_help_screen(snap_compare, make_app, size, monkeypatch) -> None:
     async def run_before(pilot: Any) -> None:
         await settle(pilot.app, pilot)
         await pilot.press("question_mark")
+        await settle(pilot.app, pilot)
+
+    assert snap_compare(make_app(), run_before=run_before, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [(40, 12), (60, 20)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_reader_in_a_short_narrow_terminal(snap_compare, make_app, library, ids, size) -> None:
+    decorate(library, ids)
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot.app, pilot)
+        await pilot.press("j", "enter")  # the reader takes the list's place
         await settle(pilot.app, pilot)
 
     assert snap_compare(make_app(), run_before=run_before, terminal_size=size)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pilot_helpers import settle
+from pilot_helpers import hint_seen, settle
 from test_reader_record import BARE, FULL, HOSTILE
 
 from papershelf.storage.library.library import Library
@@ -20,6 +20,7 @@ from papershelf.tui.app import PapershelfApp
 def record_app(tmp_path: Path) -> PapershelfApp:
     library = Library.open(tmp_path / "lib", seed=False)
     library.import_papers([FULL, HOSTILE, BARE], "record.jsonl")
+    hint_seen(tmp_path / "lib")
     return PapershelfApp(Library.open(tmp_path / "lib", seed=False))
 
 

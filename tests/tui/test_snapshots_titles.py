@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pilot_helpers import hint_seen
+
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
 from papershelf.tui.app import PapershelfApp
@@ -37,6 +39,7 @@ PLAIN = Paper(
 def test_reader_with_a_latex_title(snap_compare, tmp_path: Path) -> None:
     library = Library.open(tmp_path / "lib", seed=False)
     library.import_papers([KIE, PLAIN], "hand.jsonl")
+    hint_seen(tmp_path / "lib")
     app = PapershelfApp(Library.open(tmp_path / "lib", seed=False))
 
     async def run_before(pilot: Any) -> None:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import ClassVar
 
+from rich.cells import cell_len
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -15,6 +18,8 @@ from textual.widgets import Static
 
 from papershelf.tui.screens.dialogs_base import DialogScreen
 from papershelf.tui.text import plain
+from papershelf.tui.widgets.paper_row import LEGEND
+from papershelf.tui.widgets.reader_wrap import wrap_points
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,12 @@ class HelpSection:
 
     title: str
     keys: tuple[KeyHelp, ...]
+
+
+LEGEND_SECTION = HelpSection(
+    "Symbols in the list", tuple(KeyHelp(symbol, meaning) for symbol, meaning in LEGEND)
+)
+"""The legend, last: what the rows' marks mean (`paper_row.LEGEND`)."""
 
 
 class HelpScreen(DialogScreen[None]):
@@ -60,12 +71,30 @@ class HelpScreen(DialogScreen[None]):
         """A title, the keys, and how to close."""
         with VerticalScroll(id="help-body"):
             yield Static(Content("papershelf — keys"), id="help-title")
-            yield Static(help_content(self._sections), id="help-keys")
+            yield Static(help_content(self._all_sections()), id="help-keys")
             yield Static(Content("esc / q / ? closes · ctrl+p finds any command by name"))
             if self._config_path is not None:
                 # The user's own text (a path): plain Content, never markup.
                 shown = plain(f"Settings and key remapping: {self._config_path}", one_line=True)
                 yield Static(shown, id="help-config")
+
+    def _all_sections(self) -> list[HelpSection]:
+        return [*self._sections, LEGEND_SECTION]
+
+    @on(events.Mount)
+    @on(events.Resize)
+    def _fit_soon(self) -> None:
+        # The keys' width is known once laid out: wrap for it after this frame.
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """Wrap the descriptions under their own column for the width the keys now have."""
+        if not self.is_attached:
+            return
+        keys = self.query_one("#help-keys", Static)
+        width = keys.content_region.width
+        if width:
+            keys.update(help_content(self._all_sections(), width))
 
     async def action_dismiss(self, result: None = None) -> None:
         """Close the help screen."""
@@ -85,16 +114,28 @@ class HelpScreen(DialogScreen[None]):
         scroll(animate=False)
 
 
-def help_content(sections: Sequence[HelpSection]) -> Content:
-    """The sections as aligned `keys  description` lines."""
+def help_content(sections: Sequence[HelpSection], room: int | None = None) -> Content:
+    """The sections as aligned `keys  description` lines; given the `room` (cells), a long
+    description wraps under its own column (a hanging indent), not under the keys."""
     width = max((len(key.keys) for section in sections for key in section.keys), default=4)
     lines: list[Content] = []
+    indent = width + 4
     for section in sections:
         if lines:
             lines.append(Content(""))
         lines.append(plain(section.title, "bold underline"))
         for key in section.keys:
-            lines.append(
-                Content.assemble(plain(f"  {key.keys:<{width}}  ", "bold"), plain(key.description))
-            )
+            head = plain(f"  {key.keys:<{width}}  ", "bold")
+            text = key.description
+            if room is None or room - indent < MIN_DESCRIPTION or cell_len(text) <= room - indent:
+                lines.append(Content.assemble(head, plain(text)))
+                continue
+            bounds = [0, *wrap_points(text, room - indent), len(text)]
+            parts = [text[a:b].rstrip() for a, b in pairwise(bounds)]
+            lines.append(Content.assemble(head, plain(parts[0])))
+            lines.extend(plain(" " * indent + part) for part in parts[1:])
     return Content("\n").join(lines)
+
+
+MIN_DESCRIPTION = 12
+"""Fewer cells than this beside the keys: descriptions wrap as the Static wraps them."""

@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive, var
 from textual.screen import Screen
+from textual.widget import Widget
 
 from papershelf.storage.model import Entry
 from papershelf.tui.widgets.filter_bar import FilterBar
@@ -25,13 +26,25 @@ if TYPE_CHECKING:
 
 NARROW_WIDTH = 100
 """Below this many columns the reader goes under the list instead of beside it."""
+SHORT_HEIGHT = 24
+"""Below this many lines a narrow terminal shows the list or the reader, not both: stacked,
+the list would get fewer than `LIST_MIN_ROWS` rows (80x24 gives it 15, the reader 4)."""
+FOLD_TAGS_HEIGHT = 30
+"""Below this many lines the tag pane folds to one line of counts (`TagPane.folded`)."""
+LIST_MIN_ROWS = 15
+"""The fewest paper rows a stacked layout gives the list (main.tcss's `min-height`)."""
 
 
 class MainScreen(Screen[None]):
     """The view every dialog returns to; its layout lives in `main.tcss`."""
 
     narrow: reactive[bool] = reactive(False)
-    """True below `NARROW_WIDTH` columns: the list over (reader | tag pane)."""
+    """True below `NARROW_WIDTH` columns: the list over the reader (the tag pane folded)."""
+    short: reactive[bool] = reactive(False)
+    """True when narrow and below `SHORT_HEIGHT` lines: the list or the reader, by turns."""
+    reading: reactive[bool] = reactive(False)
+    """True while the reader or the tag pane has the focus (a short layout then shows them
+    instead of the list)."""
 
     # What the status line shows, bound to its own reactives (`data_bind`). The list's counts
     # follow the list (`on_mount`); the app's parts set the rest where each fact changes:
@@ -94,7 +107,12 @@ class MainScreen(Screen[None]):
         papers = self.paper_list
         self.watch(papers, "result_count", self._results_counted)
         self.watch(papers, "mark_count", self._marks_counted)
+        self.watch(self, "focused", self._focus_moved)
         self.post_message(self.Ready())
+
+    def _focus_moved(self, focused: object) -> None:
+        side = self.query_one("#side")
+        self.reading = isinstance(focused, Widget) and side in focused.ancestors_with_self
 
     def _results_counted(self, count: int) -> None:
         self.result_count = count
@@ -102,16 +120,27 @@ class MainScreen(Screen[None]):
     def _marks_counted(self, count: int) -> None:
         self.mark_count = count
 
-    def fit_width(self, width: int) -> None:
-        """Pick the wide or the narrow layout for a terminal `width` columns wide.
+    def fit_size(self, width: int, height: int) -> None:
+        """Pick the layout for a terminal `width` columns wide and `height` lines high.
 
         The app calls this on its own Resize: a screen covered by a dialog gets none.
         """
         self.narrow = width < NARROW_WIDTH
+        self.short = self.narrow and height < SHORT_HEIGHT
+        for pane in self.query(TagPane):  # none yet on a Resize before the first compose
+            pane.folded = self.narrow or height < FOLD_TAGS_HEIGHT
 
     def watch_narrow(self, narrow: bool) -> None:
         """Switch the layout (`main.tcss` keys it on the class)."""
         self.set_class(narrow, "-narrow")
+
+    def watch_short(self, short: bool) -> None:
+        """Show the list or the reader by turns (`main.tcss`: `-short`, `-reading`)."""
+        self.set_class(short, "-short")
+
+    def watch_reading(self, reading: bool) -> None:
+        """The reader (or tag pane) has the focus: a short layout shows it instead of the list."""
+        self.set_class(reading, "-reading")
 
     @property
     def filter_bar(self) -> FilterBar:
@@ -169,7 +198,10 @@ class MainScreen(Screen[None]):
 
     @on(PaperList.Selected)
     def _read_selected(self) -> None:
-        self.reader.focus()
+        # The class first: in a short layout the reader is hidden until it is set. Focused
+        # at once (`set_focus`), so a `j` typed right after `enter` scrolls the reader.
+        self.reading = True
+        self.set_focus(self.reader)
 
     @on(FilterBar.Done)
     @on(FilterBar.Cleared)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from textual.cache import LRUCache
 from textual.content import Content, Span
@@ -22,8 +23,9 @@ from textual.style import Style
 from papershelf.storage.model import Paper
 from papershelf.storage.search.engine import Hit
 from papershelf.storage.text.authors import authors_short
-from papershelf.storage.text.headings import heading_fields
+from papershelf.storage.text.headings import heading_fields, name_split
 from papershelf.storage.text.titles import display_title
+from papershelf.tui.text import safe
 from papershelf.tui.widgets.paper_row import Piece, row_pieces
 from papershelf.tui.widgets.position_bar import THUMB, bar_part
 from papershelf.tui.widgets.row_styles import RowStyles
@@ -61,7 +63,14 @@ class ListRows:
         self._cache: LRUCache[RowKey, Strip] = LRUCache(1024)
         self._drawn: dict[int, RowKey] = {}
         """Row key last drawn at each screen row, and the scroll offset it was drawn at (-1)."""
-        self._headings: dict[str, tuple[str, str | None]] = {}
+        self._headings: dict[str, tuple[str, str | None, tuple[int, int] | None]] = {}
+        """Each drawn paper's heading fields and where its title's name ends (`name_split`)."""
+        self._tagged: bool | None = None
+        self._venue_width: int | None = None
+        """Whether any paper has tags (the rows then have a tags column); None: not known."""
+        self.boxes = False
+        """Whether the rows show the bulk-mark box: only while some paper is marked (the
+        last `View` drawn says)."""
         self._authors: dict[str, str] = {}
         """Each drawn paper's short authors (`authors_short`), made when its row is drawn."""
         self.show_authors = False
@@ -72,6 +81,7 @@ class ListRows:
         """Screen row `y` of `view` (the Line API's `render_line`)."""
         if self._drawn.get(-1) != (view.top,):
             self._drawn = {-1: (view.top,)}
+        self.boxes = bool(view.marks)
         key = self._key(view, view.top + y, bar_part(view.thumb, y))
         self._drawn[y] = key
         strip = self._cache.get(key)
@@ -98,6 +108,8 @@ class ListRows:
         self._cache.clear()
         self._headings.clear()
         self._authors.clear()
+        self._tagged = None
+        self._venue_width = None
 
     def restyle(self) -> None:
         """Forget cached styles and rows (the theme or the CSS changed)."""
@@ -121,7 +133,29 @@ class ListRows:
             hit.spans_in("title"),
             self._library.entry(paper_id),
             self.show_authors,
+            bool(view.marks),
+            self.tagged,
+            self.venue_width,
         )
+
+    @property
+    def tagged(self) -> bool:
+        """Whether any paper in the library has a tag (then every row has a tags column, so
+        the columns line up); known until the entries change (`forget`)."""
+        if self._tagged is None:
+            self._tagged = any(entry.tags for entry in self._library.entries().values())
+        return self._tagged
+
+    @property
+    def venue_width(self) -> int:
+        """The cells of the longest venue (up to `VENUE_CELLS`): the venue column's width, so
+        `ICML 2025` takes 9, not 12; known until the papers or entries change (`forget`)."""
+        if self._venue_width is None:
+            venues = {paper.venue for paper in self._library.papers()}
+            # Measured as drawn: a control character shows as a one-cell stand-in.
+            shown = (safe(v, one_line=True) for v in venues if v)
+            self._venue_width = max((cell_len(v) for v in shown), default=0)
+        return self._venue_width
 
     def _render(self, key: RowKey, view: View, index: int) -> Strip:
         """One row: the paper's pieces in `width - 1` cells, then the position bar's cell."""
@@ -147,21 +181,37 @@ class ListRows:
         # A full block, not a coloured space: the thumb stays visible without colours (NO_COLOR).
         return Strip([*row, Segment(THUMB if bar == "thumb" else " ", bar_style)], text_width + 1)
 
-    def _heading_fields(self, paper: Paper) -> tuple[str, str | None]:
-        """`heading_fields` of the paper, kept per paper (it derives a headline)."""
+    def _heading_fields(self, paper: Paper) -> tuple[str, str | None, tuple[int, int] | None]:
+        """`heading_fields` of the paper and, for a title heading alone, where the name ends
+        in it (`name_split`); kept per paper (it derives a headline)."""
         known = self._headings.get(paper.id)
         if known is None:
             title = display_title(paper.title) or None  # as shown: LaTeX as Unicode
-            known = self._headings[paper.id] = heading_fields(paper.name, title)
+            head, below = heading_fields(paper.name, title)
+            split = name_split(paper.name, title) if head == "title" and title else None
+            known = self._headings[paper.id] = (head, below, split)
         return known
 
     def pieces(self, hit: Hit, width: int, marked: bool) -> list[Piece]:
-        """The row of one paper as (text, style parts) pieces, fitted to `width` cells."""
+        """The row of one paper as (text, style parts) pieces, fitted to `width` cells; with
+        the bulk-mark box while any paper is marked (`boxes`, set by `draw`) or it is."""
         paper = self._library.get(hit.paper_id)
-        head, below = self._heading_fields(paper)
+        head, below, split = self._heading_fields(paper)
         entry = self._library.entry(hit.paper_id)
         authors = self._authors_of(paper) if self.show_authors else None
-        return row_pieces(paper, entry, hit, (head, below), width, marked, authors)
+        return row_pieces(
+            paper,
+            entry,
+            hit,
+            (head, below),
+            width,
+            marked,
+            authors,
+            boxes=self.boxes or marked,
+            split=split,
+            tags_column=self.tagged,
+            venue_width=self.venue_width,
+        )
 
     def _authors_of(self, paper: Paper) -> str:
         """`authors_short` of the paper, kept per paper: made for the rows drawn only, never

@@ -14,6 +14,7 @@ from textual.selection import Selection
 from textual.strip import Strip
 from textual.visual import Visual
 
+from papershelf.storage.library.source_titles import source_title
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.engine import field_text, highlight_spans, snippet
 from papershelf.storage.text.authors import authors_text
@@ -22,6 +23,7 @@ from papershelf.storage.text.latex import display_text
 from papershelf.tui.text import highlighted, plain, safe
 from papershelf.tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
 from papershelf.tui.widgets.reactives import VIRTUAL_SIZE
+from papershelf.tui.widgets.reader_wrap import hang
 
 if TYPE_CHECKING:
     from papershelf.storage.search.engine import Hit
@@ -122,6 +124,8 @@ class Reader(BarScrollView, can_focus=True):
         self._shown: str | None = None
         self._content = Content("")
         self._lines: list[Strip] = []
+        self._shown_content = self._content
+        """The content as wrapped for the width (`reader_wrap.hang`): what the lines show."""
         self._lines_key: tuple[object, ...] | None = None
         """What `_lines` were wrapped for: the content, the width and the styles' state."""
 
@@ -178,8 +182,13 @@ class Reader(BarScrollView, can_focus=True):
         key = (self._content, width, self.look_key, self.text_selection)
         if key != self._lines_key:
             self._lines_key = key
+            # Labelled fields wrapped with a hanging indent, URLs between their parts
+            # (`reader_wrap`); the abstract is left to Textual.
+            self._shown_content = hang(self._content, width)
             self._lines = (
-                Visual.to_strips(self, self._content, width, None, self.visual_style, pad=True)
+                Visual.to_strips(
+                    self, self._shown_content, width, None, self.visual_style, pad=True
+                )
                 if width
                 else []
             )
@@ -206,7 +215,7 @@ class Reader(BarScrollView, can_focus=True):
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
         """The text under a mouse selection (the lines carry offsets into the paper's text)."""
-        return selection.extract(self._content.plain), "\n"
+        return selection.extract(self._shown_content.plain), "\n"
 
     def bar_moved(self, y: int) -> None:
         """Scroll so that the part of the text that bar cell `y` stands for is in view."""
@@ -278,7 +287,8 @@ def _record_lines(paper: Paper, spans: Mapping[str, Sequence[tuple[int, int]]]) 
 def _meta_lines(paper: Paper, entry: Entry, terms: Sequence[str]) -> list[Content]:
     lines: list[Content] = []
     if paper.sources:
-        sources = ", ".join(paper.sources)
+        # The bundled seeds by their header, not their hashed names (`show` keeps the names).
+        sources = ", ".join(source_title(source) for source in paper.sources)
         lines.append(
             Content.assemble(_label("from"), plain(sources, ".reader--meta", one_line=True))
         )

@@ -1,4 +1,8 @@
-"""The tag pane: tags with counts for the current results; choosing one filters by it."""
+"""The tag pane: tags with counts for the current results; choosing one filters by it.
+
+Folded (a narrow or short terminal, `MainScreen.fit_size`), it is one line, its border's
+title, that counts the tags and names the most used (`tags 3 · #rl 12 · #vlm 4 …`); focused
+(`tab`), it opens to its full list again (main.tcss)."""
 
 from __future__ import annotations
 
@@ -10,10 +14,14 @@ from textual import on
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from papershelf.tui.text import plain
+
+FOLDED_TAGS = 5
+"""How many tags the folded pane's line names (as many as fit are shown)."""
 
 
 class TagPane(OptionList):
@@ -37,6 +45,9 @@ class TagPane(OptionList):
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"tag-pane--count"}
+
+    folded: reactive[bool] = reactive(False)
+    """Shown as one line of counts (its border title) until it has the focus."""
 
     @dataclass
     class Chosen(Message):
@@ -69,7 +80,25 @@ class TagPane(OptionList):
             self.set_options([Option(Content("no tags in the results"), disabled=True)])
         else:
             self.highlighted = self.get_option_index(current) if current in new else 0
-        self.border_title = f"tags ({len(new)})" if new else "tags"
+        self._title()
+
+    def watch_folded(self, folded: bool) -> None:
+        """One line of counts, or the list (main.tcss keys the height on `-folded`)."""
+        self.set_class(folded, "-folded")
+        self._title()
+
+    def _title(self) -> None:
+        """`tags (N)` over the list; folded, the counts of the most used tags as well."""
+        counts = self._counts or {}
+        if not counts:
+            self.border_title = "tags"
+        elif not self.folded:
+            self.border_title = f"tags ({len(counts)})"
+        else:
+            # The border title is markup-free Content: tags are user text.
+            most = " · ".join(f"#{tag} {n}" for tag, n in list(counts.items())[:FOLDED_TAGS])
+            more = " …" if len(counts) > FOLDED_TAGS else ""
+            self.border_title = plain(f"tags {len(counts)} · {most}{more}", one_line=True)
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
