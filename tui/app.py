@@ -19,16 +19,16 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
 from papershelf.storage.errors import PapershelfError
+from papershelf.storage.library.config import Config, load_config
 from papershelf.tui.app_actions import PaperActions
 from papershelf.tui.app_adding import ADD_BINDINGS, AddingActions
 from papershelf.tui.app_bindings import APP, LEAVE_FILTER, MOVE, OUT, PAPERS
 from papershelf.tui.app_columns import ColumnCommands, apply_saved_columns, toggle_authors_column
-from papershelf.tui.app_config import apply_keymap, check_export_dir, show_problems
+from papershelf.tui.app_config import start_config
 from papershelf.tui.app_guard import CrashGuard
 from papershelf.tui.app_saving import UnsavedChanges
 from papershelf.tui.app_search import SearchWiring
 from papershelf.tui.app_signals import SignalExit
-from papershelf.tui.app_theme import ThemeMemory
 from papershelf.tui.app_trace import TRACE
 from papershelf.tui.app_workflow import WORKFLOW_BINDINGS, RelatedReady, WorkflowActions
 from papershelf.tui.app_workflow_sort import SortCommands
@@ -47,7 +47,6 @@ from papershelf.tui.widgets.reader import Reader
 from papershelf.tui.widgets.tag_pane import TagPane
 
 if TYPE_CHECKING:
-    from papershelf.storage.library.config import Config
     from papershelf.storage.library.library import Library
 
 REFRESH_SECONDS = 2.0
@@ -91,14 +90,9 @@ class PapershelfApp(CrashGuard, DialogKeys):
 
     def __init__(self, library: Library, config: Config | None = None) -> None:
         super().__init__(library)  # the crash guard keeps it: `self.library`
-        if config is None:
-            from papershelf.storage.library.config import load_config
-
-            config = load_config()
-        self.config: Config = config
+        self.config: Config = load_config() if config is None else config
         """The user's config file (`library.config`): theme, keys, defaults; and its problems."""
-        self.applied_keymap: dict[str, str] = {}
-        """The config's [keys] the app gave `App.set_keymap` (the help screen shows them)."""
+        self.applied_keymap: dict[str, str] = {}  # the [keys] given to set_keymap (app_config)
         self._seen_revision = library.revision
         self._papers_seen = library.papers()
         self._last_poll_error: str | None = None
@@ -152,12 +146,10 @@ class PapershelfApp(CrashGuard, DialogKeys):
         TRACE.mark("mount")
         self.main_screen.fit_size(self.size.width, self.size.height)
         apply_saved_columns(self)
-        problems = [*self.config.problems, *apply_keymap(self), *check_export_dir(self)]
         self.main_screen.paper_count = len(self._papers_seen)
         self.search.show_results(self.search.serial, self.workflow.all_hits(), keep=None)
         self.paper_list.focus()
-        problems += ThemeMemory(self).start()
-        show_problems(self, problems)
+        start_config(self)  # keys, theme, export directory; a notice per problem
         self.set_interval(REFRESH_SECONDS, self.guarded(self.poll_library, "the reload"))
         self.collector.start()
         self.set_interval(IDLE_SECONDS / 2, self.guarded(self.collector.tick, "the collector"))
@@ -369,9 +361,7 @@ class PapershelfApp(CrashGuard, DialogKeys):
 
     def action_help(self) -> None:
         """Show every key, generated from the bindings."""
-        self.push_screen(
-            HelpScreen(help_sections(self, self.bound_actions()), config_path=self.config.path)
-        )
+        self.push_screen(HelpScreen(help_sections(self, self.bound_actions()), self.config.path))
 
     def bound_actions(self) -> list[BoundAction]:
         """Every binding of the main screen, by area, with the node that runs it."""

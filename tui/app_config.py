@@ -43,6 +43,15 @@ def dialog_bindings() -> list[BindingType]:
     return [binding for owner in owners for binding in owner.BINDINGS]
 
 
+def start_config(app: PapershelfApp) -> None:
+    """At start: the keymap, the export directory and the theme; then one notice per problem."""
+    from papershelf.tui.app_theme import ThemeMemory
+
+    problems = [*app.config.problems, *apply_keymap(app), *check_export_dir(app)]
+    problems += ThemeMemory(app).start()
+    show_problems(app, problems)
+
+
 def known_bindings(app: PapershelfApp) -> dict[str, list[str]]:
     """Every binding id a `[keys]` entry may name, with its default keys."""
     main = [action.binding for action in app.bound_actions()]
