@@ -202,3 +202,22 @@ def test_a_json_or_bibtex_export_imports_back_as_the_same_papers(
         for row in after:
             for key in ("year", "doi", "arxiv_id", "pdf_url", "abstract"):
                 assert row[key] == before[row["id"]][key], (fmt, key)
+
+
+def test_a_csv_export_imported_back_is_refused_in_one_line(
+    shelf: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by attack13: importing our own CSV made one junk paper named after its header."""
+    table = tmp_path / "list.csv"
+    assert run(capsys, "--db", shelf, "export", "--format", "csv", "-o", table)[0] == 0
+    fresh = tmp_path / "fresh"
+    code, out, err = run(capsys, "--db", fresh, "import", table)
+    assert code == 1
+    assert err.count("\n") == 1
+    assert "list.csv: a CSV table" in err and "--format json" in err
+    assert "0 new papers" in out
+    # The same table under another name is refused too: it is told by its header.
+    renamed = tmp_path / "list.txt"
+    renamed.write_bytes(table.read_bytes())
+    code, _, err = run(capsys, "--db", fresh, "import", renamed)
+    assert code == 1 and "list.txt: a CSV table" in err

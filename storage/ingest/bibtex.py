@@ -92,6 +92,7 @@ def parse_bibtex(text: str, source: str, venue: str | None, now: str) -> ParseRe
     entries = keyless = 0
     undefined: set[str] = set()
     with_undefined = 0
+    parents = _parents(blocks, model.Entry)
     for block in blocks:
         line = _line(block)
         if isinstance(block, model.String):
@@ -122,7 +123,7 @@ def parse_bibtex(text: str, source: str, venue: str | None, now: str) -> ParseRe
             )
         keys[key.casefold()] = line
         used: set[str] = set()
-        paper = _paper(entry, source, line, strings, venue, now, used)
+        paper = _paper(entry, source, line, strings, venue, now, used, parents)
         undefined |= used
         with_undefined += bool(used)
         keyless += not key and paper is not None
@@ -142,6 +143,52 @@ def parse_bibtex(text: str, source: str, venue: str | None, now: str) -> ParseRe
             f"{_entries(with_undefined)} used undefined macros ({names}), kept as their names"
         )
     return collector.result(source, venue, tuple(notes))
+
+
+_INHERITED = (
+    "booktitle",
+    "year",
+    "month",
+    "publisher",
+    "editor",
+    "series",
+    "volume",
+    "address",
+    "organization",
+)
+"""What a `crossref` child takes from its parent when it lacks it: where and when it appeared.
+Never the parent's title, DOI, URL or other identifiers, which are the proceedings' own (two
+children sharing them would merge as one paper)."""
+
+
+def _parents(blocks: list[Block], entry_type: type) -> dict[str, Entry]:
+    """Every entry by its key, folded as BibTeX compares keys: a crossref's parent may come
+    after its children (DBLP puts the proceedings last)."""
+    found: dict[str, Entry] = {}
+    for block in blocks:
+        if isinstance(block, entry_type):
+            found.setdefault(block.key.casefold(), block)  # type: ignore[attr-defined]
+    return found
+
+
+def _inherit(
+    fields: dict[str, str],
+    parents: dict[str, Entry],
+    strings: dict[str, str],
+    undefined: set[str],
+) -> None:
+    """Fill a crossref child's missing venue, year, ... from its parent, in place; the parent's
+    title stands for its booktitle when it has none (biblatex's rule). An unknown parent
+    leaves the child as written."""
+    parent = parents.get(fields.get("crossref", "").strip().casefold())
+    if parent is None:
+        return
+    given = {clean_line(field.key).lower(): field.value for field in parent.fields}
+    if "booktitle" not in given and "title" in given:
+        given["booktitle"] = given["title"]
+    for name in _INHERITED:
+        if name not in fields and name in given:
+            fields[name] = _value(given[name], strings, undefined)
 
 
 def _entries(count: int) -> str:
@@ -280,6 +327,7 @@ def _paper(
     venue: str | None,
     now: str,
     undefined: set[str],
+    parents: dict[str, Entry],
 ) -> Paper | None:
     fields: dict[str, str] = {}
     for field in entry.fields:
@@ -289,6 +337,8 @@ def _paper(
                 source, f"entry {clean_line(entry.key)!r} gives the field {name} twice", line
             )
         fields[name] = _value(field.value, strings, undefined)
+    if "crossref" in fields:
+        _inherit(fields, parents, strings, undefined)
     raw_abstract = fields.pop("abstract", "")
     if len(raw_abstract) > MAX_ABSTRACT_CHARS:
         raise IngestError(

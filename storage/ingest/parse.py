@@ -69,6 +69,10 @@ _JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
 _XML_SUFFIXES = (".xml", ".atom", ".rss")
 _XML_START = re.compile(r"\s*(?:<\?xml|<feed|<rss)")
 """How an arXiv feed (`ingest.atom`) is told from an abstract list: by name or first bytes."""
+_TABLE_SUFFIXES = (".csv", ".tsv")
+_OUR_CSV_HEADER = re.compile(r"\s*id,name,title,authors,")
+"""A table (ours, from `export --format csv`, or a spreadsheet's) read as an abstract list would
+make one junk paper per row: it is refused instead, by its name or by our header."""
 
 
 @dataclass(frozen=True)
@@ -406,6 +410,12 @@ def parse_bytes(
             if csl.is_csl(records):
                 return csl.parse_csl(records, source, venue, now)
             return parse_json_records(records, source, venue, now)
+    if source.lower().endswith(_TABLE_SUFFIXES) or _OUR_CSV_HEADER.match(text):
+        raise IngestError(
+            source,
+            "a CSV table, not an abstract list (papershelf reads back its own JSON and"
+            " BibTeX exports: export with --format json)",
+        )
     return _parse_text(text, source, venue, now)
 
 

@@ -25,6 +25,15 @@ _STRIP_TABLE: dict[int, int | None] = {
     **{code: None for code in range(0xD800, 0xE000)},
 }
 
+_ESCAPE_SEQUENCE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves, clearing the screen
+    r"|\x1b[\]P^_][^\x07\x1b]{0,512}(?:\x07|\x1b\\)"  # OSC (titles, links), DCS, ...: ended
+    r"|\x1b[()*+#%][0-~]"  # charset switches
+)
+"""A terminal escape sequence, removed whole: stripping only its ESC would leave `[31m` or
+`]0;title` behind as junk text. Only ESC-led forms: a stray C1 byte (mis-decoded text) or an
+unended OSC is stripped alone, never eating the text after it."""
+
 _CHUNK = 2048
 _SCAN = 1 << 16
 _PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
@@ -101,6 +110,8 @@ def clean_text(text: str) -> str:
         return text  # a whole file, usually: one fast pass, and no copy of it
     # translate() with a large table is slow, and most text has nothing to strip.
     if _NEEDS_STRIP.search(text):
+        if "\x1b" in text:
+            text = _ESCAPE_SEQUENCE.sub("", text)
         text = text.translate(_STRIP_TABLE)
     return _nfc(text)
 

@@ -149,7 +149,7 @@ def test_chinese_header_and_no_header() -> None:
 def test_stray_control_characters_are_removed() -> None:
     data = "We propose Ctl\x01Net\x1b[31m, red\x7f text \u202eevil\u202c here.\x85".encode()
     paper = parse_bytes(data, "c.txt").papers[0]
-    assert paper.abstract == "We propose CtlNet[31m, red text evil here."
+    assert paper.abstract == "We propose CtlNet, red text evil here."
 
 
 @pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])

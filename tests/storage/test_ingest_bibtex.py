@@ -632,3 +632,51 @@ def test_a_dblp_doi_given_as_the_url_is_the_paper_doi_and_its_arxiv_id(tmp_path:
         "https://doi.org/10.48550/arXiv.2401.00001",
     ):
         assert library.find(ref).id == paper.id
+
+
+CROSSREF_BIB = """@inproceedings{DBLP:conf/icml/Child20,
+  author = {J{\\"o}rg M{\\"u}ller},
+  title = {Child Paper},
+  crossref = {DBLP:conf/icml/2020},
+  abstract = {A paper whose venue and year live in its proceedings entry, as DBLP writes.},
+}
+@inproceedings{sibling,
+  title = {Sibling Paper},
+  booktitle = {Its Own Booktitle},
+  year = {2019},
+  crossref = {dblp:conf/icml/2020},
+  doi = {10.1000/sibling},
+}
+@inproceedings{orphan,
+  title = {Orphan Paper},
+  crossref = {nowhere},
+}
+@proceedings{DBLP:conf/icml/2020,
+  title = {Proceedings of the 37th International Conference on Machine Learning},
+  year = {2020},
+  publisher = {PMLR},
+  doi = {10.1000/proceedings},
+  url = {https://proceedings.mlr.press/v119/},
+}
+"""
+
+
+def test_crossref_children_inherit_venue_and_year_but_not_identifiers() -> None:
+    """Found by attack13: a DBLP crossref child came in with no venue and no year. As BibTeX
+    does, a field the child lacks comes from its parent (the parent's title as booktitle, as
+    biblatex does), the parent's DOI and URL never: two children would merge as one paper."""
+    papers = {paper.cite_key: paper for paper in parse(CROSSREF_BIB).papers}
+    child = papers["DBLP:conf/icml/Child20"]
+    assert child.venue == "Proceedings of the 37th International Conference on Machine Learning"
+    assert child.year == 2020
+    assert child.doi is None and child.url is None
+    assert dict(child.extra).get("publisher") == "PMLR"
+    sibling = papers["sibling"]  # its own fields win; the key matches ignoring case
+    assert (sibling.venue, sibling.year, sibling.doi) == (
+        "Its Own Booktitle",
+        2019,
+        "10.1000/sibling",
+    )
+    assert dict(sibling.extra).get("publisher") == "PMLR"
+    orphan = papers["orphan"]  # a crossref to no entry is kept as written
+    assert orphan.venue is None and dict(orphan.extra).get("crossref") == "nowhere"

@@ -41,7 +41,7 @@ def test_clean_name_is_one_encodable_line_without_controls(name: str) -> None:
 
 def test_clean_name_shows_undecodable_bytes_and_flattens_lines() -> None:
     assert clean_name(os.fsdecode(b"caf\xe9.txt")) == "caf\ufffd.txt"
-    assert clean_name("bad\nname\x1b[2J\t.txt") == "bad name[2J .txt"
+    assert clean_name("bad\nname\x1b[2J\t.txt") == "bad name .txt"
     assert clean_name("plain name.txt") == "plain name.txt"
 
 
@@ -106,3 +106,26 @@ def test_read_capped_stops_one_byte_past_the_cap(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr("papershelf.storage.ingest.decode._GROWN_CHUNK", 64)
     assert len(_read_capped(io.BytesIO(b"x" * 5000), 10)) == 1001
     assert len(_read_capped(io.BytesIO(b"x" * 5000), 5000)) == 1001
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("\x1b[31mEvil\x1b[0m title", "Evil title"),  # SGR colour
+        ("a \x1b]0;pwned\x07title", "a title"),  # OSC window title, BEL-ended
+        ("a \x1b]8;;https://x.example\x1b\\link\x1b]8;;\x1b\\ b", "a link b"),  # OSC 8 hyperlink
+        ("clear\x1b[2J\x1b[H screen", "clear screen"),
+        ("lone \x1b escape", "lone  escape"),  # no sequence: the ESC alone goes
+    ],
+)
+def test_terminal_escape_sequences_go_whole(raw: str, shown: str) -> None:
+    """Found by attack13: a RIS title `\\x1b[31mEvil\\x1b]0;pwn\\x07` was listed as
+    `[31mEvil]0;pwn`: the ESC went, the rest of the sequence stayed as junk text."""
+    assert clean_text(raw) == shown
+    assert clean_text(shown) == shown
+
+
+def test_an_imported_title_keeps_no_escape_sequence_remnants() -> None:
+    data = b"TY  - JOUR\nTI  - \x1b[31mEvil\x1b]0;pwn\x07 title\nAB  - An abstract.\nER  - \n"
+    (paper,) = parse_bytes(data, "bad.ris").papers
+    assert paper.title == "Evil title"
