@@ -31,6 +31,8 @@ from papershelf.storage.search.quality import (
     Tier,
     WordMatch,
     match_quality,
+    saturated,
+    word_idf,
 )
 from papershelf.storage.text.titles import marked_up
 
@@ -251,31 +253,33 @@ class SearchRun(Explainer):
         if not units:
             hits.add(bits_to_ids(result), 0.0, "")
             return hits
+        size = self.index.size
         if len(units) == 1:
             # One scoring unit: its tiers, best first, are the ranking; no sort needed. Tiers of
             # equal weight (a typo in the name, the exact word in the abstract) are one rank:
             # their papers in library order, as ties are everywhere else.
             assigned = 0
             tiers = units[0]
+            idf = _unit_idf(tiers, size)
             start = 0
             while start < len(tiers):
                 end = start + 1
                 while end < len(tiers) and tiers[end].weight == tiers[start].weight:
                     end += 1
-                self._add_rank(hits, tiers[start:end], result, assigned)
+                self._add_rank(hits, tiers[start:end], result, assigned, idf)
                 for tier in tiers[start:end]:
                     assigned |= tier.bits & result
                 start = end
             return hits
-        size = self.index.size
-        total = [0] * size
+        total = [0.0] * size
         for unit in units:
             assigned = 0
+            idf = _unit_idf(unit, size)
             for tier in unit:
                 fresh = tier.bits & result & ~assigned
                 if fresh:
                     assigned |= fresh
-                    weight = tier.weight
+                    weight = saturated(tier.weight) * idf
                     for i in bits_to_ids(fresh):
                         total[i] += weight
         # The field of the best-weighted match over all words (ties: FIELDS order).
@@ -300,19 +304,21 @@ class SearchRun(Explainer):
             end = start + 1
             while end < len(ids) and total[ids[end]] == score and best[ids[end]] == field:
                 end += 1
-            hits.add(ids[start:end], float(score), field)
+            hits.add(ids[start:end], score, field)
             start = end
         return hits
 
     @staticmethod
-    def _add_rank(hits: Results, tiers: Sequence[Tier], result: int, assigned: int) -> None:
+    def _add_rank(
+        hits: Results, tiers: Sequence[Tier], result: int, assigned: int, idf: float
+    ) -> None:
         """Add the papers of equally weighted `tiers` not yet `assigned`, in library order,
         each under the field that comes first in FIELDS among these tiers holding it (as the
         ranking of several words names it)."""
         if len(tiers) == 1:
             fresh = tiers[0].bits & result & ~assigned
             if fresh:
-                hits.add(bits_to_ids(fresh), float(tiers[0].weight), tiers[0].field)
+                hits.add(bits_to_ids(fresh), saturated(tiers[0].weight) * idf, tiers[0].field)
             return
         field_of: dict[int, str] = {}
         taken = assigned
@@ -324,7 +330,7 @@ class SearchRun(Explainer):
         if not field_of:
             return
         ids = sorted(field_of)
-        weight = float(tiers[0].weight)
+        weight = saturated(tiers[0].weight) * idf
         # Runs of one field share one call.
         start = 0
         while start < len(ids):
@@ -427,6 +433,14 @@ _TEXT_FIELDS = frozenset({"name", "title", "tags", "note", "abstract"})
 _PREFIX_FIELDS = frozenset({"name", "title"})
 """Where a `^` term without a field key looks."""
 _NO_PAPER = Paper(id="", name="", title=None, abstract="", venue=None, sources=())
+
+
+def _unit_idf(tiers: Sequence[Tier], size: int) -> float:
+    """The idf of one scoring unit (a word, or alternatives): from the papers any tier holds."""
+    bits = 0
+    for tier in tiers:
+        bits |= tier.bits
+    return word_idf(bits.bit_count(), size)
 
 
 @lru_cache(maxsize=65536)
