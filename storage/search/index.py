@@ -47,9 +47,10 @@ from papershelf.storage.search.quality import (
 from papershelf.storage.search.vocabulary import Vocabulary
 from papershelf.storage.text.titles import display_title, shown_text
 
-INDEXED_FIELDS = ("name", "title", "authors", "abstract", "repeats")
+INDEXED_FIELDS = ("name", "title", "authors", "repeats", "abstract")
 """The indexed columns: four fields of a paper, and `repeats` (abstract tokens said twice or
-more), which is no field of its own: its matches are abstract matches that score higher."""
+more), which is no field of its own: its matches are abstract matches that score higher. The
+abstract comes last, as it did before `repeats`: a listing's postings end with its ids."""
 WORD_FIELDS = ("name", "title", "abstract")
 """The indexed fields a word without a field key looks in: not the authors, whose names (Long,
 Wang, Graph) would add noise to every topic search; `author:` looks there."""

@@ -61,6 +61,9 @@ def max_typos(word: str) -> int:
 
 
 T = TypeVar("T")
+RARE_TYPO = 2
+"""A token in at most this many papers, one typo from a word the user typed right, is taken
+for a misspelling of it in those papers (`difusion` in a title is found by `diffusion`)."""
 
 
 def likely_typos(
@@ -73,8 +76,9 @@ def likely_typos(
       transfer.
     - A word that is itself a token (`exact_count`: the papers holding it) has only one-typo
       matches, to tokens at least as common (`count`: papers holding a token in name, title or
-      abstract): `model` does not also find modal and moderate; `langauge`, in one paper,
-      finds language.
+      abstract), or rare (in at most `RARE_TYPO` papers: a misspelling in a paper's text):
+      `model` finds mdoels but not modal and moderate; `langauge`, in one paper, finds
+      language.
     """
     if not found:
         return dict(found)
@@ -82,7 +86,11 @@ def likely_typos(
     if exact_count is not None or any(q >= FUZZY_PREFIX1 for q in kept.values()):
         kept = {token: q for token, q in kept.items() if q >= FUZZY_PREFIX1}
     if exact_count is not None:
-        kept = {token: q for token, q in kept.items() if count(token) >= exact_count}
+        kept = {
+            token: q
+            for token, q in kept.items()
+            if count(token) >= exact_count or count(token) <= RARE_TYPO
+        }
     return kept
 
 
