@@ -101,9 +101,13 @@ def field_tokens(field: str, text: str) -> set[str]:
 
 def repeated_tokens(text: str) -> set[str]:
     """The tokens a text (as written) holds twice or more."""
+    return _repeated(TOKEN_RE.findall(fold_text(text)))
+
+
+def _repeated(tokens: list[str]) -> set[str]:
     seen: set[str] = set()
     again: set[str] = set()
-    for token in TOKEN_RE.findall(fold_text(text)):
+    for token in tokens:
         (again if token in seen else seen).add(token)
     return again
 
@@ -141,12 +145,29 @@ class SearchIndex:
             f: defaultdict(list) for f in INDEXED_FIELDS
         }
         for field in INDEXED_FIELDS:
+            if field in ("abstract", "repeats"):
+                continue
             acc = found[field]
             for i, paper in enumerate(papers):
                 text = index_text(paper, field)
                 if text:
                     for token in field_tokens(field, text):
                         acc[token].append(i)
+        # The abstract's words once for both of its columns (its tokens and those repeated).
+        abstracts, repeats = found["abstract"], found["repeats"]
+        findall = TOKEN_RE.findall
+        for i, paper in enumerate(papers):
+            text = paper.abstract
+            if text:
+                written = findall(fold_text(text))
+                tokens = set(written)
+                if len(tokens) < len(written):
+                    for token in _repeated(written):
+                        repeats[token].append(i)
+                if "$" in text or "\\" in text:
+                    tokens.update(findall(fold_text(shown_text(text))))
+                for token in tokens:
+                    abstracts[token].append(i)
         return cls._packed(size, found, fingerprint(papers))
 
     @classmethod
