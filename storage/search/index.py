@@ -8,6 +8,10 @@ Python object per token. A query word is matched against the sorted vocabulary
 (`search.vocabulary`: prefix ranges by bisect, typos by rapidfuzz over the distinct prefixes of
 the right lengths, infixes in the name and title tokens), and the papers of all matching tokens
 are ORed per field and match quality; results are cached per word and fields.
+
+A fifth column, `repeats`, holds for every token the papers whose abstract says it twice or more:
+a word a paper keeps coming back to is what the paper is about (BM25's term frequency, in the
+one bucket that matters most, kept as postings so a search stays a few bitset operations).
 """
 
 from __future__ import annotations
@@ -36,24 +40,29 @@ from papershelf.storage.search.quality import (
     INFIX,
     INFIX_FIELDS,
     PREFIX,
+    REPEATED_WEIGHT,
     Tier,
     WordMatch,
+    likely_typos,
 )
 from papershelf.storage.search.vocabulary import Vocabulary
 from papershelf.storage.text.authors import authors_text
 from papershelf.storage.text.titles import display_title, shown_text
 
-INDEXED_FIELDS = ("name", "title", "authors", "abstract")
+INDEXED_FIELDS = ("name", "title", "authors", "repeats", "abstract")
+"""The indexed columns: four fields of a paper, and `repeats` (abstract tokens said twice or
+more), which is no field of its own: its matches are abstract matches that score higher. The
+abstract comes last, as it did before `repeats`: a listing's postings end with its ids."""
 WORD_FIELDS = ("name", "title", "abstract")
 """The indexed fields a word without a field key looks in: not the authors, whose names (Long,
 Wang, Graph) would add noise to every topic search; `author:` looks there."""
-_FILE_FORMAT = 10
+_FILE_FORMAT = 11
 """search-index.bin's format number; 6: the `storage.caches.frame` frame, with a checksum; 7: words
 split at `_`, folded (`k2ie` for `K²IE`), and the words of the text as shown indexed too; 8: the
 authors indexed (a fourth field), and keyed by them too; 9: `æ`, `œ`, `þ` folded to `ae`, `oe`,
 `th` (`text.fold`), and a corporate author indexed without its braces (`authors_text`); 10: the
 papers of each first letter's tokens and of the broadest two- and three-letter prefixes saved
-too (`prefix_groups`)."""
+too (`prefix_groups`); 11: the `repeats` column."""
 FORMAT = f"papershelf-search-index {_FILE_FORMAT} {sys.byteorder}"
 """Changes with the saved layout (and the byte order of packed ids): other caches are ignored."""
 _FILE = CacheFile(b"PSSEARCH", _FILE_FORMAT, key_size=40)
@@ -82,9 +91,12 @@ def tokenize(text: str) -> list[str]:
 
 
 def index_text(paper: Paper, field: str) -> str | None:
-    """The text of a paper's indexed `field` (the authors as `authors_text` shows them)."""
+    """The text of a paper's indexed `field` (the authors as `authors_text` shows them;
+    `repeats`: the abstract)."""
     if field == "authors":
         return authors_text(paper.authors)
+    if field == "repeats":
+        return paper.abstract
     return getattr(paper, field)
 
 
@@ -93,11 +105,26 @@ def field_tokens(field: str, text: str) -> set[str]:
     for a title or an abstract, of the text as shown (`K$^2$IE` is found by `k2ie` and by `k`;
     `$\\alpha$` by `alpha` and by the Greek letter)."""
     findall = TOKEN_RE.findall
+    if field == "repeats":
+        return repeated_tokens(text)
     tokens = set(findall(fold_text(text)))
     if field in ("title", "abstract") and ("$" in text or "\\" in text):
         shown = display_title(text) if field == "title" else shown_text(text)
         tokens.update(findall(fold_text(shown)))
     return tokens
+
+
+def repeated_tokens(text: str) -> set[str]:
+    """The tokens a text (as written) holds twice or more."""
+    return _repeated(TOKEN_RE.findall(fold_text(text)))
+
+
+def _repeated(tokens: list[str]) -> set[str]:
+    seen: set[str] = set()
+    again: set[str] = set()
+    for token in tokens:
+        (again if token in seen else seen).add(token)
+    return again
 
 
 class SearchIndex:
@@ -138,6 +165,8 @@ class SearchIndex:
         total = size * sum(_BUILD_COST.values())
         done = 0
         for field in INDEXED_FIELDS:
+            if field in ("abstract", "repeats"):
+                continue
             acc = found[field]
             for start in range(0, size, _PROGRESS_STEP):
                 for i in range(start, min(size, start + _PROGRESS_STEP)):
@@ -149,13 +178,33 @@ class SearchIndex:
                     step = min(size, start + _PROGRESS_STEP) - start
                     done += step * _BUILD_COST[field]
                     progress(done, total)
+        # The abstract's words once for both of its columns (its tokens and those repeated).
+        abstracts, repeats = found["abstract"], found["repeats"]
+        findall = TOKEN_RE.findall
+        for start in range(0, size, _PROGRESS_STEP):
+            for i in range(start, min(size, start + _PROGRESS_STEP)):
+                text = papers[i].abstract
+                if text:
+                    written = findall(fold_text(text))
+                    tokens = set(written)
+                    if len(tokens) < len(written):
+                        for token in _repeated(written):
+                            repeats[token].append(i)
+                    if "$" in text or "\\" in text:
+                        tokens.update(findall(fold_text(shown_text(text))))
+                    for token in tokens:
+                        abstracts[token].append(i)
+            if progress is not None:
+                done += (min(size, start + _PROGRESS_STEP) - start) * _BUILD_COST["abstract"]
+                progress(done, total)
         return cls._packed(size, found, fingerprint(papers))
 
     @classmethod
     def _packed(
         cls, size: int, found: Mapping[str, Mapping[str, list[int]]], fprint: str
     ) -> SearchIndex:
-        vocab = sorted(set().union(*found.values()))
+        # `repeats` holds abstract tokens only: no token of its own in the vocabulary.
+        vocab = sorted(set().union(*(found[f] for f in INDEXED_FIELDS if f != "repeats")))
         postings = {
             field: FieldPostings.pack(vocab, dict(found[field]), size) for field in INDEXED_FIELDS
         }
@@ -390,17 +439,21 @@ class SearchIndex:
         vocab, words = self.vocab, self.vocabulary
         lo, hi = words.prefix_range(word)
         exact = lo if lo < hi and vocab[lo] == word else None
-        extra = words.typo_matches(word, lo, hi)  # token id -> quality, outside the prefix range
+        # Token id -> quality, outside the prefix range: typos a person likely made (`likely`).
+        extra = self._likely_typos(word, exact, words.typo_matches(word, lo, hi))
         typo_tokens = frozenset(vocab[tid] for tid in extra)
         infix = words.infix_matches(word) if len(word) >= 3 else []
         tiers: list[Tier] = []
-        for field in fields:
-            weight = FIELD_WEIGHTS[field]
+        columns = [(field, field, FIELD_WEIGHTS[field]) for field in fields]
+        if "abstract" in fields:
+            # The same matches among the tokens an abstract says twice or more score higher.
+            columns.append(("repeats", "abstract", REPEATED_WEIGHT))
+        for column, field, weight in columns:
             if exact is not None:
-                tiers.append(Tier(weight * EXACT, field, self.tids_bits(field, (exact,))))
+                tiers.append(Tier(weight * EXACT, field, self.tids_bits(column, (exact,))))
             start = lo + 1 if exact is not None else lo
             if start < hi:
-                tiers.append(Tier(weight * PREFIX, field, self.range_bits(field, start, hi)))
+                tiers.append(Tier(weight * PREFIX, field, self.range_bits(column, start, hi)))
             by_quality: defaultdict[int, list[int]] = defaultdict(list)
             for tid, quality in extra.items():
                 by_quality[quality].append(tid)
@@ -409,13 +462,28 @@ class SearchIndex:
                     if extra.get(tid, 0) < INFIX:
                         by_quality[INFIX].append(tid)
             for quality, tids in by_quality.items():
-                tiers.append(Tier(weight * quality, field, self.tids_bits(field, tids)))
+                tiers.append(Tier(weight * quality, field, self.tids_bits(column, tids)))
         tiers = [tier for tier in tiers if tier.bits]
         tiers.sort(key=lambda tier: -tier.weight)
         bits = 0
         for tier in tiers:
             bits |= tier.bits
         return WordMatch(word, tuple(tiers), bits, typo_tokens)
+
+    def token_count(self, tid: int) -> int:
+        """How many papers hold token `tid` in a field a word looks in (name, title, abstract)."""
+        bits = 0
+        for field in WORD_FIELDS:
+            bits |= self.tids_bits(field, (tid,))
+        return bits.bit_count()
+
+    def _likely_typos(self, word: str, exact: int | None, found: dict[int, int]) -> dict[int, int]:
+        """The typo matches of `word` worth searching for (`quality.likely_typos`), the same
+        whatever fields the word looks in (`title:x` finds a subset of what `x` finds)."""
+        if not found:
+            return found
+        exact_count = None if exact is None else self.token_count(exact)
+        return likely_typos(found, exact_count, self.token_count)
 
 
 def _packed_column(postings: Postings) -> FieldPostings:

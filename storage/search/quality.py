@@ -1,14 +1,19 @@
 """How one query word matches one text token, and what a match scores.
 
 A match has a quality (exact > prefix > infix > typo) and a field weight (name > title > tags >
-authors > note > abstract); a paper's score for a word is the best weight x quality.
+authors > note > abstract twice > abstract); a paper's score for a word is the best weight x
+quality, times the word's idf (`word_idf`: rare words count more).
 `match_quality` is the reference definition; `search.index` computes the same answers for a
 whole vocabulary at once, and `search.run` for the tags and notes of the user's entries.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import TypeVar
 
 INFIX_FIELDS = frozenset({"name", "title", "tags", "note"})
 """Fields where a word may match inside a token (`gnn` in RelGNN); not the abstract (noise)."""
@@ -18,12 +23,75 @@ EXACT, PREFIX, INFIX, FUZZY1, FUZZY_PREFIX1, FUZZY2, FUZZY_PREFIX2 = 10, 8, 6, 6
 FIELD_WEIGHTS = {"name": 10, "title": 9, "tags": 8, "authors": 7, "note": 5, "abstract": 3}
 """A word's score in a paper: best field weight x quality (a title typo beats an abstract hit).
 Only `author:` terms look in the authors."""
+REPEATED_WEIGHT = 4
+"""The weight of an abstract that says the word twice or more (BM25 with k1 = 1.2 gives a second
+occurrence a third more than the first; a third adds less, and is not counted)."""
+
+
+def word_idf(matches: int, size: int) -> float:
+    """How much finding a query word says about a paper: BM25's idf of a word that `matches` of
+    `size` papers hold, ln(1 + (N - n + 0.5) / (n + 0.5)), rounded so that equal sums stay equal.
+
+    A word's score in a paper is its best weight x quality times this, so `rlhf` in an abstract
+    outweighs `dataset` in a title; a word every paper holds still counts a little (> 0).
+    """
+    return round(math.log(1 + (size - matches + 0.5) / (matches + 0.5)), 4)
+
+
+K1 = 1.2
+"""BM25's k1: how fast a word's score saturates with how strongly a paper holds it."""
+_UNIT = FIELD_WEIGHTS["abstract"] * EXACT
+"""The weight that counts as one plain occurrence (the word once in the abstract)."""
+
+
+@lru_cache(maxsize=1024)
+def saturated(weight: int) -> float:
+    """A tier's weight as BM25F counts it: weight / `_UNIT` as a term frequency, saturated
+    (tf (k1 + 1) / (tf + k1)). Field weights order the tiers, but summed over several words a
+    title match counts 1.6 times an abstract one, not 3 times: a rare word found in the
+    abstract outweighs a common one found in the title."""
+    tf = weight / _UNIT
+    return round(tf * (K1 + 1) / (tf + K1), 4)
 
 
 def max_typos(word: str) -> int:
     """Typos a word of this length tolerates: none below 5 characters, 2 from 9."""
     n = len(word)
     return 0 if n < 5 else 1 if n < 9 else 2
+
+
+T = TypeVar("T")
+RARE_TYPO = 2
+"""A token in at most this many papers, one typo from a word the user typed right, is taken
+for a misspelling of it in those papers (`difusion` in a title is found by `diffusion`)."""
+
+
+def likely_typos(
+    found: Mapping[T, int], exact_count: int | None, count: Callable[[T], int]
+) -> dict[T, int]:
+    """The typo matches (token -> typo quality) worth searching for: the noisy channel of
+    spelling correction, how likely the typo times how common the word meant.
+
+    - Two typos only when no token is one typo away: `transfomer` is transformer, not also
+      transfer.
+    - A word that is itself a token (`exact_count`: the papers holding it) has only one-typo
+      matches, to tokens at least as common (`count`: papers holding a token in name, title or
+      abstract), or rare (in at most `RARE_TYPO` papers: a misspelling in a paper's text):
+      `model` finds mdoels but not modal and moderate; `langauge`, in one paper, finds
+      language.
+    """
+    if not found:
+        return dict(found)
+    kept = dict(found)
+    if exact_count is not None or any(q >= FUZZY_PREFIX1 for q in kept.values()):
+        kept = {token: q for token, q in kept.items() if q >= FUZZY_PREFIX1}
+    if exact_count is not None:
+        kept = {
+            token: q
+            for token, q in kept.items()
+            if count(token) >= exact_count or count(token) <= RARE_TYPO
+        }
+    return kept
 
 
 def match_quality(word: str, token: str, infix: bool = False) -> int:

@@ -22,21 +22,28 @@ _RUN = re.compile(rb"(.)\1*", re.DOTALL)
 """A run of one repeated byte (a field code)."""
 
 
-def score_groups(result: int, units: Iterable[Sequence[Tier]]) -> dict[float, int]:
+def score_groups(
+    result: int,
+    units: Iterable[Sequence[Tier]],
+    weights: Sequence[Sequence[float]] | None = None,
+) -> dict[float, int]:
     """The papers of `result` grouped by total score: the sum over `units` of the weight of the
     unit's first tier (best first) holding the paper, 0 for a unit that holds it nowhere.
 
-    The same sums, added in the same order, as adding weights paper by paper.
+    The same sums, added in the same order, as adding weights paper by paper. `weights` (one
+    list per unit, one weight per tier) scores the tiers instead of their own `weight` (which
+    still orders them): the ranking's BM25F-style saturated, idf-scaled weights.
     """
     groups: dict[float, int] = {0: result} if result else {}
-    for unit in units:
+    for number, unit in enumerate(units):
         assigned = 0
         parts: list[tuple[float, int]] = []
-        for tier in unit:
+        for position, tier in enumerate(unit):
             fresh = tier.bits & result & ~assigned
             if fresh:
                 assigned |= fresh
-                parts.append((tier.weight, fresh))
+                weight = tier.weight if weights is None else weights[number][position]
+                parts.append((weight, fresh))
         if not parts:
             continue
         grown: dict[float, int] = {}

@@ -31,6 +31,8 @@ from papershelf.storage.search.quality import (
     Tier,
     WordMatch,
     match_quality,
+    saturated,
+    word_idf,
 )
 from papershelf.storage.search.rank import add_group, add_ranked, best_fields, score_groups
 from papershelf.storage.text.titles import marked_up
@@ -258,29 +260,38 @@ class SearchRun(Explainer):
         if not units:
             hits.add_later(result, partial(_add_all, hits, result))
             return
+        size = self.index.size
         if len(units) == 1:
             # One scoring unit: its tiers, best first, are the ranking; no sort needed. Tiers of
             # equal weight (a typo in the name, the exact word in the abstract) are one rank:
             # their papers in library order, as ties are everywhere else.
             assigned = 0
             tiers = units[0]
+            idf = _unit_idf(tiers, size)
             start = 0
             while start < len(tiers):
                 end = start + 1
                 while end < len(tiers) and tiers[end].weight == tiers[start].weight:
                     end += 1
-                self._add_rank(hits, tiers[start:end], result, assigned)
+                self._add_rank(hits, tiers[start:end], result, assigned, idf)
                 for tier in tiers[start:end]:
                     assigned |= tier.bits & result
                 start = end
             return
-        # Papers of equal score as one bitset each (`search.rank`): no loop over the papers.
-        size = self.index.size
+        # Papers of equal score as one bitset each (`search.rank`): no loop over the papers. A
+        # tier scores its saturated weight times its word's idf (`search.quality`); its own
+        # weight still orders the tiers and picks each paper's field.
         every = [tier for unit in units for tier in unit]
         fields = best_fields(result, every, FIELDS)
-        add_ranked(hits, score_groups(result, units), fields, size)
+        weights = []
+        for unit in units:
+            idf = _unit_idf(unit, size)
+            weights.append([saturated(tier.weight) * idf for tier in unit])
+        add_ranked(hits, score_groups(result, units, weights), fields, size)
 
-    def _add_rank(self, hits: Results, tiers: Sequence[Tier], result: int, assigned: int) -> None:
+    def _add_rank(
+        self, hits: Results, tiers: Sequence[Tier], result: int, assigned: int, idf: float
+    ) -> None:
         """Add the papers of equally weighted `tiers` not yet `assigned`, in library order,
         each under the field that comes first in FIELDS among these tiers holding it (as the
         ranking of several words names it)."""
@@ -292,7 +303,7 @@ class SearchRun(Explainer):
         for _, bits in fields:
             group |= bits
         if group:
-            weight, size = float(tiers[0].weight), self.index.size
+            weight, size = saturated(tiers[0].weight) * idf, self.index.size
             hits.add_later(group, partial(add_group, hits, group, weight, fields, size))
 
     # --- explaining one hit ----------------------------------------------------------------
@@ -395,6 +406,14 @@ _TEXT_FIELDS = frozenset({"name", "title", "tags", "note", "abstract"})
 _PREFIX_FIELDS = frozenset({"name", "title"})
 """Where a `^` term without a field key looks."""
 _NO_PAPER = Paper(id="", name="", title=None, abstract="", venue=None, sources=())
+
+
+def _unit_idf(tiers: Sequence[Tier], size: int) -> float:
+    """The idf of one scoring unit (a word, or alternatives): from the papers any tier holds."""
+    bits = 0
+    for tier in tiers:
+        bits |= tier.bits
+    return word_idf(bits.bit_count(), size)
 
 
 @lru_cache(maxsize=65536)

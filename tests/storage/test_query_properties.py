@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
+from search_reference import ReferenceTypos
 
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.engine import (
@@ -21,12 +22,15 @@ from papershelf.storage.search.engine import (
     parse_query,
     snippet,
 )
-from papershelf.storage.search.index import field_tokens, tokenize
+from papershelf.storage.search.index import field_tokens, repeated_tokens, tokenize
 from papershelf.storage.search.parse import fold_text
 from papershelf.storage.search.quality import (
     FIELD_WEIGHTS,
     INFIX_FIELDS,
+    REPEATED_WEIGHT,
     match_quality,
+    saturated,
+    word_idf,
 )
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "search" / "abstracts.jsonl"
@@ -52,6 +56,7 @@ def _load() -> list[Paper]:
 
 PAPERS = _load()
 ENGINE = SearchEngine(PAPERS)
+TYPOS = ReferenceTypos(PAPERS)
 ENTRIES = {
     PAPERS[3].id: Entry(tags=frozenset({"llm", "to-read"}), note="separating data from prompts"),
     PAPERS[7].id: Entry(status="read", starred=True),
@@ -118,8 +123,12 @@ def test_exact_terms_hold_and_excluded_exact_terms_do_not(included, excluded):
 
 
 def reference(words: list[str]) -> list[tuple[str, float]]:
-    """Brute force over every paper's tokens with the reference `match_quality`."""
-    scored = []
+    """Brute force over every paper's tokens with the reference `match_quality` (less the typo
+    matches `likely_typos` drops, for the indexed fields): a word's best field weight x quality
+    (an abstract that says the token twice weighs `REPEATED_WEIGHT`), saturated, times its idf
+    (the papers the word matches at all), summed over the words."""
+    tokens = [token for word in words for token in tokenize(word)]
+    best: dict[str, list[int]] = {}
     for paper in PAPERS:
         entry = ENTRIES.get(paper.id, Entry())
         # Name, title and abstract: the words as written and as shown (`field_tokens`).
@@ -129,25 +138,35 @@ def reference(words: list[str]) -> list[tuple[str, float]]:
             else tokenize(field_text(paper, entry, field))
             for field in FIELDS
         }
-        total = 0
-        for word in words:
-            for token in tokenize(word):
-                best = max(
-                    (
-                        FIELD_WEIGHTS[field] * match_quality(token, t, field in INFIX_FIELDS)
-                        for field, tokens in fields.items()
-                        for t in set(tokens)
-                    ),
-                    default=0,
-                )
-                if not best:
-                    break
-                total += best
-            else:
-                continue
-            break
-        else:
-            scored.append((paper.id, float(total)))
+        again = repeated_tokens(paper.abstract)
+
+        def weight(field: str, token: str, t: str, again: set[str] = again) -> int:
+            if field in ("tags", "note"):  # the user's entries: every typo counts
+                return FIELD_WEIGHTS[field] * match_quality(token, t, True)
+            quality = TYPOS.quality(token, t, field in INFIX_FIELDS)
+            if field == "abstract" and t in again:
+                return REPEATED_WEIGHT * quality
+            return FIELD_WEIGHTS[field] * quality
+
+        best[paper.id] = [
+            max(
+                (weight(field, token, t) for field, ts in fields.items() for t in set(ts)),
+                default=0,
+            )
+            for token in tokens
+        ]
+    idf = [
+        word_idf(sum(1 for weights in best.values() if weights[n]), len(PAPERS))
+        for n in range(len(tokens))
+    ]
+    scored = []
+    for paper in PAPERS:
+        weights = best[paper.id]
+        if tokens and all(weights):
+            total = 0.0
+            for n, w in enumerate(weights):
+                total += saturated(w) * idf[n]
+            scored.append((paper.id, total))
     order = {paper.id: n for n, paper in enumerate(PAPERS)}
     return sorted(scored, key=lambda item: (-item[1], order[item[0]]))
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from search_reference import ReferenceTypos
 
 from papershelf.storage.ingest.parse import read_file
 from papershelf.storage.model import Entry, Paper
@@ -21,7 +22,6 @@ from papershelf.storage.search.engine import (
     parse_query,
 )
 from papershelf.storage.search.index import SearchIndex, tokenize
-from papershelf.storage.search.quality import match_quality
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "search" / "authors.jsonl"
 
@@ -34,6 +34,7 @@ def _papers() -> list[Paper]:
 
 
 PAPERS = _papers()
+TYPOS = ReferenceTypos(PAPERS)
 BY_TITLE = {paper.title: paper for paper in PAPERS}
 ATTENTION = BY_TITLE["Attention Is All You Need"].id
 MOE = BY_TITLE["Outrageously Large Neural Networks: The Sparsely-Gated Mixture-of-Experts Layer"].id
@@ -303,7 +304,7 @@ def test_author_agrees_with_brute_force_over_the_authors_tokens(word: str) -> No
     expected = {
         paper.id
         for paper in PAPERS
-        if all(any(match_quality(t, a) for a in tokenize(", ".join(paper.authors))) for t in tokens)
+        if all(any(TYPOS.quality(t, a) for a in tokenize(", ".join(paper.authors))) for t in tokens)
     }
     assert set(ids(f"author:{word}")) == expected
 

@@ -194,7 +194,7 @@ def test_a_name_table_without_tokens_is_not_trusted(papers) -> None:
     assert loaded is None
 
 
-# -- the prefix groups saved with the index (format 10) ---------------------------------------
+# -- the prefix groups saved with the index (format 10+) --------------------------------------
 
 
 def test_a_loaded_index_starts_with_the_prefix_groups_and_answers_as_built(
