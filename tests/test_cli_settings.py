@@ -46,15 +46,15 @@ def test_note_edit_saves_what_the_editor_wrote_and_undo_takes_it_back(
     code, out, err = run(capsys, "--db", root, "note", paper_id, "--edit")
     assert (code, err) == (0, "")
     assert out.endswith("note saved (papershelf undo takes it back)\n")
-    assert note_of(root, paper_id) == "Read §3 first. [31m"  # the escape's ESC removed
+    assert note_of(root, paper_id) == "Read §3 first."  # the colour escape removed whole
     code, out, _ = run(capsys, "--db", root, "note", paper_id)
-    assert out == "Read §3 first. [31m\n"
+    assert out == "Read §3 first.\n"
     # Twice: the editor is given the saved note.
     run(capsys, "--db", root, "note", paper_id, "--edit")
-    assert note_of(root, paper_id) == "Read §3 first. [31m\nRead §3 first. [31m"
+    assert note_of(root, paper_id) == "Read §3 first.\nRead §3 first."
     assert editor.runs == 2 and editor.leftover_files() == []
     run(capsys, "--db", root, "undo")
-    assert note_of(root, paper_id) == "Read §3 first. [31m"
+    assert note_of(root, paper_id) == "Read §3 first."
 
 
 def test_a_note_changed_elsewhere_meanwhile_is_replaced_and_undo_brings_it_back(
