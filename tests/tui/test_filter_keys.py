@@ -92,3 +92,34 @@ async def test_the_trace_marks_a_filter_key_before_the_query_changes(
         await pilot.pause()
     events_seen = [line.split()[1] for line in (tmp_path / "trace.txt").read_text().splitlines()]
     assert events_seen.index("key") < events_seen.index("changed")
+
+
+async def test_an_editing_key_in_a_burst_edits_before_the_keys_behind_it(make_app):
+    """`ctrl+u title:di` arriving in one read (a paste of keys, a fast typist, tmux
+    `send-keys C-u 'title:di'`): Textual runs an input's bindings only when the key has
+    bubbled up through its parents, so the letters behind it were inserted first and then
+    wiped by the late `ctrl+u` (found by an attacker pass). Each editing key acts in turn."""
+    bursts = {
+        ("ctrl+u", None): "title:di",
+        ("ctrl+w", None): "abc title:di",  # deletes "word" typed before it
+        ("backspace", None): "abc wortitle:di",
+        ("left", None): "abc wortitle:did",
+    }
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        bar = app.query_one(FilterBar)
+        for (key, character), expected in bursts.items():
+            bar.value = "abc word"
+            bar.cursor_position = len(bar.value)
+            bar.focus()
+            await pilot.pause()
+            for sent_key, sent in [(key, character), *((c, c) for c in "title")]:
+                app.post_message(events.Key(sent_key, sent))
+            app.post_message(events.Key("colon", ":"))
+            for letter in "di":
+                app.post_message(events.Key(letter, letter))
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert bar.value == expected, key

@@ -9,6 +9,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
+from textual.widgets import Input
 
 from papershelf.storage.search.engine import MAX_QUERY_TERMS, parse_query
 from papershelf.tui.app_trace import TRACE
@@ -17,6 +18,19 @@ from papershelf.tui.widgets.safe_input import SafeInput
 
 MAX_FILTER_CHARS = 200
 """Longest filter text: a pasted page would otherwise cost a search over every term per key."""
+
+_EDITING_PREFIXES = ("cursor_", "delete_", "home", "end", "select_all")
+
+
+def _editing_keys() -> dict[str, str]:
+    """Input's own editing and cursor bindings (key -> action string), read from its public
+    BINDINGS: the keys `FilterBar.on_key` runs at once."""
+    return {
+        binding.key: binding.action
+        for binding in Binding.make_bindings(Input.BINDINGS)
+        if binding.action.startswith(_EDITING_PREFIXES)
+    }
+
 
 PLACEHOLDER = "/ filter: words  'exact  !not  ^prefix  a|b  #tag  is:read  has:code  venue:icml"
 
@@ -52,6 +66,7 @@ class FilterBar(SafeInput):
             placeholder=PLACEHOLDER, id=id, select_on_focus=False, max_length=MAX_FILTER_CHARS
         )
         self._on_edit = on_edit
+        self._editing = _editing_keys()
         self._terms_notice: str | None = None
 
     def on_paste(self, event: events.Paste) -> None:
@@ -95,12 +110,22 @@ class FilterBar(SafeInput):
         if self._on_edit is not None:
             self._on_edit(value)
 
-    def on_key(self, event: events.Key) -> None:
-        """Mark the key's arrival: the bench measures from here to the list being drawn.
+    async def on_key(self, event: events.Key) -> None:
+        """Mark the key's arrival (the bench measures from here to the list being drawn), and
+        run an editing key's action now.
 
-        Textual calls this before Input's own key handler (the subclass's handler first).
+        Textual calls this before Input's own key handler (the subclass's handler first). It
+        runs a widget's bindings only once the key has bubbled up through the parents, a
+        message hop each, while a printable key is inserted here at once: in a burst
+        (`ctrl+u title:`), the letters behind an editing key went in first and the late
+        `ctrl+u` wiped them. Run here, every key acts in the order it was typed.
         """
         TRACE.mark("key", event.key)
+        action = self._editing.get(event.key)
+        if action is not None:
+            event.prevent_default()
+            event.stop()
+            await self.run_action(action)
 
     def action_clear_filter(self) -> None:
         """Clear the query and hand focus back."""
