@@ -93,6 +93,7 @@ def parse_bibtex(text: str, source: str, venue: str | None, now: str) -> ParseRe
     undefined: set[str] = set()
     with_undefined = 0
     parents = _parents(blocks, model.Entry)
+    volumes = _cited_volumes(blocks, model.Entry)
     for block in blocks:
         line = _line(block)
         if isinstance(block, model.String):
@@ -122,6 +123,8 @@ def parse_bibtex(text: str, source: str, venue: str | None, now: str) -> ParseRe
                 source, f"citation key {key!r} is used twice (first on line {first})", line
             )
         keys[key.casefold()] = line
+        if key.casefold() in volumes and entry.entry_type.lower() in _VOLUME_TYPES:
+            continue  # the proceedings its papers appeared in (their crossref): no paper
         used: set[str] = set()
         paper = _paper(entry, source, line, strings, venue, now, used, parents)
         undefined |= used
@@ -159,6 +162,22 @@ _INHERITED = (
 """What a `crossref` child takes from its parent when it lacks it: where and when it appeared.
 Never the parent's title, DOI, URL or other identifiers, which are the proceedings' own (two
 children sharing them would merge as one paper)."""
+
+
+_VOLUME_TYPES = frozenset({"proceedings", "mvproceedings", "book", "mvbook", "collection"})
+"""Entry types that hold other entries: such an entry a crossref of the file names is the
+volume its papers appeared in (DBLP writes one after them), not a paper to read."""
+
+
+def _cited_volumes(blocks: list[Block], entry_type: type) -> frozenset[str]:
+    """The keys (folded) the file's entries name in `crossref`."""
+    cited = set()
+    for block in blocks:
+        if isinstance(block, entry_type):
+            for field in block.fields:  # type: ignore[attr-defined]
+                if clean_line(field.key).lower() == "crossref" and isinstance(field.value, str):
+                    cited.add(field.value.strip().strip('{}"').strip().casefold())
+    return frozenset(cited)
 
 
 def _parents(blocks: list[Block], entry_type: type) -> dict[str, Entry]:

@@ -680,3 +680,16 @@ def test_crossref_children_inherit_venue_and_year_but_not_identifiers() -> None:
     assert dict(sibling.extra).get("publisher") == "PMLR"
     orphan = papers["orphan"]  # a crossref to no entry is kept as written
     assert orphan.venue is None and dict(orphan.extra).get("crossref") == "nowhere"
+
+
+def test_a_proceedings_volume_its_papers_cite_is_no_paper_of_its_own() -> None:
+    """Found by attack13: the `@proceedings` parent of DBLP crossref children came in as a
+    title-only paper named after the volume. It is where its children appeared: not imported,
+    not counted as skipped. A `@proceedings` entry nothing cites stays a paper."""
+    result = parse(CROSSREF_BIB)
+    assert "DBLP:conf/icml/2020" not in {paper.cite_key for paper in result.papers}
+    assert len(result.papers) == 3 and result.skipped == 0
+    alone = CROSSREF_BIB.split("@proceedings", 1)[1]
+    assert [paper.cite_key for paper in parse("@proceedings" + alone).papers] == [
+        "DBLP:conf/icml/2020"
+    ]
