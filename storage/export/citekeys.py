@@ -17,18 +17,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from papershelf.storage.model import Paper
-from papershelf.storage.names.citekey import base_key, fold_ascii, usable_key, year_of
+from papershelf.storage.names.citekey import (
+    base_key,
+    fold_ascii,
+    key_suffix,
+    usable_key,
+    year_of,
+)
 
 __all__ = ["base_key", "cite_keys", "fold_ascii", "usable_key", "year_of"]
-
-
-def _suffix(number: int) -> str:
-    """ "" for 0, then `a` ... `z`, `aa`, `ab`, ..."""
-    letters = ""
-    while number > 0:
-        number, rest = divmod(number - 1, 26)
-        letters = chr(ord("a") + rest) + letters
-    return letters
 
 
 def cite_keys(papers: Iterable[Paper]) -> dict[str, str]:
@@ -46,9 +43,9 @@ def cite_keys(papers: Iterable[Paper]) -> dict[str, str]:
     # Bases in order, then ids: the first of each base gets it bare whatever the selection order.
     for paper in sorted(rest, key=lambda paper: (bases[paper.id], paper.id)):
         number = 0
-        while (bases[paper.id] + _suffix(number)).casefold() in taken:
+        while (bases[paper.id] + key_suffix(number)).casefold() in taken:
             number += 1
-        key = bases[paper.id] + _suffix(number)
+        key = bases[paper.id] + key_suffix(number)
         chosen[paper.id] = key
         taken.add(key.casefold())
     return chosen

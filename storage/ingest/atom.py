@@ -52,11 +52,7 @@ def parse_feed(text: str, source: str, venue: str | None, now: str) -> ParseResu
         raise IngestError(source, f"not an arXiv Atom or RSS feed (the document is <{name}>)")
     collector = Collector()
     for fields in records:
-        paper = _paper(fields, source, venue, now)
-        if paper is None:
-            collector.skipped += 1
-            continue
-        collector.add(paper)
+        collector.add(_paper(fields, source, venue, now))
     return collector.result(source, venue)
 
 

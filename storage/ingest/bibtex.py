@@ -47,7 +47,7 @@ from papershelf.storage.ingest import bibtex_record
 from papershelf.storage.ingest.parse import MAX_ABSTRACT_CHARS, Collector, ParseResult
 from papershelf.storage.ingest.record import bibliographic_paper
 from papershelf.storage.model import Paper
-from papershelf.storage.names.citekey import base_key
+from papershelf.storage.names.citekey import base_key, key_suffix
 from papershelf.storage.text import identifiers
 from papershelf.storage.text.clean import clean_line
 from papershelf.storage.text.latex_fields import field_text
@@ -130,10 +130,7 @@ def parse_bibtex(text: str, source: str, venue: str | None, now: str) -> ParseRe
         undefined |= used
         with_undefined += bool(used)
         keyless += not key and paper is not None
-        if paper is None:
-            collector.skipped += 1
-            continue
-        collector.add(paper)
+        collector.add(paper)  # None: counted as skipped
     if entries == 0:
         raise IngestError(source, "holds no BibTeX entries (no @article{...}, @misc{...}, ...)")
     notes: list[str] = []
@@ -225,20 +222,11 @@ def _give_keys(collector: Collector, taken: set[str]) -> str:
         key, number = base, 0
         while key.casefold() in taken:
             number += 1
-            key = base + _letters(number)
+            key = base + key_suffix(number)
         taken.add(key.casefold())
         made.append(key)
         collector.papers[paper_id] = replace(paper, cite_key=key)
     return ", ".join(made[:2]) + (", ..." if len(made) > 2 else "")
-
-
-def _letters(number: int) -> str:
-    """`a` ... `z`, `aa`, `ab`, ... for 1, 2, ..."""
-    letters = ""
-    while number > 0:
-        number, rest = divmod(number - 1, 26)
-        letters = chr(ord("a") + rest) + letters
-    return letters
 
 
 def _check_blocks(text: str, source: str) -> None:

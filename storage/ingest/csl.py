@@ -71,11 +71,7 @@ def parse_csl(
     for position, record in records:
         if not isinstance(record, dict):
             raise IngestError(source, f"CSL JSON record {position} is not an object")
-        paper = _paper(record, source, venue, now)
-        if paper is None:
-            collector.skipped += 1
-        else:
-            collector.add(paper)
+        collector.add(_paper(record, source, venue, now))
     return collector.result(source, venue)
 
 

@@ -48,11 +48,7 @@ def parse_notes(
             raise IngestError(
                 source, f"OpenReview note {position} is not an object with a content object"
             )
-        paper = note_paper(note, source, venue, now)
-        if paper is None:
-            collector.skipped += 1
-            continue
-        collector.add(paper)
+        collector.add(note_paper(note, source, venue, now))
     return collector.result(source, venue)
 
 

@@ -152,8 +152,12 @@ class Collector:
             notes=notes,
         )
 
-    def add(self, paper: Paper) -> None:
-        """Keep `paper`, or merge it into the paper of this file it is a record of."""
+    def add(self, paper: Paper | None) -> None:
+        """Keep `paper`, or merge it into the paper of this file it is a record of; None (a
+        record that makes no paper) is counted as skipped."""
+        if paper is None:
+            self.skipped += 1
+            return
         self._venues.add(paper.venue)
         found = self._index.find(paper)
         if found is None:

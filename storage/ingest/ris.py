@@ -72,11 +72,7 @@ def parse_ris(text: str, source: str, venue: str | None, now: str) -> ParseResul
         raise IngestError(source, "holds no RIS records (no `TY  - ` ... `ER  - ` blocks)")
     collector = Collector()
     for record in records:
-        paper = _paper(record, source, venue, now)
-        if paper is None:
-            collector.skipped += 1
-        else:
-            collector.add(paper)
+        collector.add(_paper(record, source, venue, now))
     return collector.result(source, venue)
 
 

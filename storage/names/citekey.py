@@ -15,7 +15,7 @@ from papershelf.storage.model import Paper
 from papershelf.storage.text.authors import family_name
 from papershelf.storage.text.titles import display_title
 
-__all__ = ["base_key", "fold_ascii", "usable_key", "year_of"]
+__all__ = ["base_key", "fold_ascii", "key_suffix", "usable_key", "year_of"]
 
 # The characters of the keys real .bib files use (`DBLP:conf/nips/VaswaniSPUJGKP17`,
 # `10.1145/3292500`); BibTeX, biber and LaTeX's \cite take them all. A key with anything else
@@ -74,6 +74,15 @@ _STOP_WORDS = frozenset(
 
 # A venue as abstract lists name it, `ICML 2025`, `NeurIPS 2024 (oral)`: the year its last.
 _VENUE_YEAR = re.compile(r"(?<![0-9])(1[89][0-9]{2}|2[0-9]{3})(?![0-9])")
+
+
+def key_suffix(number: int) -> str:
+    """What tells apart keys made from one base: "" for 0, then `a` ... `z`, `aa`, `ab`, ..."""
+    letters = ""
+    while number > 0:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
 
 
 def year_of(paper: Paper) -> int | None:
