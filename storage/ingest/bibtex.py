@@ -193,12 +193,15 @@ def _inherit(
     strings: dict[str, str],
     undefined: set[str],
 ) -> None:
-    """Fill a crossref child's missing venue, year, ... from its parent, in place; the parent's
-    title stands for its booktitle when it has none (biblatex's rule). An unknown parent
-    leaves the child as written."""
+    """Fill a crossref child's missing venue, year, ... from its parent, in place, and drop its
+    `crossref`; the parent's title stands for its booktitle when it has none (biblatex's rule).
+    An unknown parent leaves the child as written."""
     parent = parents.get(fields.get("crossref", "").strip().casefold())
     if parent is None:
         return
+    # Resolved: the child now holds what it took, and the volume is not imported (it is no
+    # paper), so a kept `crossref` would point an export at an entry it does not write.
+    del fields["crossref"]
     given = {clean_line(field.key).lower(): field.value for field in parent.fields}
     if "booktitle" not in given and "title" in given:
         given["booktitle"] = given["title"]

@@ -671,6 +671,7 @@ def test_crossref_children_inherit_venue_and_year_but_not_identifiers() -> None:
     assert child.year == 2020
     assert child.doi is None and child.url is None
     assert dict(child.extra).get("publisher") == "PMLR"
+    assert "crossref" not in dict(child.extra)  # resolved: an export must not cite a volume
     sibling = papers["sibling"]  # its own fields win; the key matches ignoring case
     assert (sibling.venue, sibling.year, sibling.doi) == (
         "Its Own Booktitle",
