@@ -3,13 +3,14 @@
     {"format": "papershelf-sync", "version": 1,
      "peers": {"<the other side's resolved path>": {
          "synced_at": "2026-12-03T17:00:00Z",
-         "ours":   {"entries": {"<id>": <entry>}, "removed": ["<id>", ...]},
-         "theirs": {"entries": {"<id>": <entry>}, "removed": ["<id>", ...]}}}}
+         "ours":   {"entries": {"<id>": <entry>}, "listed": [...], "removed": [...]},
+         "theirs": {"entries": {"<id>": <entry>}, "listed": [...], "removed": [...]}}}}
 
 After each sync with a peer, `ours` is this library's state as the sync left it and `theirs` the
 peer's as it was read (its ids translated to ours), both non-default entries only, plus the ids
-each held in its removed table. The next sync takes what differs from them as each side's
-change since. Written atomically after the merge, under the library's lock.
+each listed and held in its removed table (a backup file lists none). The next sync takes what
+differs from them as each side's change since. Written atomically after the merge, under the
+library's lock.
 
 A missing file, or a peer it does not name, means the two never agreed: both bases are empty.
 A damaged or foreign file is read as empty too (and said once): the merge then takes every
@@ -28,7 +29,7 @@ from papershelf.storage.files.jsonstore import CorruptFileError, atomic_write, d
 from papershelf.storage.files.readfile import read_regular
 from papershelf.storage.model import Entry, utc_now
 
-__all__ = ["SYNC_FILE", "Base", "PeerBase", "load_base", "save_base"]
+__all__ = ["SYNC_FILE", "Base", "PeerBase", "load_base", "save_base", "side"]
 
 SYNC_FILE = "sync.json"
 FORMAT = "papershelf-sync"
@@ -41,6 +42,7 @@ class Base:
     """One side's state when the two last agreed."""
 
     entries: Mapping[str, Entry] = field(default_factory=dict)
+    listed: frozenset[str] = frozenset()
     removed: frozenset[str] = frozenset()
 
 
@@ -57,19 +59,22 @@ class PeerBase:
 def _side(data: Any) -> Base:
     if not isinstance(data, dict):
         raise ValueError("a side is not an object")
-    entries, removed = data.get("entries"), data.get("removed")
+    entries = data.get("entries")
     if not isinstance(entries, dict):
         raise ValueError("a side has no entries")
-    if not isinstance(removed, list) or not all(isinstance(pid, str) for pid in removed):
-        raise ValueError("a side's removed ids are not a list of texts")
-    return Base(
-        {str(pid): Entry.from_dict(entry) for pid, entry in entries.items()}, frozenset(removed)
-    )
+    loaded = {str(pid): Entry.from_dict(entry) for pid, entry in entries.items()}
+    return Base(loaded, _ids(data.get("listed")), _ids(data.get("removed")))
+
+
+def _ids(value: Any) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(pid, str) for pid in value):
+        raise ValueError("a side's paper ids are not a list of texts")
+    return frozenset(value)
 
 
 def _side_json(base: Base) -> dict[str, Any]:
     entries = {pid: entry.to_dict() for pid, entry in sorted(base.entries.items())}
-    return {"entries": entries, "removed": sorted(base.removed)}
+    return {"entries": entries, "listed": sorted(base.listed), "removed": sorted(base.removed)}
 
 
 def _read(root: Path) -> tuple[dict[str, Any], str | None]:
@@ -108,26 +113,17 @@ def load_base(root: Path, peer: str) -> tuple[PeerBase, str | None]:
     return base, problem
 
 
-def save_base(
-    root: Path,
-    peer: str,
-    ours: Mapping[str, Entry],
-    ours_removed: Iterable[str],
-    theirs: Mapping[str, Entry],
-    theirs_removed: Iterable[str],
-) -> None:
+def side(entries: Mapping[str, Entry], listed: Iterable[str], removed: Iterable[str]) -> Base:
+    """One side's state as a base: its non-default entries, listed and removed ids."""
+    kept = {pid: entry for pid, entry in entries.items() if not entry.is_default}
+    return Base(kept, frozenset(listed), frozenset(removed))
+
+
+def save_base(root: Path, peer: str, ours: Base, theirs: Base) -> None:
     """Record what the two sides hold after a sync (under the library's lock); other peers'
     records are kept as they are. Raises `PapershelfError` (`SaveError`) when it cannot."""
     peers, _problem = _read(root)
     peers = dict(peers)
-    peers[peer] = {
-        "synced_at": utc_now(),
-        "ours": _side_json(Base(_non_default(ours), frozenset(ours_removed))),
-        "theirs": _side_json(Base(_non_default(theirs), frozenset(theirs_removed))),
-    }
+    peers[peer] = {"synced_at": utc_now(), "ours": _side_json(ours), "theirs": _side_json(theirs)}
     document = {"format": FORMAT, "version": VERSION, "peers": dict(sorted(peers.items()))}
     atomic_write(root / SYNC_FILE, dumps(document))
-
-
-def _non_default(entries: Mapping[str, Entry]) -> dict[str, Entry]:
-    return {pid: entry for pid, entry in entries.items() if not entry.is_default}

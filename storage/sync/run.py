@@ -31,7 +31,7 @@ from papershelf.storage.library.library import Library, MergePlan, MergeView
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.sync.merge import FieldConflict, merge_entry
 from papershelf.storage.sync.other import Other, SyncError, read_other
-from papershelf.storage.sync.peers import PeerBase, load_base, save_base
+from papershelf.storage.sync.peers import PeerBase, load_base, save_base, side
 
 __all__ = ["Conflict", "SyncError", "SyncReport", "read_other", "sync_library"]
 
@@ -100,14 +100,9 @@ def sync_library(
 
     def record(view: MergeView) -> None:
         try:
-            save_base(
-                library.root,
-                peer,
-                view.entries,
-                view.removed,
-                planner.theirs_entries,
-                planner.theirs_removed,
-            )
+            ours = side(view.entries, view.papers, view.removed)
+            theirs = side(planner.theirs_entries, planner.theirs_listed, planner.theirs_removed)
+            save_base(library.root, peer, ours, theirs)
         except PapershelfError as error:
             notices.append(
                 f"the sync is saved, but not the record of it ({error}): the next sync with "
@@ -126,6 +121,7 @@ class _Planner:
     base: PeerBase
     label: str
     theirs_entries: dict[str, Entry] = field(default_factory=dict)
+    theirs_listed: set[str] = field(default_factory=set)
     theirs_removed: set[str] = field(default_factory=set)
     report: SyncReport = field(default_factory=lambda: SyncReport(""))
     conflicts: list[Conflict] = field(default_factory=list)
@@ -140,6 +136,7 @@ class _Planner:
         listed = {to_ours.get(pid, pid): p for pid, p in (other.papers or {}).items()}
         removed_there = {to_ours.get(pid, pid) for pid in (other.removed or {})} - set(listed)
         self.theirs_entries, self.theirs_removed = theirs, removed_there
+        self.theirs_listed = set(listed)
         self.conflicts = []
         entries = self._entries(view, theirs, listed, removed_there)
         add: list[Paper] = []
@@ -198,21 +195,26 @@ class _Planner:
                 add.append(paper)
             elif _back_there(pid, listed, self.base):
                 add.append(view.removed[pid])
-            elif pid not in self.base.ours.removed and pid in self.base.theirs.removed:
+            elif pid in self.base.ours.listed and pid not in self.base.theirs.listed:
+                # We removed it since, they listed it since (brought back or imported).
                 item = FieldConflict("removal", "removed here", "brought back there", "removed")
                 self._conflict(pid, item)
         return add
 
     def _going(self, view: MergeView, removed_there: set[str]) -> list[str]:
-        """The papers they removed since the last agreement that we did not change since."""
+        """The papers they removed since the last agreement (both listed them then) that we did
+        not change since. A first sync never removes a paper: nothing was agreed."""
+        base = self.base
         remove: list[str] = []
         for pid in view.papers:
-            if pid not in removed_there or pid in self.base.theirs.removed:
+            if pid not in removed_there or pid not in base.theirs.listed:
                 continue
             ours = view.entries.get(pid, _DEFAULT)
-            base_ours = self.base.ours.entries.get(pid, _DEFAULT)
-            if _edited(ours, base_ours) or pid in self.base.ours.removed:
+            base_ours = base.ours.entries.get(pid, _DEFAULT)
+            if pid not in base.ours.listed or _edited(ours, base_ours):
                 what = f"changed here ({_fields(ours, base_ours)})"
+                if pid not in base.ours.listed:
+                    what = "listed here since"
                 self._conflict(pid, FieldConflict("removal", what, "removed there", "ours"))
                 continue
             remove.append(pid)
@@ -243,8 +245,8 @@ class _Planner:
 
 
 def _back_there(pid: str, listed: Mapping[str, Paper], base: PeerBase) -> bool:
-    """A paper we removed before the last agreement that they listed again since."""
-    return pid in listed and pid in base.ours.removed and pid in base.theirs.removed
+    """A paper we removed before the last agreement that they listed since."""
+    return pid in listed and pid in base.ours.removed and pid not in base.theirs.listed
 
 
 def _edited(entry: Entry, base: Entry) -> bool:
