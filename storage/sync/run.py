@@ -9,11 +9,13 @@ and hands `Library.merge_state` a plan computed under the library's lock:
   one has no abstract); their ids are translated to ours before anything is compared.
 - Entries: `storage.sync.merge.merge_entry` per paper, over every id either side or either base
   names.
-- Papers (a library directory only): a paper only they list comes in with its record; a paper
-  we removed comes back only when they brought it back since the last agreement and we removed
-  it before it. A paper they removed since goes here too, unless we changed it since (then it
-  stays, and the report says so). A paper we removed since, which they changed, stays removed
-  and is reported.
+- Papers (a library directory only): a paper's presence on each side is `listed`, `removed`
+  or `never held`. Where they changed it since the last agreement and we did not, theirs is
+  taken: a paper only they list comes in with its record, a paper we removed before comes back,
+  a paper they removed goes here too, unless we changed its entry since (then it stays, and the
+  report says so). Where both changed it differently, ours stays and it is reported; a paper we
+  removed whose entry they changed stays removed and is reported too. A first sync takes every
+  paper as never held before, so it brings papers in but never removes one.
 
 The merge is one undo step; `dry_run` computes the same plan and writes nothing.
 """
@@ -21,7 +23,7 @@ The merge is one undo step; `dry_run` computes the same plan and writes nothing.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -138,13 +140,12 @@ class _Planner:
         self.theirs_entries, self.theirs_removed = theirs, removed_there
         self.theirs_listed = set(listed)
         self.conflicts = []
-        entries = self._entries(view, theirs, listed, removed_there)
         add: list[Paper] = []
         remove: list[str] = []
         if other.is_library:
-            add = self._coming_in(view, listed)
-            remove = self._going(view, removed_there)
-            entries.update(dict.fromkeys(remove, _DEFAULT))  # kept in the undo step
+            add, remove = self._presence(view, listed, removed_there)
+        entries = self._entries(view, theirs, removed_there, {paper.id for paper in add})
+        entries.update(dict.fromkeys(remove, _DEFAULT))  # kept in the undo step
         self.report = self._report(view, entries, add, remove)
         return MergePlan(f"sync with {self.label}", entries, tuple(add), tuple(remove))
 
@@ -155,8 +156,8 @@ class _Planner:
         self,
         view: MergeView,
         theirs: Mapping[str, Entry],
-        listed: Mapping[str, Paper],
         removed_there: set[str],
+        coming: set[str],
     ) -> dict[str, Entry]:
         """The entries that change: each paper's three-way merge."""
         ours_base, theirs_base = self.base.ours, self.base.theirs
@@ -169,12 +170,8 @@ class _Planner:
             # Their removal cleared the entry: that is no edit of it (the removal is merged
             # as a removal, by `_going`).
             now_theirs = base_theirs if pid in removed_there else theirs.get(pid, _DEFAULT)
-            gone_here = pid in view.removed and pid not in view.papers
-            if (
-                gone_here
-                and _edited(now_theirs, base_theirs)
-                and not _back_there(pid, listed, self.base)
-            ):
+            gone_here = pid in view.removed and pid not in view.papers and pid not in coming
+            if gone_here and _edited(now_theirs, base_theirs):
                 what = f"changed there ({_fields(now_theirs, base_theirs)})"
                 self._conflict(pid, FieldConflict("removal", "removed here", what, "removed"))
                 continue
@@ -185,40 +182,37 @@ class _Planner:
                 entries[pid] = merged
         return entries
 
-    def _coming_in(self, view: MergeView, listed: Mapping[str, Paper]) -> list[Paper]:
-        """The papers they list that we do not: new ones, and removed ones they brought back."""
-        add: list[Paper] = []
-        for pid, paper in listed.items():
-            if pid in view.papers:
-                continue
-            if pid not in view.removed:
-                add.append(paper)
-            elif _back_there(pid, listed, self.base):
-                add.append(view.removed[pid])
-            elif pid in self.base.ours.listed and pid not in self.base.theirs.listed:
-                # We removed it since, they listed it since (brought back or imported).
-                item = FieldConflict("removal", "removed here", "brought back there", "removed")
-                self._conflict(pid, item)
-        return add
-
-    def _going(self, view: MergeView, removed_there: set[str]) -> list[str]:
-        """The papers they removed since the last agreement (both listed them then) that we did
-        not change since. A first sync never removes a paper: nothing was agreed."""
+    def _presence(
+        self, view: MergeView, listed: Mapping[str, Paper], removed_there: set[str]
+    ) -> tuple[list[Paper], list[str]]:
+        """The papers that come in and go: where they changed a paper's presence (listed,
+        removed, never held) since the last agreement and we did not, theirs is taken; where
+        both changed it, to different ones, ours stays and the report says so."""
         base = self.base
+        add: list[Paper] = []
         remove: list[str] = []
-        for pid in view.papers:
-            if pid not in removed_there or pid not in base.theirs.listed:
+        for pid in [*listed, *sorted(removed_there)]:
+            theirs_now = _presence(pid, listed, removed_there)
+            ours_now = _presence(pid, view.papers, view.removed)
+            if theirs_now == ours_now or theirs_now == _presence(
+                pid, base.theirs.listed, base.theirs.removed
+            ):
                 continue
-            ours = view.entries.get(pid, _DEFAULT)
-            base_ours = base.ours.entries.get(pid, _DEFAULT)
-            if pid not in base.ours.listed or _edited(ours, base_ours):
-                what = f"changed here ({_fields(ours, base_ours)})"
-                if pid not in base.ours.listed:
-                    what = "listed here since"
-                self._conflict(pid, FieldConflict("removal", what, "removed there", "ours"))
-                continue
-            remove.append(pid)
-        return remove
+            if ours_now != _presence(pid, base.ours.listed, base.ours.removed):
+                item = FieldConflict("removal", f"{ours_now} here", f"{theirs_now} there", "ours")
+                self._conflict(pid, item)
+            elif theirs_now == "listed":
+                # A removed paper comes back as our removed table keeps it.
+                add.append(view.removed.get(pid) or listed[pid])
+            elif ours_now == "listed":
+                ours = view.entries.get(pid, _DEFAULT)
+                base_ours = base.ours.entries.get(pid, _DEFAULT)
+                if _edited(ours, base_ours):
+                    what = f"changed here ({_fields(ours, base_ours)})"
+                    self._conflict(pid, FieldConflict("removal", what, "removed there", "ours"))
+                else:
+                    remove.append(pid)
+        return add, remove
 
     def _report(
         self, view: MergeView, entries: Mapping[str, Entry], add: list[Paper], remove: list[str]
@@ -244,9 +238,11 @@ class _Planner:
         )
 
 
-def _back_there(pid: str, listed: Mapping[str, Paper], base: PeerBase) -> bool:
-    """A paper we removed before the last agreement that they listed since."""
-    return pid in listed and pid in base.ours.removed and pid not in base.theirs.listed
+def _presence(pid: str, listed: Collection[str], removed: Collection[str]) -> str:
+    """`listed`, `removed` or `never held`."""
+    if pid in listed:
+        return "listed"
+    return "removed" if pid in removed else "never held"
 
 
 def _edited(entry: Entry, base: Entry) -> bool:
