@@ -10,7 +10,7 @@ naming the path and the problem in one line.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from papershelf.storage.errors import PapershelfError
@@ -19,6 +19,7 @@ from papershelf.storage.files.jsonstore import AtomicJSONStorage, CorruptFileErr
 from papershelf.storage.files.layout import PAPERS_FILE, STATE_FILE
 from papershelf.storage.library.records import entries_of, papers_of, read_checked, removed_of
 from papershelf.storage.model import Entry, Paper
+from papershelf.storage.text.clean import clean_text
 
 __all__ = ["Other", "SyncError", "read_other"]
 
@@ -82,4 +83,6 @@ def _read_library(given: Path, path: Path) -> Other:
         ) from None
     except PapershelfError as error:
         raise SyncError(f"cannot sync with {given}: {error}") from None
-    return Other(path, dict(entries), dict(papers), dict(removed))
+    # Notes as the library would store them (a backup's are cleaned as it is read).
+    cleaned = {pid: replace(e, note=clean_text(e.note).strip()) for pid, e in entries.items()}
+    return Other(path, cleaned, dict(papers), dict(removed))
