@@ -1,8 +1,8 @@
 """What this library and each other one last agreed on: `<root>/sync.json`.
 
-    {"format": "papershelf-sync", "version": 1,
+    {"format": "papershelf-sync", "version": 1, "self": "<this library's random id>",
      "peers": {"<the other side's resolved path>": {
-         "synced_at": "2026-12-03T17:00:00Z",
+         "synced_at": "2026-12-03T17:00:00Z", "peer_id": "<its id>" | null,
          "ours":   {"entries": {"<id>": <entry>}, "listed": [...], "removed": [...]},
          "theirs": {"entries": {"<id>": <entry>}, "listed": [...], "removed": [...]}}}}
 
@@ -12,6 +12,12 @@ each listed and held in its removed table (a backup file lists none). The next s
 differs from them as each side's change since. Written atomically after the merge, under the
 library's lock.
 
+The other side's own sync.json (read, never written) helps too: its record of this library
+(`peer_id` = our `self`) says what it saw of us when it last synced from us. A paper we have not
+changed since it saw it was merged there already: its version there supersedes ours, so its
+base is what it saw (`their_view`), and syncing back after the other side merged reports no
+conflict twice. `self` is made (random) by the first sync and never changes.
+
 A missing file, or a peer it does not name, means the two never agreed: both bases are empty.
 A damaged or foreign file is read as empty too (and said once): the merge then takes every
 difference for a change on both sides, which can bring back a tag one side removed, but never
@@ -20,6 +26,7 @@ drops one.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +36,16 @@ from papershelf.storage.files.jsonstore import CorruptFileError, atomic_write, d
 from papershelf.storage.files.readfile import read_regular
 from papershelf.storage.model import Entry, utc_now
 
-__all__ = ["SYNC_FILE", "Base", "PeerBase", "load_base", "save_base", "side"]
+__all__ = [
+    "SYNC_FILE",
+    "Base",
+    "PeerBase",
+    "load_base",
+    "own_id",
+    "save_base",
+    "side",
+    "their_view",
+]
 
 SYNC_FILE = "sync.json"
 FORMAT = "papershelf-sync"
@@ -54,6 +70,11 @@ class PeerBase:
     theirs: Base = field(default_factory=Base)
     synced_at: str | None = None
     """None: never synced with this peer."""
+    peer_id: str | None = None
+    """The peer's `self` when it was read (None: it had none, or a backup file)."""
+    seen_at: str | None = None
+    """When the peer had last synced from us, as its record of us said at that sync: a view
+    of us it holds with this time was taken in already, so it is used no more."""
 
 
 def _side(data: Any) -> Base:
@@ -79,22 +100,60 @@ def _side_json(base: Base) -> dict[str, Any]:
 
 def _read(root: Path) -> tuple[dict[str, Any], str | None]:
     """The peers of sync.json as stored (unchecked per peer), and a problem to tell, if any."""
+    peers, _self, problem = _read_whole(root)
+    return peers, problem
+
+
+def _read_whole(root: Path) -> tuple[dict[str, Any], str | None, str | None]:
+    """sync.json's peers (unchecked per peer), its `self` id, and a problem to tell."""
+    peers, found, problem = _read_file(root)
+    own = found.get("self") if found else None
+    return peers, own if isinstance(own, str) and own else None, problem
+
+
+def _read_file(root: Path) -> tuple[dict[str, Any], dict[str, Any] | None, str | None]:
     path = root / SYNC_FILE
     try:
         key, raw = read_regular(path, max_bytes=MAX_BYTES)
     except FileNotFoundError:
-        return {}, None
+        return {}, None, None
     except OSError as error:
-        return {}, f"{path} could not be read ({error.strerror or error})"
+        return {}, None, f"{path} could not be read ({error.strerror or error})"
     try:
         data = parse_object(raw, path, key)
     except CorruptFileError as error:
-        return {}, f"{path} is damaged ({error.reason})"
+        return {}, None, f"{path} is damaged ({error.reason})"
     if data.get("format") != FORMAT or not isinstance(data.get("peers"), dict):
-        return {}, f"{path} is not a papershelf sync record"
+        return {}, None, f"{path} is not a papershelf sync record"
     if type(data.get("version")) is not int or data["version"] > VERSION:
-        return {}, f"{path} was written by a newer papershelf"
-    return data["peers"], None
+        return {}, None, f"{path} was written by a newer papershelf"
+    return data["peers"], data, None
+
+
+def own_id(root: Path) -> str | None:
+    """The library's `self` id (None: it never synced, or its sync.json is unusable)."""
+    return _read_whole(root)[1]
+
+
+def their_view(other_root: Path, our_id: str | None) -> tuple[Base, str] | None:
+    """What the library at `other_root` saw of us (its record whose `peer_id` is `our_id`,
+    the newest if several) when it last synced from us, and when (its `synced_at`); None when
+    it has none usable."""
+    if our_id is None:
+        return None
+    peers, _own, _problem = _read_whole(other_root)
+    found: tuple[str, Base] | None = None
+    for record in peers.values():
+        if not isinstance(record, dict) or record.get("peer_id") != our_id:
+            continue
+        when = record.get("synced_at")
+        try:
+            seen = _side(record.get("theirs"))
+        except ValueError:
+            continue
+        if isinstance(when, str) and (found is None or when > found[0]):
+            found = (when, seen)
+    return None if found is None else (found[1], found[0])
 
 
 def load_base(root: Path, peer: str) -> tuple[PeerBase, str | None]:
@@ -107,7 +166,14 @@ def load_base(root: Path, peer: str) -> tuple[PeerBase, str | None]:
     try:
         if not isinstance(record, dict) or not isinstance(record.get("synced_at"), str):
             raise ValueError("a peer has no sync time")
-        base = PeerBase(_side(record.get("ours")), _side(record.get("theirs")), record["synced_at"])
+        peer_id, seen_at = record.get("peer_id"), record.get("seen_at")
+        base = PeerBase(
+            _side(record.get("ours")),
+            _side(record.get("theirs")),
+            record["synced_at"],
+            peer_id if isinstance(peer_id, str) else None,
+            seen_at if isinstance(seen_at, str) else None,
+        )
     except ValueError as error:
         return PeerBase(), f"{root / SYNC_FILE} is damaged for {peer} ({error})"
     return base, problem
@@ -119,11 +185,29 @@ def side(entries: Mapping[str, Entry], listed: Iterable[str], removed: Iterable[
     return Base(kept, frozenset(listed), frozenset(removed))
 
 
-def save_base(root: Path, peer: str, ours: Base, theirs: Base) -> None:
+def save_base(
+    root: Path,
+    peer: str,
+    ours: Base,
+    theirs: Base,
+    peer_id: str | None = None,
+    seen_at: str | None = None,
+) -> None:
     """Record what the two sides hold after a sync (under the library's lock); other peers'
     records are kept as they are. Raises `PapershelfError` (`SaveError`) when it cannot."""
-    peers, _problem = _read(root)
+    peers, own, _problem = _read_whole(root)
     peers = dict(peers)
-    peers[peer] = {"synced_at": utc_now(), "ours": _side_json(ours), "theirs": _side_json(theirs)}
-    document = {"format": FORMAT, "version": VERSION, "peers": dict(sorted(peers.items()))}
+    peers[peer] = {
+        "synced_at": utc_now(),
+        "peer_id": peer_id,
+        "seen_at": seen_at,
+        "ours": _side_json(ours),
+        "theirs": _side_json(theirs),
+    }
+    document = {
+        "format": FORMAT,
+        "version": VERSION,
+        "self": own or uuid.uuid4().hex,
+        "peers": dict(sorted(peers.items())),
+    }
     atomic_write(root / SYNC_FILE, dumps(document))

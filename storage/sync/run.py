@@ -33,7 +33,15 @@ from papershelf.storage.library.library import Library, MergePlan, MergeView
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.sync.merge import FieldConflict, merge_entry
 from papershelf.storage.sync.other import Other, SyncError, read_other
-from papershelf.storage.sync.peers import PeerBase, load_base, save_base, side
+from papershelf.storage.sync.peers import (
+    Base,
+    PeerBase,
+    load_base,
+    own_id,
+    save_base,
+    side,
+    their_view,
+)
 
 __all__ = ["Conflict", "SyncError", "SyncReport", "read_other", "sync_library"]
 
@@ -98,13 +106,18 @@ def sync_library(
     base, problem = load_base(library.root, peer)
     notices = [problem] if problem else []
     label = other.path.name or peer
-    planner = _Planner(other, base, label)
+    view = their_view(other.path, own_id(library.root)) if other.is_library else None
+    seen_at = None if view is None else view[1]
+    # A view of us taken in by an earlier sync is no news: our own record is newer than it.
+    seen = None if view is None or seen_at == base.seen_at else view[0]
+    planner = _Planner(other, base, label, seen)
+    peer_id = own_id(other.path) if other.is_library else None
 
     def record(view: MergeView) -> None:
         try:
             ours = side(view.entries, view.papers, view.removed)
             theirs = side(planner.theirs_entries, planner.theirs_listed, planner.theirs_removed)
-            save_base(library.root, peer, ours, theirs)
+            save_base(library.root, peer, ours, theirs, peer_id, seen_at)
         except PapershelfError as error:
             notices.append(
                 f"the sync is saved, but not the record of it ({error}): the next sync with "
@@ -122,12 +135,33 @@ class _Planner:
     other: Other
     base: PeerBase
     label: str
+    seen: Base | None = None
+    """What the other library saw of us when it last synced from us (`peers.their_view`)."""
     theirs_entries: dict[str, Entry] = field(default_factory=dict)
     theirs_listed: set[str] = field(default_factory=set)
     theirs_removed: set[str] = field(default_factory=set)
     report: SyncReport = field(default_factory=lambda: SyncReport(""))
     conflicts: list[Conflict] = field(default_factory=list)
     names: _Names = field(default_factory=lambda: _Names())
+    view: MergeView | None = None
+
+    def _bases(self, pid: str) -> tuple[Entry, Entry, str, str]:
+        """The paper's base entry and presence on our side and theirs: what the two last
+        agreed on, or, when we have not changed the paper since the other library saw it, what
+        it saw (its version then supersedes ours: it merged ours)."""
+        view, seen, base = self.view, self.seen, self.base
+        if seen is not None and view is not None:
+            was = seen.entries.get(pid, _DEFAULT)
+            presence = _presence(pid, seen.listed, seen.removed)
+            now = view.entries.get(pid, _DEFAULT)
+            if now == was and _presence(pid, view.papers, view.removed) == presence:
+                return was, was, presence, presence
+        return (
+            base.ours.entries.get(pid, _DEFAULT),
+            base.theirs.entries.get(pid, _DEFAULT),
+            _presence(pid, base.ours.listed, base.ours.removed),
+            _presence(pid, base.theirs.listed, base.theirs.removed),
+        )
 
     def plan(self, view: MergeView) -> MergePlan:
         """The merge of what the library holds now (called by `Library.merge_state`)."""
@@ -139,6 +173,14 @@ class _Planner:
         removed_there = {to_ours.get(pid, pid) for pid in (other.removed or {})} - set(listed)
         self.theirs_entries, self.theirs_removed = theirs, removed_there
         self.theirs_listed = set(listed)
+        if self.seen is not None:
+            seen = self.seen
+            self.seen = Base(
+                {to_ours.get(pid, pid): entry for pid, entry in seen.entries.items()},
+                frozenset(to_ours.get(pid, pid) for pid in seen.listed),
+                frozenset(to_ours.get(pid, pid) for pid in seen.removed),
+            )
+        self.view = view
         self.conflicts = []
         add: list[Paper] = []
         remove: list[str] = []
@@ -160,13 +202,14 @@ class _Planner:
         coming: set[str],
     ) -> dict[str, Entry]:
         """The entries that change: each paper's three-way merge."""
-        ours_base, theirs_base = self.base.ours, self.base.theirs
         entries: dict[str, Entry] = {}
-        ids = set(view.entries) | set(theirs) | set(ours_base.entries) | set(theirs_base.entries)
+        ids = set(view.entries) | set(theirs)
+        ids |= set(self.base.ours.entries) | set(self.base.theirs.entries)
+        if self.seen is not None:
+            ids |= set(self.seen.entries)
         for pid in sorted(ids):
             ours = view.entries.get(pid, _DEFAULT)
-            base_ours = ours_base.entries.get(pid, _DEFAULT)
-            base_theirs = theirs_base.entries.get(pid, _DEFAULT)
+            base_ours, base_theirs, _, _ = self._bases(pid)
             # Their removal cleared the entry: that is no edit of it (the removal is merged
             # as a removal, by `_going`).
             now_theirs = base_theirs if pid in removed_there else theirs.get(pid, _DEFAULT)
@@ -188,17 +231,15 @@ class _Planner:
         """The papers that come in and go: where they changed a paper's presence (listed,
         removed, never held) since the last agreement and we did not, theirs is taken; where
         both changed it, to different ones, ours stays and the report says so."""
-        base = self.base
         add: list[Paper] = []
         remove: list[str] = []
         for pid in [*listed, *sorted(removed_there)]:
             theirs_now = _presence(pid, listed, removed_there)
             ours_now = _presence(pid, view.papers, view.removed)
-            if theirs_now == ours_now or theirs_now == _presence(
-                pid, base.theirs.listed, base.theirs.removed
-            ):
+            _, _, ours_was, theirs_was = self._bases(pid)
+            if theirs_now in (ours_now, theirs_was):
                 continue
-            if ours_now != _presence(pid, base.ours.listed, base.ours.removed):
+            if ours_now != ours_was:
                 item = FieldConflict("removal", f"{ours_now} here", f"{theirs_now} there", "ours")
                 self._conflict(pid, item)
             elif theirs_now == "listed":
@@ -206,7 +247,7 @@ class _Planner:
                 add.append(view.removed.get(pid) or listed[pid])
             elif ours_now == "listed":
                 ours = view.entries.get(pid, _DEFAULT)
-                base_ours = base.ours.entries.get(pid, _DEFAULT)
+                base_ours = self._bases(pid)[0]
                 if _edited(ours, base_ours):
                     what = f"changed here ({_fields(ours, base_ours)})"
                     self._conflict(pid, FieldConflict("removal", what, "removed there", "ours"))

@@ -6,6 +6,8 @@ states. The properties:
 - commutative where no conflict exists: A after `sync B` holds what B after `sync A` holds
   (papers listed, entries field by field); the conflicts found either way are the same;
 - idempotent: a second sync right after the first changes nothing and reports nothing;
+- convergent: B syncing back right after A synced B ends equal to A, with no conflict reported
+  again (A's record of what it saw of B tells B that A merged B's changes already);
 - loses nothing: every change either side made since the common start (each tag added or
   removed, each status, star and note, each removal and import) is in the result, or the
   report names a conflict on that paper and field (a removal conflict covers the whole paper).
@@ -190,7 +192,8 @@ def test_two_libraries_changed_concurrently_merge_alike_once_and_lose_nothing(
     start_ops: list[Op], ops_a: list[Op], ops_b: list[Op]
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        a_root, b_root, saved = Path(tmp, "a"), Path(tmp, "b"), Path(tmp, "a-before")
+        a_root, b_root = Path(tmp, "a"), Path(tmp, "b")
+        saved, saved_b = Path(tmp, "a-before"), Path(tmp, "b-before")
         first = Library.open(a_root, seed=False)
         first.import_papers(POOL, "pool.txt")
         for op in start_ops:
@@ -212,15 +215,27 @@ def test_two_libraries_changed_concurrently_merge_alike_once_and_lose_nothing(
         side_a, side_b = Shot.of(a_root), Shot.of(b_root)
 
         shutil.copytree(a_root, saved)
+        shutil.copytree(b_root, saved_b)
         report_a = sync(a_root, b_root)
         result_a = Shot.of(a_root)
         again = sync(a_root, b_root)
         assert (again.papers_in, again.changed, again.removed, again.conflicts) == (0, 0, 0, ())
         assert Shot.of(a_root) == result_a
 
-        # B syncs with A as A was before its sync.
-        shutil.rmtree(a_root)
-        shutil.copytree(saved, a_root)
+        # B, unchanged since A read it, syncs back: A merged B's changes already, so B takes
+        # A's result whole, conflicts included, and reports none (A's record of B says what A
+        # saw of B). Then the two agree: nothing more either way.
+        back = sync(b_root, a_root)
+        assert back.conflicts == ()
+        assert Shot.of(b_root) == result_a
+        for root, other in ((a_root, b_root), (b_root, a_root)):
+            again = sync(root, other)
+            assert (again.papers_in, again.changed, again.removed, again.conflicts) == (0, 0, 0, ())
+
+        # B, as it was, syncs with A as A was before its sync.
+        for root, copy in ((a_root, saved), (b_root, saved_b)):
+            shutil.rmtree(root)
+            shutil.copytree(copy, root)
         report_b = sync(b_root, a_root)
         result_b = Shot.of(b_root)
         again = sync(b_root, a_root)
