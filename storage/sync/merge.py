@@ -9,8 +9,9 @@ values and resolved without dropping either side's change where the field allows
   both sides' additions);
 - note: both texts, ours first, then a marked line naming the other library, then theirs (an
   emptied note on one side keeps the other's text);
-- status and star: one value only, so the newer change (the entry's `updated_at`, the time of
-  its last change) wins, and the report names both.
+- status and star: one value only, so the newer change wins, and the report names both. When
+  a side changed a field is the time of the newest step of its undo history that changed it
+  (`change_times`), else the entry's `updated_at` (the time of its last change of any field).
 
 The two bases differ when one side has not synced back yet; with a base per side, a change of
 ours the other side has not seen is never taken for a change of theirs. Without any base (the
@@ -19,11 +20,16 @@ first sync with a library), both bases are the default entry: every difference i
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
+from papershelf.storage.library.changes import NOTE_MAX_CHARS
+from papershelf.storage.library.journal import Step
 from papershelf.storage.model import STATUSES, Entry
 
-__all__ = ["FieldConflict", "merge_entry", "note_separator"]
+__all__ = ["FieldConflict", "change_times", "merge_entry", "note_separator"]
+
+_DEFAULT = Entry()
 
 FIELDS = ("tags", "status", "starred", "note")
 
@@ -46,13 +52,28 @@ def note_separator(label: str) -> str:
 
 
 def merge_entry(
-    ours: Entry, base_ours: Entry, theirs: Entry, base_theirs: Entry, label: str
+    ours: Entry,
+    base_ours: Entry,
+    theirs: Entry,
+    base_theirs: Entry,
+    label: str,
+    times: tuple[Mapping[str, str], Mapping[str, str]] = ({}, {}),
 ) -> tuple[Entry, list[FieldConflict]]:
     """Our entry with their changes since `base_theirs` applied, and the conflicts (fields
     both changed, ours since `base_ours`, to different values). `label` names the other side
-    in a merged note. `updated_at` is ours when nothing changed, else the newer of the two."""
+    in a merged note. `times` are when each side last changed each field (`change_times`; a
+    field missing there: the entry's `updated_at`, its last change of any field). `updated_at`
+    is ours when nothing changed, else the newer of the two."""
     conflicts: list[FieldConflict] = []
-    newer_theirs = (theirs.updated_at or "") > (ours.updated_at or "")
+
+    def when(entry: Entry, side: Mapping[str, str], name: str) -> str:
+        return side.get(name) or entry.updated_at or ""
+
+    def newer_theirs(name: str) -> bool:
+        return when(theirs, times[1], name) > when(ours, times[0], name)
+
+    def same_time(name: str) -> bool:
+        return when(theirs, times[1], name) == when(ours, times[0], name)
 
     # Tags, one by one: what they added comes in, what either side removed goes.
     their_added = theirs.tags - base_theirs.tags
@@ -68,8 +89,8 @@ def merge_entry(
             status = theirs.status
         else:
             rank = STATUSES.index
-            take = newer_theirs or (
-                theirs.updated_at == ours.updated_at and rank(theirs.status) > rank(ours.status)
+            take = newer_theirs("status") or (
+                same_time("status") and rank(theirs.status) > rank(ours.status)
             )
             status = theirs.status if take else ours.status
             kept = "theirs, the newer" if take else "ours, the newer"
@@ -80,7 +101,7 @@ def merge_entry(
         if ours.starred == base_ours.starred:
             starred = theirs.starred
         else:
-            take = newer_theirs or (theirs.updated_at == ours.updated_at and theirs.starred)
+            take = newer_theirs("starred") or (same_time("starred") and theirs.starred)
             starred = theirs.starred if take else ours.starred
             kept = "theirs, the newer" if take else "ours, the newer"
             conflicts.append(
@@ -95,6 +116,11 @@ def merge_entry(
             note = ours.note + note_separator(label) + theirs.note
         if ours.note != base_ours.note:
             kept = "both" if ours.note and theirs.note else "theirs" if theirs.note else "ours"
+            if len(note) > NOTE_MAX_CHARS:
+                # A note the library could not take (nor a backup hold): ours stays, theirs
+                # stays in the other library, and the report says so.
+                note = ours.note
+                kept = f"ours: both together are over {NOTE_MAX_CHARS:,} characters"
             conflicts.append(FieldConflict("note", ours.note, theirs.note, kept))
 
     merged = Entry(tags, status, starred, note, ours.updated_at)
@@ -102,6 +128,20 @@ def merge_entry(
         stamps = [stamp for stamp in (ours.updated_at, theirs.updated_at) if stamp]
         merged = replace(merged, updated_at=max(stamps) if stamps else None)
     return merged, conflicts
+
+
+def change_times(steps: Iterable[Step]) -> dict[str, dict[str, str]]:
+    """When each field of each paper last changed, by the undo history (`steps`, oldest first,
+    as the journal keeps them): `{paper id: {field: time}}`. A field no step names (history
+    trimmed, or changed by a process whose journal write failed) is left out."""
+    found: dict[str, dict[str, str]] = {}
+    for step in steps:
+        for pid, after in step.after.items():
+            old, new = step.before.get(pid) or _DEFAULT, after or _DEFAULT
+            for name in FIELDS:
+                if getattr(old, name) != getattr(new, name) and step.at:
+                    found.setdefault(pid, {})[name] = step.at
+    return found
 
 
 def _tags(tags: frozenset[str]) -> str:

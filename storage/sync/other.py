@@ -10,15 +10,17 @@ naming the path and the problem in one line.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from papershelf.storage.errors import PapershelfError
 from papershelf.storage.export.backup import read_backup
 from papershelf.storage.files.jsonstore import AtomicJSONStorage, CorruptFileError
 from papershelf.storage.files.layout import PAPERS_FILE, STATE_FILE
+from papershelf.storage.library.journal import JournalStore
 from papershelf.storage.library.records import entries_of, papers_of, read_checked, removed_of
 from papershelf.storage.model import Entry, Paper
+from papershelf.storage.sync.merge import change_times
 from papershelf.storage.text.clean import clean_text
 
 __all__ = ["Other", "SyncError", "read_other"]
@@ -38,6 +40,9 @@ class Other:
     entries: dict[str, Entry]
     papers: dict[str, Paper] | None = None
     removed: dict[str, Paper] | None = None
+    times: dict[str, dict[str, str]] = field(default_factory=dict)
+    """When each field of each paper last changed there, by its undo history (a library
+    directory's journal.json, read like the rest; `merge.change_times`)."""
 
     @property
     def is_library(self) -> bool:
@@ -85,4 +90,6 @@ def _read_library(given: Path, path: Path) -> Other:
         raise SyncError(f"cannot sync with {given}: {error}") from None
     # Notes as the library would store them (a backup's are cleaned as it is read).
     cleaned = {pid: replace(e, note=clean_text(e.note).strip()) for pid, e in entries.items()}
-    return Other(path, cleaned, dict(papers), dict(removed))
+    # Its undo history, read as it is: a damaged one reads as empty and is left alone.
+    times = change_times(JournalStore(path).peek().undo)
+    return Other(path, cleaned, dict(papers), dict(removed), times)

@@ -29,9 +29,10 @@ from pathlib import Path
 
 from papershelf.storage.errors import PapershelfError
 from papershelf.storage.ingest.merge import MatchIndex
+from papershelf.storage.library.journal import JournalStore
 from papershelf.storage.library.library import Library, MergePlan, MergeView
 from papershelf.storage.model import Entry, Paper
-from papershelf.storage.sync.merge import FieldConflict, merge_entry
+from papershelf.storage.sync.merge import FieldConflict, change_times, merge_entry
 from papershelf.storage.sync.other import Other, SyncError, read_other
 from papershelf.storage.sync.peers import (
     Base,
@@ -110,7 +111,7 @@ def sync_library(
     seen_at = None if view is None else view[1]
     # A view of us taken in by an earlier sync is no news: our own record is newer than it.
     seen = None if view is None or seen_at == base.seen_at else view[0]
-    planner = _Planner(other, base, label, seen)
+    planner = _Planner(other, base, label, seen, Path(library.root))
     peer_id = own_id(other.path) if other.is_library else None
 
     def record(view: MergeView) -> None:
@@ -137,6 +138,9 @@ class _Planner:
     label: str
     seen: Base | None = None
     """What the other library saw of us when it last synced from us (`peers.their_view`)."""
+    library_root: Path = Path()
+    times: tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]] = ({}, {})
+    """When each field last changed here and there (`merge.change_times`), by paper."""
     theirs_entries: dict[str, Entry] = field(default_factory=dict)
     theirs_listed: set[str] = field(default_factory=set)
     theirs_removed: set[str] = field(default_factory=set)
@@ -173,6 +177,10 @@ class _Planner:
         removed_there = {to_ours.get(pid, pid) for pid in (other.removed or {})} - set(listed)
         self.theirs_entries, self.theirs_removed = theirs, removed_there
         self.theirs_listed = set(listed)
+        self.times = (
+            change_times(JournalStore(self.library_root).peek().undo),
+            {to_ours.get(pid, pid): fields for pid, fields in other.times.items()},
+        )
         if self.seen is not None:
             seen = self.seen
             self.seen = Base(
@@ -218,7 +226,8 @@ class _Planner:
                 what = f"changed there ({_fields(now_theirs, base_theirs)})"
                 self._conflict(pid, FieldConflict("removal", "removed here", what, "removed"))
                 continue
-            merged, found = merge_entry(ours, base_ours, now_theirs, base_theirs, self.label)
+            times = (self.times[0].get(pid, {}), self.times[1].get(pid, {}))
+            merged, found = merge_entry(ours, base_ours, now_theirs, base_theirs, self.label, times)
             for item in found:
                 self._conflict(pid, item)
             if merged != ours:

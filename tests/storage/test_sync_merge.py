@@ -11,7 +11,7 @@ from synthetic import make_papers, synthetic_library
 from papershelf.storage.library.journal import Step
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Entry
-from papershelf.storage.sync.merge import merge_entry
+from papershelf.storage.sync.merge import change_times, merge_entry
 from papershelf.storage.sync.peers import SYNC_FILE, load_base, save_base, side
 from papershelf.storage.sync.run import sync_library
 
@@ -61,6 +61,14 @@ def test_both_changed_notes_keep_both_texts_and_an_emptied_note_keeps_the_other(
     assert merged.note == "mine" and [c.kept for c in conflicts] == ["ours"]
 
 
+def test_two_notes_too_long_together_keep_ours_and_say_so() -> None:
+    base = entry(note="draft")
+    ours, theirs = entry(note="o" * 15_000), entry(note="t" * 15_000)
+    merged, conflicts = merge_entry(ours, base, theirs, base, "desk")
+    assert merged.note == ours.note
+    assert [c.kept for c in conflicts] == ["ours: both together are over 20,000 characters"]
+
+
 def test_status_and_star_take_the_newer_change_and_report_both() -> None:
     early, late = "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z"
     ours = entry(status="read", starred=True, updated_at=early)
@@ -76,6 +84,26 @@ def test_status_and_star_take_the_newer_change_and_report_both() -> None:
     # The other way round, the same values win: the merge is the same both ways.
     back, _ = merge_entry(theirs, base_theirs, ours, base, "x")
     assert (back.status, back.starred) == ("reading", False)
+
+
+def test_a_field_s_own_change_time_decides_not_the_entry_s_last_change() -> None:
+    # Ours changed status early and tags late (updated_at is late); theirs changed status
+    # in between: theirs is the newer status change.
+    base = Entry()
+    ours = entry("late", status="read", updated_at="2026-03-01T12:00:00Z")
+    theirs = entry(status="reading", updated_at="2026-03-01T11:00:00Z")
+    steps = [
+        Step("status read on X", {"p": None}, {"p": entry(status="read")}, "2026-03-01T10:00:00Z"),
+        Step("tag +late on X", {"p": entry(status="read")}, {"p": ours}, "2026-03-01T12:00:00Z"),
+    ]
+    times = change_times(steps)
+    assert times == {"p": {"status": "2026-03-01T10:00:00Z", "tags": "2026-03-01T12:00:00Z"}}
+    merged, conflicts = merge_entry(ours, base, theirs, base, "x", (times["p"], {}))
+    assert merged.status == "reading"
+    assert [c.kept for c in conflicts if c.field == "status"] == ["theirs, the newer"]
+    # By the entries' updated_at alone, ours would have won.
+    merged, _ = merge_entry(ours, base, theirs, base, "x")
+    assert merged.status == "read"
 
 
 def test_the_record_reads_back_and_a_damaged_one_is_an_empty_base_with_a_notice(
