@@ -207,7 +207,9 @@ def save_base(
     document = {
         "format": FORMAT,
         "version": VERSION,
-        "self": own or uuid.uuid4().hex,
+        # A library copied whole (to start the other machine) carries the same id: the first
+        # sync between the two gives this one its own.
+        "self": own if own and own != peer_id else uuid.uuid4().hex,
         "peers": dict(sorted(peers.items())),
     }
     atomic_write(root / SYNC_FILE, dumps(document))

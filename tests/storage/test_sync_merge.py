@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from synthetic import make_papers, synthetic_library
@@ -12,7 +13,7 @@ from papershelf.storage.library.journal import Step
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Entry
 from papershelf.storage.sync.merge import change_times, merge_entry
-from papershelf.storage.sync.peers import SYNC_FILE, load_base, save_base, side
+from papershelf.storage.sync.peers import SYNC_FILE, load_base, own_id, save_base, side
 from papershelf.storage.sync.run import sync_library
 
 
@@ -152,3 +153,13 @@ def test_a_sync_step_reads_back_from_the_journal_and_undo_takes_its_papers_out(
     assert again.redo() == "sync with theirs"
     assert [paper.id for paper in again.papers()][2:] == [paper.id for paper in extra]
     assert again.entry(extra[1].id).tags == {"fresh"}
+
+
+def test_a_library_copied_whole_gets_its_own_id_at_its_first_sync(tmp_path: Path) -> None:
+    first = synthetic_library(tmp_path / "first", 2)
+    synthetic_library(tmp_path / "other", 1)
+    sync_library(first, tmp_path / "other")
+    shutil.copytree(tmp_path / "first", tmp_path / "copy")
+    assert own_id(tmp_path / "copy") == own_id(tmp_path / "first") is not None
+    sync_library(Library.open(tmp_path / "copy", seed=False), tmp_path / "first")
+    assert own_id(tmp_path / "copy") not in (None, own_id(tmp_path / "first"))
