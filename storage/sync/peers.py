@@ -2,7 +2,8 @@
 
     {"format": "papershelf-sync", "version": 1, "self": "<this library's random id>",
      "peers": {"<the other side's resolved path>": {
-         "synced_at": "2026-12-03T17:00:00Z", "peer_id": "<its id>" | null,
+         "synced_at": "2026-12-03T17:00:00Z", "token": "<random, new at each sync>",
+         "peer_id": "<its self>" | null, "seen_at": "<its record of us: token>" | null,
          "ours":   {"entries": {"<id>": <entry>}, "listed": [...], "removed": [...]},
          "theirs": {"entries": {"<id>": <entry>}, "listed": [...], "removed": [...]}}}}
 
@@ -16,7 +17,8 @@ The other side's own sync.json (read, never written) helps too: its record of th
 (`peer_id` = our `self`) says what it saw of us when it last synced from us. A paper we have not
 changed since it saw it was merged there already: its version there supersedes ours, so its
 base is what it saw (`their_view`), and syncing back after the other side merged reports no
-conflict twice. `self` is made (random) by the first sync and never changes.
+conflict twice. `self` is made (random) by the first sync; a library copied whole gets its own
+at its first sync with the original.
 
 A missing file, or a peer it does not name, means the two never agreed: both bases are empty.
 A damaged or foreign file is read as empty too (and said once): the merge then takes every
@@ -73,8 +75,8 @@ class PeerBase:
     peer_id: str | None = None
     """The peer's `self` when it was read (None: it had none, or a backup file)."""
     seen_at: str | None = None
-    """When the peer had last synced from us, as its record of us said at that sync: a view
-    of us it holds with this time was taken in already, so it is used no more."""
+    """The `token` of the peer's record of us as it was at this sync: a view of us under that
+    token was taken in already, so it is used no more."""
 
 
 def _side(data: Any) -> Base:
@@ -137,23 +139,25 @@ def own_id(root: Path) -> str | None:
 
 def their_view(other_root: Path, our_id: str | None) -> tuple[Base, str] | None:
     """What the library at `other_root` saw of us (its record whose `peer_id` is `our_id`,
-    the newest if several) when it last synced from us, and when (its `synced_at`); None when
-    it has none usable."""
+    the newest if several) when it last synced from us, and that record's `token` (new at
+    every sync); None when it has none usable."""
     if our_id is None:
         return None
     peers, _own, _problem = _read_whole(other_root)
-    found: tuple[str, Base] | None = None
+    found: tuple[str, str, Base] | None = None
     for record in peers.values():
         if not isinstance(record, dict) or record.get("peer_id") != our_id:
             continue
-        when = record.get("synced_at")
+        when, token = record.get("synced_at"), record.get("token")
+        if not isinstance(when, str) or not isinstance(token, str):
+            continue
         try:
             seen = _side(record.get("theirs"))
         except ValueError:
             continue
-        if isinstance(when, str) and (found is None or when > found[0]):
-            found = (when, seen)
-    return None if found is None else (found[1], found[0])
+        if found is None or when > found[0]:
+            found = (when, token, seen)
+    return None if found is None else (found[2], found[1])
 
 
 def load_base(root: Path, peer: str) -> tuple[PeerBase, str | None]:
@@ -199,6 +203,8 @@ def save_base(
     peers = dict(peers)
     peers[peer] = {
         "synced_at": utc_now(),
+        # Which sync this record is (times have seconds only, and syncs can be quicker).
+        "token": uuid.uuid4().hex,
         "peer_id": peer_id,
         "seen_at": seen_at,
         "ours": _side_json(ours),
