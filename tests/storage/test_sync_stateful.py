@@ -79,6 +79,12 @@ class TwoLibraries(RuleBasedStateMachine):
             assert quiet(sync_library(self.library(other), self.roots[side]))
         self.last = (side, other)
 
+    @rule(side=st.sampled_from(SIDES))
+    def round_trip(self, side: str) -> None:
+        """Sync, then sync straight back: the second finds no conflict and both agree."""
+        self.sync(side)
+        self.sync("b" if side == "a" else "a")
+
 
 TwoLibraries.TestCase.settings = settings(
     max_examples=EXAMPLES, stateful_step_count=10, deadline=None
