@@ -223,8 +223,8 @@ class _Planner:
             now_theirs = base_theirs if pid in removed_there else theirs.get(pid, _DEFAULT)
             gone_here = pid in view.removed and pid not in view.papers and pid not in coming
             if gone_here and _edited(now_theirs, base_theirs):
-                what = f"changed there ({_fields(now_theirs, base_theirs)})"
-                self._conflict(pid, FieldConflict("removal", "removed here", what, "removed"))
+                what = f"changed ({_fields(now_theirs, base_theirs)})"
+                self._conflict(pid, FieldConflict("removal", "removed", what, "removed"))
                 continue
             times = (self.times[0].get(pid, {}), self.times[1].get(pid, {}))
             merged, found = merge_entry(ours, base_ours, now_theirs, base_theirs, self.label, times)
@@ -249,7 +249,7 @@ class _Planner:
             if theirs_now in (ours_now, theirs_was):
                 continue
             if ours_now != ours_was:
-                item = FieldConflict("removal", f"{ours_now} here", f"{theirs_now} there", "ours")
+                item = FieldConflict("removal", ours_now, theirs_now, f"ours, {ours_now}")
                 self._conflict(pid, item)
             elif theirs_now == "listed":
                 # A removed paper comes back as our removed table keeps it.
@@ -258,8 +258,9 @@ class _Planner:
                 ours = view.entries.get(pid, _DEFAULT)
                 base_ours = self._bases(pid)[0]
                 if _edited(ours, base_ours):
-                    what = f"changed here ({_fields(ours, base_ours)})"
-                    self._conflict(pid, FieldConflict("removal", what, "removed there", "ours"))
+                    what = f"changed ({_fields(ours, base_ours)})"
+                    item = FieldConflict("removal", what, "removed", "ours, listed")
+                    self._conflict(pid, item)
                 else:
                     remove.append(pid)
         return add, remove
