@@ -36,7 +36,7 @@ __all__ = ["CHUNK", "MAX_WORKERS", "POOL_AFTER", "Draft", "draft", "named", "wor
 
 CHUNK = 256
 """Records named together: large enough that sending them to a worker costs little (~0.3 MB)."""
-POOL_AFTER = 4096
+POOL_AFTER = 2048
 """Records named in this process before a pool starts: starting one costs ~0.2 s of CPU."""
 MAX_WORKERS = 3
 _AHEAD = 2
