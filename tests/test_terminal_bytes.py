@@ -277,6 +277,8 @@ def test_cli_messages_never_carry_a_payload_to_a_real_terminal(tmp_path: Path) -
         ["undo"],
         ["backup", str(backup)],
         ["restore", str(backup)],
+        ["restore", "--merge", str(backup)],
+        ["sync", "--dry-run", str(backup)],
         ["show", f"no{OSC52}such"],
         ["status", PAPER.id, f"x{CLEAR}"],
     ]

@@ -59,6 +59,12 @@ def cmd_restore(args: argparse.Namespace) -> int:
     """Replace the whole user state with FILE's (one undoable step)."""
     from papershelf.storage.export.backup import restore_backup
 
+    if args.merge:
+        from papershelf.cli.syncing import merge_from
+
+        return merge_from(args, args.file)
+    if args.dry_run:
+        raise PapershelfError("--dry-run goes with --merge (a restore replaces the state)")
     library = open_library(args)
     report = restore_backup(library, args.file)
     if not report.changed:

@@ -47,6 +47,7 @@ HANDLERS: dict[str | None, str] = {
     "export": "exporting:cmd_export",
     "backup": "exporting:cmd_backup",
     "restore": "exporting:cmd_restore",
+    "sync": "syncing:cmd_sync",
 }
 """Each command's function, as `module:function` in `papershelf.cli`."""
 

@@ -211,6 +211,25 @@ def _backup_arguments(p: argparse.ArgumentParser) -> None:
 
 def _restore_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path, metavar="FILE")
+    p.add_argument(
+        "--merge",
+        action="store_true",
+        help="merge FILE into the state, as sync does, instead of replacing it",
+    )
+    p.add_argument("--dry-run", action="store_true", help="with --merge: print, write nothing")
+
+
+# -- sync (two machines, one reading list) ---------------------------------------------------
+
+
+def _sync_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "other", type=Path, metavar="OTHER", help="another library directory or a backup file"
+    )
+    p.add_argument("--dry-run", action="store_true", help="print what would change, write nothing")
+
+
+# -- end of sync ------------------------------------------------------------------------------
 
 
 def _related_arguments(p: argparse.ArgumentParser) -> None:
@@ -247,6 +266,10 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
         _restore_arguments,
     ),
     "related": ("list the papers most like one paper", _related_arguments),
+    "sync": (
+        "merge another library (a synced folder, a git checkout) or a backup into this one",
+        _sync_arguments,
+    ),
 }
 """Each sub-command's help line and the function that adds its arguments, in help order."""
 

@@ -147,22 +147,31 @@ class EntryChanges:
             source, target = (step.after, step.before) if back else (step.before, step.after)
             wanted, _, conflicts = journal.plan_travel(source, target, state.entries)
             papers = self._papers
-            to_move: list[str] = []
-            if step.papers:
+            # A sync's added papers move the other way round a removal's: undo takes them out.
+            # Undo takes them out before putting removed ones back, redo the other way round,
+            # so every position a step recorded is the one it meets.
+            parts = [(step.papers, back), (step.added, not back)]
+            if back:
+                parts.reverse()
+            to_move: list[list[str]] = [[] for _ in parts]
+            if step.papers or step.added:
                 papers.reload(for_write=True)
-                to_move, _, held_back = classify(
-                    step.papers, papers.papers, papers.removed or {}, back=back
-                )
-                conflicts += [pid for pid in held_back if pid not in conflicts]
+                for number, (changes, direction) in enumerate(parts):
+                    to_move[number], _, held_back = classify(
+                        changes, papers.papers, papers.removed or {}, back=direction
+                    )
+                    conflicts += [pid for pid in held_back if pid not in conflicts]
             blocked = set(conflicts)
             moved = [pid for pid in step.ids if pid not in blocked]
             verb = "undo" if back else "redo"
-            if moved_papers := [pid for pid in to_move if pid not in blocked]:
+            if any(pid not in blocked for ids in to_move for pid in ids):
                 # papers.json first: the step stays on its stack until the journal is written,
                 # so a kill after this finds these papers done and the entries still to do.
-                new, removed, changed = apply_papers(
-                    step.papers, moved_papers, papers.papers, papers.removed or {}, back=back
-                )
+                new, removed, changed = papers.papers, papers.removed or {}, set()
+                for (changes, direction), ids in zip(parts, to_move, strict=True):
+                    moving = [pid for pid in ids if pid not in blocked]
+                    new, removed, done = apply_papers(changes, moving, new, removed, back=direction)
+                    changed |= done
                 try:
                     papers.rewrite(new, changed, removed)
                 except SaveError as error:

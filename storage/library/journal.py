@@ -14,7 +14,8 @@ A step (`journal_steps.Step`, re-exported here) holds the entries of the papers 
 null: removed); their records are in papers.json's removed table, written in the same atomic
 write that took them out, so a removal of 10,000 papers does not make every later save of the
 journal rewrite 20 MB of abstracts. A papershelf without removal ignores the key (it reads
-`before`, `after`, `description`, `at`).
+`before`, `after`, `description`, `at`). A sync (`storage.sync`) records the papers it listed
+under `"added"`, in the same shape (`kept` null): undo takes them out, into the removed table.
 
 The file is written atomically under the library's lock, right after state.json (before it, for
 a removal: `storage.library.removal`); a change that reached state.json but not the journal (a

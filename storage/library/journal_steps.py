@@ -84,13 +84,18 @@ def _texts(value: Any) -> tuple[str, ...]:
 @dataclass(frozen=True, slots=True)
 class Step:
     """One undoable change: the affected papers' entries before and after it, and (a removal)
-    their records (`papers`)."""
+    their records (`papers`); a sync (`storage.sync`) may also list papers (`added`), which
+    undo takes out again, into the removed table, as redo of a removal would."""
 
     description: str
     before: Mapping[str, Entry | None]
     after: Mapping[str, Entry | None]
     at: str = ""
     papers: Mapping[str, PaperChange] = field(default_factory=dict)
+    added: Mapping[str, PaperChange] = field(default_factory=dict)
+    """Papers the step listed (from another library, or back from the removed table): their
+    `kept` is None, the mirror of a removal. Stored under `"added"`, a key an older papershelf
+    ignores (its undo then puts back only the entries, as with removals before it knew them)."""
     _encoded: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
     def encoded(self) -> bytes:
@@ -116,6 +121,8 @@ class Step:
         }
         if self.papers:
             data["papers"] = {pid: change.to_json() for pid, change in self.papers.items()}
+        if self.added:
+            data["added"] = {pid: change.to_json() for pid, change in self.added.items()}
         return data
 
     @classmethod
@@ -131,8 +138,8 @@ class Step:
             raise ValueError("a step's before and after name different papers")
         if not isinstance(description, str):
             raise ValueError("a step has no description")
-        papers = data.get("papers", {})
-        if not isinstance(papers, dict):
+        papers, added = data.get("papers", {}), data.get("added", {})
+        if not isinstance(papers, dict) or not isinstance(added, dict):
             raise ValueError("a step's papers are not an object")
         return cls(
             description=description,
@@ -140,6 +147,7 @@ class Step:
             after={str(pid): _entry_from(value) for pid, value in after.items()},
             at=str(data.get("at") or ""),
             papers={str(pid): PaperChange.from_json(value) for pid, value in papers.items()},
+            added={str(pid): PaperChange.from_json(value) for pid, value in added.items()},
         )
 
     def only(self, ids: Sequence[str]) -> Step:
@@ -150,10 +158,11 @@ class Step:
             before={pid: e for pid, e in self.before.items() if pid in keep},
             after={pid: e for pid, e in self.after.items() if pid in keep},
             papers={pid: change for pid, change in self.papers.items() if pid in keep},
+            added={pid: change for pid, change in self.added.items() if pid in keep},
         )
 
     @property
     def ids(self) -> list[str]:
         """Every paper the step changed: its entries' and its records' (a paper that only
         lost a source has no entry in the step)."""
-        return list(dict.fromkeys([*self.after, *self.papers]))
+        return list(dict.fromkeys([*self.after, *self.papers, *self.added]))

@@ -56,6 +56,7 @@ from papershelf.storage.library.changes import NOTE_MAX_CHARS, EntryChanges, Inv
 from papershelf.storage.library.importer import FileReport, Importer, bundled_seed_files
 from papershelf.storage.library.journal import JournalStore, UndoOutcome
 from papershelf.storage.library.lock import LOCK_TIMEOUT, LibraryBusy, LibraryLock
+from papershelf.storage.library.merging import MergePlan, MergeView, apply_merge
 from papershelf.storage.library.papers_file import PapersFile
 from papershelf.storage.library.quarantine import NeedsLock, stale_temp_files
 from papershelf.storage.library.removal import RemoveReport
@@ -72,6 +73,8 @@ __all__ = [
     "InvalidInput",
     "Library",
     "LibraryBusy",
+    "MergePlan",
+    "MergeView",
     "NoLibrary",
     "RemoveReport",
     "UndoOutcome",
@@ -432,6 +435,26 @@ class Library:
         the default. Ids of papers not in the library are kept in state.json, so their entries
         come back when the paper is imported again. One undo step; returns how many changed."""
         return self._changes.replace_all(entries, description)
+
+    def merge_state(
+        self,
+        compute: Callable[[MergeView], MergePlan],
+        *,
+        dry_run: bool = False,
+        done: Callable[[MergeView], None] | None = None,
+    ) -> MergePlan:
+        """Bring in another library's state (`storage.sync`) as one undo step: `compute` gets
+        what the files hold under the lock and says which entries change and which papers come
+        in or go; `done` runs after the write, still under the lock. See `merging`."""
+        return apply_merge(
+            self._lock,
+            self._papers,
+            self._state,
+            self._journal,
+            compute,
+            dry_run=dry_run,
+            done=done,
+        )
 
     # -- removing papers (`changes.EntryChanges.remove`, `removal`) -------------------------------
 

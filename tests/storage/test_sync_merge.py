@@ -1,0 +1,165 @@
+"""The three-way merge of one entry (`storage.sync.merge`), the record of the last agreement
+(`storage.sync.peers`), and a sync's journal step (`Step.added`) read back and undone."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from synthetic import make_papers, synthetic_library
+
+from papershelf.storage.library.journal import Step
+from papershelf.storage.library.library import Library
+from papershelf.storage.model import Entry
+from papershelf.storage.sync.merge import change_times, merge_entry
+from papershelf.storage.sync.peers import SYNC_FILE, load_base, own_id, save_base, side
+from papershelf.storage.sync.run import sync_library
+
+
+def entry(*tags: str, **fields: object) -> Entry:
+    return Entry(tags=frozenset(tags), **fields)  # type: ignore[arg-type]
+
+
+def test_their_change_is_applied_to_ours_and_ours_stays() -> None:
+    base = entry("a", "b")
+    ours = entry("a", "b", status="reading")
+    theirs = entry("a", "c", note="theirs")  # removed b, added c, wrote a note
+    merged, conflicts = merge_entry(ours, base, theirs, base, "desktop")
+    assert merged.tags == {"a", "c"}
+    assert (merged.status, merged.note) == ("reading", "theirs")
+    assert conflicts == []
+
+
+def test_a_value_they_have_not_pulled_is_not_taken_for_their_change() -> None:
+    # We tagged #new after the last sync took place on their side only: our base has it,
+    # theirs does not (they never saw it). Their side did not remove it.
+    ours = entry("new", "old")
+    merged, conflicts = merge_entry(ours, entry("new", "old"), entry("old"), entry("old"), "x")
+    assert merged.tags == {"new", "old"} and conflicts == []
+    # Idempotent: merging the same again changes nothing.
+    again, _ = merge_entry(merged, merged, entry("old"), entry("old"), "x")
+    assert again == merged
+
+
+def test_both_changed_tags_keep_both_additions_minus_both_removals_and_are_reported() -> None:
+    base = entry("a", "b")
+    merged, conflicts = merge_entry(entry("a", "x"), base, entry("b", "y"), base, "desktop")
+    assert merged.tags == {"x", "y"}
+    assert [(c.field, c.ours, c.theirs, c.kept) for c in conflicts] == [
+        ("tags", "#a #x", "#b #y", "both")
+    ]
+
+
+def test_both_changed_notes_keep_both_texts_and_an_emptied_note_keeps_the_other() -> None:
+    base = entry(note="draft")
+    merged, conflicts = merge_entry(entry(note="mine"), base, entry(note="theirs"), base, "desk")
+    assert merged.note == "mine\n\n--- from desk ---\ntheirs"
+    assert [c.kept for c in conflicts] == ["both"]
+    merged, conflicts = merge_entry(entry(note=""), base, entry(note="theirs"), base, "desk")
+    assert merged.note == "theirs" and [c.kept for c in conflicts] == ["theirs"]
+    merged, conflicts = merge_entry(entry(note="mine"), base, entry(note=""), base, "desk")
+    assert merged.note == "mine" and [c.kept for c in conflicts] == ["ours"]
+
+
+def test_two_notes_too_long_together_keep_ours_and_say_so() -> None:
+    base = entry(note="draft")
+    ours, theirs = entry(note="o" * 15_000), entry(note="t" * 15_000)
+    merged, conflicts = merge_entry(ours, base, theirs, base, "desk")
+    assert merged.note == ours.note
+    assert [c.kept for c in conflicts] == ["ours: both together are over 20,000 characters"]
+
+
+def test_status_and_star_take_the_newer_change_and_report_both() -> None:
+    early, late = "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z"
+    ours = entry(status="read", starred=True, updated_at=early)
+    theirs = entry(status="reading", starred=False, updated_at=late)
+    base = entry(status="unread", starred=False)
+    base_theirs = entry(status="unread", starred=True)
+    merged, conflicts = merge_entry(ours, base, theirs, base_theirs, "x")
+    assert (merged.status, merged.starred, merged.updated_at) == ("reading", False, late)
+    assert [(c.field, c.ours, c.theirs, c.kept) for c in conflicts] == [
+        ("status", "read", "reading", "theirs, the newer"),
+        ("starred", "starred", "not starred", "theirs, the newer"),
+    ]
+    # The other way round, the same values win: the merge is the same both ways.
+    back, _ = merge_entry(theirs, base_theirs, ours, base, "x")
+    assert (back.status, back.starred) == ("reading", False)
+
+
+def test_a_field_s_own_change_time_decides_not_the_entry_s_last_change() -> None:
+    # Ours changed status early and tags late (updated_at is late); theirs changed status
+    # in between: theirs is the newer status change.
+    base = Entry()
+    ours = entry("late", status="read", updated_at="2026-03-01T12:00:00Z")
+    theirs = entry(status="reading", updated_at="2026-03-01T11:00:00Z")
+    steps = [
+        Step("status read on X", {"p": None}, {"p": entry(status="read")}, "2026-03-01T10:00:00Z"),
+        Step("tag +late on X", {"p": entry(status="read")}, {"p": ours}, "2026-03-01T12:00:00Z"),
+    ]
+    times = change_times(steps)
+    assert times == {"p": {"status": "2026-03-01T10:00:00Z", "tags": "2026-03-01T12:00:00Z"}}
+    merged, conflicts = merge_entry(ours, base, theirs, base, "x", (times["p"], {}))
+    assert merged.status == "reading"
+    assert [c.kept for c in conflicts if c.field == "status"] == ["theirs, the newer"]
+    # By the entries' updated_at alone, ours would have won.
+    merged, _ = merge_entry(ours, base, theirs, base, "x")
+    assert merged.status == "read"
+
+
+def test_the_record_reads_back_and_a_damaged_one_is_an_empty_base_with_a_notice(
+    tmp_path: Path,
+) -> None:
+    ours = side({"p1": entry("a")}, ["p1", "p2"], ["p3"])
+    theirs = side({"p1": entry("b"), "p2": Entry()}, ["p1"], [])
+    save_base(tmp_path, "/else/where", ours, theirs, "their-id")
+    base, problem = load_base(tmp_path, "/else/where")
+    assert problem is None
+    assert (base.ours, base.theirs, base.peer_id) == (ours, theirs, "their-id")
+    assert base.theirs.entries == {"p1": entry("b")}  # default entries are not kept
+    assert load_base(tmp_path, "/never/synced")[0].synced_at is None
+
+    record = json.loads((tmp_path / SYNC_FILE).read_text(encoding="utf-8"))
+    record["peers"]["/else/where"]["ours"]["listed"] = "p1"
+    (tmp_path / SYNC_FILE).write_text(json.dumps(record), encoding="utf-8")
+    base, problem = load_base(tmp_path, "/else/where")
+    assert base.synced_at is None
+    assert problem is not None and "is damaged for /else/where" in problem
+    (tmp_path / SYNC_FILE).write_bytes(b"\x00garbage")
+    base, problem = load_base(tmp_path, "/else/where")
+    assert base.synced_at is None and problem is not None and "is damaged" in problem
+
+
+def test_a_sync_step_reads_back_from_the_journal_and_undo_takes_its_papers_out(
+    tmp_path: Path,
+) -> None:
+    ours = synthetic_library(tmp_path / "ours", 2)
+    theirs = synthetic_library(tmp_path / "theirs", 2)
+    extra = make_papers(2, prefix="new")
+    theirs.import_papers(extra, "new.txt")
+    theirs.tag([extra[1].id], add=["fresh"])
+    report = sync_library(ours, tmp_path / "theirs")
+    assert (report.papers_in, report.changed) == (2, 0)
+
+    journal = json.loads((tmp_path / "ours" / "journal.json").read_text(encoding="utf-8"))
+    step = Step.from_json(journal["undo"][-1])
+    assert list(step.added) == [paper.id for paper in extra]
+    assert step.to_json() == journal["undo"][-1]
+
+    reopened = Library.open(tmp_path / "ours", seed=False)
+    assert reopened.undo() == "sync with theirs"
+    assert len(reopened.papers()) == 2 and reopened.entry(extra[1].id) == Entry()
+    again = Library.open(tmp_path / "ours", seed=False)
+    assert again.redo() == "sync with theirs"
+    assert [paper.id for paper in again.papers()][2:] == [paper.id for paper in extra]
+    assert again.entry(extra[1].id).tags == {"fresh"}
+
+
+def test_a_library_copied_whole_gets_its_own_id_at_its_first_sync(tmp_path: Path) -> None:
+    first = synthetic_library(tmp_path / "first", 2)
+    synthetic_library(tmp_path / "other", 1)
+    sync_library(first, tmp_path / "other")
+    shutil.copytree(tmp_path / "first", tmp_path / "copy")
+    assert own_id(tmp_path / "copy") == own_id(tmp_path / "first") is not None
+    sync_library(Library.open(tmp_path / "copy", seed=False), tmp_path / "first")
+    assert own_id(tmp_path / "copy") not in (None, own_id(tmp_path / "first"))
