@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import re
+import reprlib
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -65,6 +66,11 @@ KEY_MAX = 40
 # A Textual key name: printable ASCII without spaces or commas (commas separate keys).
 _KEY_NAME = re.compile(rf"[!-+\--~]{{1,{KEY_MAX}}}")
 _SHOWN_MAX = 40
+_REPR = reprlib.Repr()
+# A value nested thousands deep (a dotted key of 3,000 parts is legal TOML) would overflow
+# repr's recursion: the message shows its first levels only.
+_REPR.maxlevel = 3
+_REPR.maxstring = _SHOWN_MAX
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +155,7 @@ class _Reader:
 
 def _shown(value: object) -> str:
     """A value as the message shows it: short, on one line (repr: quotes and escapes)."""
-    text = repr(value)
+    text = _REPR.repr(value)
     if len(text) > _SHOWN_MAX:
         text = text[: _SHOWN_MAX - 1] + "…"
     return text

@@ -278,3 +278,24 @@ def test_saving_themes_changes_the_theme_only(document: dict[str, object], theme
         text = path.read_text(encoding="utf-8")
     assert text.startswith("# kept comment\n")
     assert tomllib.loads(text) == {**tomllib.loads(original), "theme": themes[-1]}
+
+
+# -- found by an attacker pass (attack15) -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        # A dotted key 3,000 tables deep: tomllib reads it, and the message once shown it whole.
+        ("keys." + ".".join(["a"] * 3000) + ' = "x"\n', "keys.a.a.a"),
+        ("columns." + ".".join(["a"] * 3000) + " = 1\n", "columns.a"),
+        ("theme." + ".".join(["a"] * 3000) + " = 1\n", "theme"),
+    ],
+    ids=["keys", "columns", "theme"],
+)
+def test_a_table_nested_thousands_deep_is_one_line(text: str, key: str) -> None:
+    config = parse_config(text, PATH)
+    assert len(config.problems) == 1
+    problem = config.problems[0]
+    assert problem.startswith("config.toml: ") and problem.endswith("; ignored")
+    assert key in problem and len(problem) < 300
