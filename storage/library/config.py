@@ -27,6 +27,7 @@ and replaces the file atomically (`files.jsonstore.atomic_write`).
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import reprlib
@@ -112,7 +113,8 @@ def load_config(path: Path | None = None) -> Config:
         reason = error.strerror or str(error)
         return Config(path, problems=(f"{path}: cannot read the config ({reason}); ignored",))
     try:
-        text = raw.decode("utf-8")
+        # utf-8-sig: a byte order mark (Notepad writes one) is not TOML, but is no mistake either.
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         return Config(path, problems=(f"{path}: the config is not UTF-8 text; ignored",))
     return parse_config(text, path)
@@ -314,8 +316,9 @@ def save_theme(path: Path, theme: str) -> None:
         raw = _NEW_FILE.encode()
     except OSError as error:
         raise SaveError(f"{path}: cannot read the config: {error.strerror or error}") from None
+    bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     try:
-        document = tomlkit.parse(raw.decode("utf-8"))
+        document = tomlkit.parse(raw[len(bom) :].decode("utf-8"))
         document["theme"] = theme
         text = tomlkit.dumps(document)
     except (UnicodeDecodeError, TOMLKitError, RecursionError, ValueError):
@@ -324,4 +327,4 @@ def save_theme(path: Path, theme: str) -> None:
         os.makedirs(path.parent, exist_ok=True)
     except OSError as error:
         raise SaveError(f"cannot create {path.parent}: {error.strerror or error}") from None
-    atomic_write(path, text.encode("utf-8"))
+    atomic_write(path, bom + text.encode("utf-8"))  # the file's BOM, if any, stays

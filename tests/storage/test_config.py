@@ -299,3 +299,15 @@ def test_a_table_nested_thousands_deep_is_one_line(text: str, key: str) -> None:
     problem = config.problems[0]
     assert problem.startswith("config.toml: ") and problem.endswith("; ignored")
     assert key in problem and len(problem) < 300
+
+
+def test_a_byte_order_mark_is_read_past_and_kept_on_save(tmp_path: Path) -> None:
+    # Notepad and some editors start a UTF-8 file with a BOM: tomllib calls that an invalid
+    # statement at line 1, column 1, in a file that looks right in every editor.
+    path = tmp_path / "config.toml"
+    path.write_bytes(b'\xef\xbb\xbf# mine\ntheme = "nord"\nsort = "name"\n')
+    config = load_config(path)
+    assert (config.theme, config.sort, config.problems) == ("nord", "name", ())
+    save_theme(path, "dracula")
+    assert path.read_bytes() == b'\xef\xbb\xbf# mine\ntheme = "dracula"\nsort = "name"\n'
+    assert load_config(path).theme == "dracula"
