@@ -321,6 +321,9 @@ def save_theme(path: Path, theme: str) -> None:
         document = tomlkit.parse(raw[len(bom) :].decode("utf-8"))
         document["theme"] = theme
         text = tomlkit.dumps(document)
+        if raw[len(bom) :].split(b"\n", 1)[0].endswith(b"\r"):
+            # A line tomlkit adds ends in LF: a file written with CRLF keeps CRLF throughout.
+            text = text.replace("\r\n", "\n").replace("\n", "\r\n")
     except (UnicodeDecodeError, TOMLKitError, RecursionError, ValueError):
         raise SaveError(f"{path}: not valid TOML, so not rewritten; fix it first") from None
     try:

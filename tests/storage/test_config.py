@@ -311,3 +311,13 @@ def test_a_byte_order_mark_is_read_past_and_kept_on_save(tmp_path: Path) -> None
     save_theme(path, "dracula")
     assert path.read_bytes() == b'\xef\xbb\xbf# mine\ntheme = "dracula"\nsort = "name"\n'
     assert load_config(path).theme == "dracula"
+
+
+def test_a_crlf_file_keeps_crlf_line_ends(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes(b'# mine\r\nlibrary = "/srv/papers"\r\n\r\n[keys]\r\n"app.star" = "x"\r\n')
+    save_theme(path, "nord")
+    written = path.read_bytes()
+    assert b"\n" not in written.replace(b"\r\n", b""), written  # no line ends of two kinds
+    config = load_config(path)
+    assert (config.theme, config.keys, config.problems) == ("nord", {"app.star": "x"}, ())
