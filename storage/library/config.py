@@ -316,6 +316,8 @@ def save_theme(path: Path, theme: str) -> None:
         raw = _NEW_FILE.encode()
     except OSError as error:
         raise SaveError(f"{path}: cannot read the config: {error.strerror or error}") from None
+    else:
+        _check_writable(path)
     bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     try:
         document = tomlkit.parse(raw[len(bom) :].decode("utf-8"))
@@ -331,3 +333,16 @@ def save_theme(path: Path, theme: str) -> None:
     except OSError as error:
         raise SaveError(f"cannot create {path.parent}: {error.strerror or error}") from None
     atomic_write(path, bom + text.encode("utf-8"))  # the file's BOM, if any, stays
+
+
+def _check_writable(path: Path) -> None:
+    """SaveError when the file's permissions give no one write access (`chmod a-w`).
+
+    The save replaces the file by rename, which only the directory's permissions govern (root
+    is let through too): a file the user made read-only is theirs to keep as it is."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # the write itself says what is wrong
+    if not mode & 0o222:
+        raise SaveError(f"{path} is read-only, so not rewritten; make it writable (chmod u+w)")

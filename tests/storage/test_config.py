@@ -321,3 +321,15 @@ def test_a_crlf_file_keeps_crlf_line_ends(tmp_path: Path) -> None:
     assert b"\n" not in written.replace(b"\r\n", b""), written  # no line ends of two kinds
     config = load_config(path)
     assert (config.theme, config.keys, config.problems) == ("nord", {"app.star": "x"}, ())
+
+
+def test_a_read_only_config_is_not_rewritten(tmp_path: Path) -> None:
+    # chmod a-w says "do not write this": replacing the file by rename (which a writable
+    # directory allows, even to its owner) would ignore that.
+    path = tmp_path / "config.toml"
+    path.write_text('theme = "nord"  # fixed on purpose\n')
+    path.chmod(0o444)
+    with pytest.raises(SaveError, match="read-only") as raised:
+        save_theme(path, "dracula")
+    assert "\n" not in str(raised.value)
+    assert path.read_text() == 'theme = "nord"  # fixed on purpose\n'
