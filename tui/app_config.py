@@ -20,6 +20,9 @@ from textual.keys import key_to_character
 if TYPE_CHECKING:
     from papershelf.tui.app import PapershelfApp
 
+MAX_PROBLEMS_SHOWN = 5
+"""Config problems shown one by one; the rest are counted in one more line. Each is a toast
+for 20 s: thousands of them (a config of 3,000 unknown ids) kept the app busy for minutes."""
 NOTICE_SECONDS = 20
 """How long a config problem stays on screen: long enough to read a path and a key."""
 
@@ -123,10 +126,19 @@ def check_export_dir(app: PapershelfApp) -> list[str]:
 
 
 def show_problems(app: PapershelfApp, problems: Iterable[str]) -> None:
-    """Each problem as a warning that stays long enough to read (markup never parsed)."""
+    """Each problem as a warning that stays long enough to read (markup never parsed); past
+    MAX_PROBLEMS_SHOWN, one line counts the rest."""
     from papershelf.tui.text import one_line_notice
 
-    for problem in problems:
+    problems = list(problems)
+    shown = problems
+    if len(problems) > MAX_PROBLEMS_SHOWN + 1:  # a line counting one more would say no less
+        shown = problems[:MAX_PROBLEMS_SHOWN]
+        more = len(problems) - MAX_PROBLEMS_SHOWN
+        shown.append(
+            f"{app.config.path.name}: {more:,} more problems like these; fix the ones above first"
+        )
+    for problem in shown:
         app.notify(
             one_line_notice(problem, 300), severity="warning", markup=False, timeout=NOTICE_SECONDS
         )

@@ -15,6 +15,7 @@ from textual.widgets import Input, Static
 from papershelf.storage.library.library import Library
 from papershelf.storage.library.settings import SETTINGS_FILE
 from papershelf.tui.app import PapershelfApp
+from papershelf.tui.app_config import MAX_PROBLEMS_SHOWN
 from papershelf.tui.screens.export_dialog import ExportDialog
 from papershelf.tui.screens.help import HelpScreen
 
@@ -230,3 +231,26 @@ async def test_a_remapped_dialog_key_saves_the_note_and_its_hint_says_so(
         await settle(app, pilot)
         assert not isinstance(app.screen, NoteEditor)
     assert reopen(library_root).entry(first).note == "mine"
+
+
+async def test_a_config_with_hundreds_of_problems_shows_a_few_and_counts_the_rest(
+    library: Library, reopen, library_root: Path
+) -> None:
+    # Found by an attacker pass: 3,000 unknown ids were 3,000 notifications, and the app spun
+    # at full CPU for minutes, deaf to keys. The good entry beside them still applies.
+    write_config('[keys]\n"app.star" = "x"\n' + "".join(f'"nope.k{i}" = "z"\n' for i in range(300)))
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert first is not None and reopen(library_root).entry(first).starred
+    problems = [line for line in shown if line.startswith("config.toml: ")]
+    assert len(problems) == MAX_PROBLEMS_SHOWN + 1
+    assert all("keys.nope.k" in line for line in problems[:-1])
+    assert problems[-1] == (
+        f"config.toml: {300 - MAX_PROBLEMS_SHOWN} more problems like these; "
+        "fix the ones above first"
+    )
