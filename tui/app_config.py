@@ -72,46 +72,72 @@ def _same_key(key: str) -> str:
 
 
 def apply_keymap(app: PapershelfApp) -> list[str]:
-    """Give Textual the config's keymap, less unknown binding ids and remaps onto a key another
-    binding of the same place keeps (Textual would take it from that one): one line each."""
+    """Give Textual the config's keymap, less unknown binding ids and remaps onto a key that a
+    binding live in the same place keeps (Textual would take it from that one): one line each."""
     config = app.config
     if not config.keys:
         return []
     known = known_bindings(app)
+    refused: dict[str, str] = {}
+    keymap = {binding_id: keys for binding_id, keys in config.keys.items() if binding_id in known}
+    # A refused remap leaves its binding on its default keys, which another remap may want:
+    # check again until no remap is refused (a swap of j and k stays fine).
+    clash = True
+    while clash:
+        clash = False
+        for binding_id, keys in list(keymap.items()):
+            taken = _taken(binding_id, keys, known, keymap)
+            if taken is not None:
+                key, other = taken
+                refused[binding_id] = f"{key!r} is already {other}'s key (remap {other} too)"
+                del keymap[binding_id]
+                clash = True
     problems: list[str] = []
-    keymap: dict[str, str] = {}
-    for binding_id, keys in config.keys.items():
+    for binding_id in config.keys:
         where = f"{config.path.name}: keys.{binding_id}"
         if binding_id not in known:
             near = difflib.get_close_matches(binding_id, sorted(known), n=3, cutoff=0.6)
             hint = f"did you mean {' or '.join(near)}?" if near else "the README lists the ids"
             problems.append(f"{where}: no binding has this id ({hint}); ignored")
-            continue
-        taken = _taken(binding_id, keys, known, config.keys)
-        if taken is not None:
-            key, other = taken
-            problems.append(
-                f"{where}: {key!r} is already {other}'s key (remap {other} too); ignored"
-            )
-            continue
-        keymap[binding_id] = keys
+        elif binding_id in refused:
+            problems.append(f"{where}: {refused[binding_id]}; ignored")
     app.applied_keymap = keymap
     app.set_keymap(keymap)
     return problems
 
 
+_WIDGET_PLACES = frozenset({"list", "reader", "tag-pane", "filter"})
+"""Places whose bindings are live together with the app's (`app.`): the focused widget's."""
+
+
+def _live_together(place: str, other: str) -> bool:
+    """Whether bindings of the two places can meet one key press: the same place, the app and
+    a widget of the main screen, or `dialog.` (every dialog's) and one dialog's own."""
+    if place == other:
+        return True
+    pair = {place, other}
+    if "app" in pair:
+        return bool(pair & _WIDGET_PLACES)
+    if "dialog" in pair:
+        return not pair & _WIDGET_PLACES
+    return False
+
+
 def _taken(
     binding_id: str, keys: str, known: dict[str, list[str]], remapped: Mapping[str, str]
 ) -> tuple[str, str] | None:
-    """A key of `keys` that a binding of the same place (`app.`, `list.`, ...) keeps, as
-    (key, its id); None when every key is free there."""
+    """A key of `keys` that a binding live in the same place keeps (`remapped`, else its
+    defaults), as (key, its id); None when every key is free there. Two bindings that share a
+    key by default (`dialog.cancel` and `help.close`: esc) may go on sharing it."""
     place = binding_id.split(".")[0]
     wanted = {_same_key(key): key for key in keys.split(",")}
+    shared_by_default = {_same_key(key) for key in known[binding_id]}
     for other, defaults in known.items():
-        if other == binding_id or other.split(".")[0] != place:
+        if other == binding_id or not _live_together(place, other.split(".")[0]):
             continue
+        shared = shared_by_default & {_same_key(key) for key in defaults}
         for key in remapped[other].split(",") if other in remapped else defaults:
-            if _same_key(key) in wanted:
+            if _same_key(key) in wanted and _same_key(key) not in shared:
                 return wanted[_same_key(key)], other
     return None
 

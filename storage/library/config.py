@@ -12,7 +12,7 @@ Where: `$PAPERSHELF_CONFIG` if set, else `config.toml` in the platform's user co
     authors = true                # the list's authors column, in a library never toggled
 
     [keys]                        # binding id = key(s), as the help screen lists them
-    "app.tag" = "g"
+    "app.tag" = "ctrl+t"
     "list.down" = ["j", "down"]
 
 It is read with the standard library's tomllib and checked here as far as pure Python can: an

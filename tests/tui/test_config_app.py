@@ -254,3 +254,74 @@ async def test_a_config_with_hundreds_of_problems_shows_a_few_and_counts_the_res
         f"config.toml: {300 - MAX_PROBLEMS_SHOWN} more problems like these; "
         "fix the ones above first"
     )
+
+
+async def test_a_dialog_wide_key_cannot_take_a_dialog_key_and_lose_the_note(
+    library: Library, reopen, library_root: Path
+) -> None:
+    # Found by an attacker pass: dialog.cancel and note.save were checked as different places,
+    # so "dialog.cancel" = "ctrl+s" was taken, and ctrl+s in the note editor threw the note away.
+    write_config('[keys]\n"dialog.cancel" = "ctrl+s"\n"help.close" = ["escape", "z"]\n')
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        await pilot.press("n", *"keep me", "ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is app.main_screen
+        await pilot.press("question_mark", "z")  # help.close shares esc with dialog.cancel
+        await settle(app, pilot)
+        assert app.screen is app.main_screen
+    assert reopen(library_root).entry(first).note == "keep me"
+    problems = [line for line in shown if line.startswith("config.toml: ")]
+    assert len(problems) == 1
+    assert problems[0].startswith("config.toml: keys.dialog.cancel: 'ctrl+s' is already ")
+    assert any(
+        f"{other}'s key" in problems[0] for other in ("note.save", "tags.apply", "export.run")
+    )
+
+
+async def test_every_binding_remapped_to_its_own_keys_is_no_clash(library: Library) -> None:
+    # The clash check must not refuse what the app binds by default (esc is both dialog.cancel
+    # and help.close; y both app.copy and confirm.yes, which never meet a key press together).
+    from papershelf.tui.app_config import known_bindings
+
+    app = PapershelfApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        known = known_bindings(app)
+    lines = "".join(f'"{binding_id}" = {keys!r}\n' for binding_id, keys in known.items())
+    write_config("[keys]\n" + lines.replace("'", '"'))
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert set(app.applied_keymap) == set(known)
+    assert [line for line in shown if line.startswith("config.toml: ")] == []
+
+
+async def test_a_list_key_cannot_hide_an_app_key_and_back(
+    library: Library, reopen, library_root: Path
+) -> None:
+    # Found by an attacker pass: the list's bindings come before the app's while the list has
+    # the focus, so "list.down" = "t" left t moving down and the tag editor out of reach.
+    write_config('[keys]\n"list.down" = "t"\n"app.star" = "j"\n"reader.down" = "x"\n')
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        await pilot.press("j", "t")
+        await settle(app, pilot)
+        assert app.screen is not app.main_screen  # t: the tag editor
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.paper_list.current_id == app.paper_list.hits[1].paper_id  # j: still down
+    assert first is not None and not reopen(library_root).entry(first).starred
+    problems = [line for line in shown if line.startswith("config.toml: ")]
+    assert problems == [
+        "config.toml: keys.list.down: 't' is already app.tag's key (remap app.tag too); ignored",
+        "config.toml: keys.app.star: 'j' is already list.down's key (remap list.down too); ignored",
+    ]
