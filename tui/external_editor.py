@@ -78,10 +78,11 @@ def edit_note(note: str, name: str = "note") -> NoteEdit:
         return NoteEdit(None, f"cannot make a temp file for the editor ({reason})", ok=False)
     path = Path(temp)
     keep = False
+    given = note if not note or note.endswith("\n") else note + "\n"
     try:
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-                handle.write(note if not note or note.endswith("\n") else note + "\n")
+                handle.write(given)
         except (OSError, UnicodeEncodeError) as error:
             return NoteEdit(None, f"cannot write the note for the editor ({error})", ok=False)
         try:
@@ -101,6 +102,9 @@ def edit_note(note: str, name: str = "note") -> NoteEdit:
         try:
             with open(path, "rb") as handle:
                 raw = handle.read(READ_LIMIT + 1)
+            if len(raw) > READ_LIMIT:  # over the limit, whatever it is (and cut mid-character)
+                keep = True
+                return _too_long(path)
             text = raw.decode("utf-8")
         except FileNotFoundError:
             return NoteEdit(None, "the editor removed the file; nothing saved", ok=False)
@@ -112,19 +116,24 @@ def edit_note(note: str, name: str = "note") -> NoteEdit:
         edited = clean_text(text).strip()
         if edited == clean_text(note).strip():
             return NoteEdit(None, "note unchanged; nothing saved")
-        if len(edited) > NOTE_MAX_CHARS or len(raw) > READ_LIMIT:
+        if len(edited) > NOTE_MAX_CHARS:
             keep = True
-            return NoteEdit(
-                None,
-                f"not saved: a note holds at most {NOTE_MAX_CHARS:,} characters; "
-                f"your text is kept in {path}",
-                ok=False,
-            )
+            return _too_long(path)
         return NoteEdit(edited, "note saved")
     finally:
         if not keep:
             with contextlib.suppress(OSError):  # the editor may have left a directory there
                 path.unlink(missing_ok=True)
+
+
+def _too_long(path: Path) -> NoteEdit:
+    """The text at `path` is over what a note holds: not saved, and the file is kept."""
+    return NoteEdit(
+        None,
+        f"not saved: a note holds at most {NOTE_MAX_CHARS:,} characters; "
+        f"your text is kept in {path}",
+        ok=False,
+    )
 
 
 def _run_editor(argv: list[str]) -> int:
