@@ -94,11 +94,16 @@ def edit_note(note: str, name: str = "note") -> NoteEdit:
                 "set $VISUAL or $EDITOR; nothing saved",
                 ok=False,
             )
-        if status != 0:
-            how = (
-                f"was stopped by signal {-status}" if status < 0 else f"exited with status {status}"
-            )
+        if status > 0:  # the person gave up (`:cq` in vim): the file goes with the note
+            how = f"exited with status {status}"
             return NoteEdit(None, f"the editor {how}; nothing saved", ok=False)
+        if status < 0:
+            # Killed (a hung editor, kill -9): what the person saved before is theirs to keep.
+            keep = _changed(path, given)
+            where = f"; your text is kept in {path}" if keep else ""
+            return NoteEdit(
+                None, f"the editor was stopped by signal {-status}; nothing saved{where}", ok=False
+            )
         try:
             with open(path, "rb") as handle:
                 raw = handle.read(READ_LIMIT + 1)
@@ -134,6 +139,15 @@ def _too_long(path: Path) -> NoteEdit:
         f"your text is kept in {path}",
         ok=False,
     )
+
+
+def _changed(path: Path, given: str) -> bool:
+    """Whether the file at `path` is a regular file that no longer holds `given`."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(READ_LIMIT + 1) != given.encode("utf-8")
+    except OSError:  # gone, or a directory: nothing to keep
+        return False
 
 
 def _run_editor(argv: list[str]) -> int:
