@@ -22,6 +22,7 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from papershelf.storage.library.library import NOTE_MAX_CHARS
 from papershelf.storage.text.clean import clean_text
@@ -156,8 +157,21 @@ def _run_editor(argv: list[str]) -> int:
     While it runs, papershelf ignores ctrl+c and ctrl+\\ (as git does around an editor): the
     terminal is the editor's, and a key meant for it must not stop papershelf (in the app, the
     interrupt would land outside the suspended screen). The editor itself gets them as usual:
-    they are ignored only after it started."""
-    editor = subprocess.Popen(argv)
+    they are ignored only after it started.
+
+    When papershelf's stdin or stdout is not the terminal (`... | papershelf note ID --edit`),
+    the editor gets the terminal (`/dev/tty`) in their place, as `vipe` does: fed a pipe, vim
+    runs the piped text as commands. Without a terminal (cron, CI) it gets what there is."""
+    tty = _controlling_terminal()
+    try:
+        editor = subprocess.Popen(
+            argv,
+            stdin=None if tty is None or _is_terminal(0) else tty,
+            stdout=None if tty is None or _is_terminal(1) else tty,
+        )
+    finally:
+        if tty is not None:
+            tty.close()  # the editor has its own copy now
     ignored: list[tuple[int, object]] = []
     try:
         for number in (signal.SIGINT, signal.SIGQUIT):
@@ -169,6 +183,23 @@ def _run_editor(argv: list[str]) -> int:
     finally:
         for number, handler in ignored:
             signal.signal(number, handler)  # type: ignore[arg-type]
+
+
+def _is_terminal(fd: int) -> bool:
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False
+
+
+def _controlling_terminal() -> BinaryIO | None:
+    """The terminal, opened, when stdin or stdout is something else; else None."""
+    if _is_terminal(0) and _is_terminal(1):
+        return None
+    try:
+        return open("/dev/tty", "r+b", buffering=0)  # closed by the caller
+    except OSError:  # no controlling terminal (or not a POSIX system)
+        return None
 
 
 def _safe_name(name: str) -> str:
