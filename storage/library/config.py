@@ -266,12 +266,31 @@ def _keys(reader: _Reader, key: str, value: object) -> dict[str, Any] | None:
         else:
             reader.wrong_type(where, 'a key ("g") or a list of keys (["j", "down"])', keys)
             continue
-        bad = [name for name in names if not _KEY_NAME.fullmatch(name)]
+        bad = [name for name in names if not _KEY_NAME.fullmatch(name) or not _textual(name)]
         if not names or bad:
-            reader.problem(where, f"not a key name: {_shown(bad[0] if bad else '')}")
+            hint = " (write keys as Textual names them: ctrl+s, f2, pagedown, question_mark)"
+            reader.problem(where, f"not a key name: {_shown(bad[0] if bad else '')}{hint}")
             continue
-        keymap[binding_id] = ",".join(dict.fromkeys(names))
+        keymap[binding_id] = ",".join(dict.fromkeys(map(_textual_case, names)))
     return {"keys": keymap}
+
+
+# A word of a Textual key name (`ctrl`, `pagedown`, `question_mark`, `f13`): lower case, no `-`.
+_KEY_WORD = re.compile(r"[a-z0-9_]+")
+
+
+def _textual_case(name: str) -> str:
+    """A key name in the case Textual gives keys: `Ctrl+S` is `ctrl+s`, `F2` `f2`; a single
+    character (`X`, `*`) is that character, whatever its case."""
+    return name if len(name) == 1 else name.lower()
+
+
+def _textual(name: str) -> bool:
+    """Whether `name` can be a Textual key name: each `+`-separated part one character or a
+    word of them (`C-s`, `<C-s>`, `^S` and `M-x` are other programs' notations, never sent)."""
+    if len(name) == 1:
+        return True
+    return all(len(part) <= 1 or _KEY_WORD.fullmatch(part) for part in name.lower().split("+"))
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:

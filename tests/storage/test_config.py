@@ -333,3 +333,21 @@ def test_a_read_only_config_is_not_rewritten(tmp_path: Path) -> None:
         save_theme(path, "dracula")
     assert "\n" not in str(raised.value)
     assert path.read_text() == 'theme = "nord"  # fixed on purpose\n'
+
+
+def test_key_names_are_read_in_textual_s_case() -> None:
+    # Found by an attacker pass: "Ctrl+S", "F2" or "Enter" were taken as written, Textual never
+    # sends them (its names are lower case), and the binding lost its key without a word.
+    config = parse_config(
+        '[keys]\n"note.save" = "Ctrl+S"\n"app.star" = ["F2", "Enter", "X", "shift+Tab"]\n', PATH
+    )
+    assert config.problems == ()
+    assert config.keys == {"note.save": "ctrl+s", "app.star": "f2,enter,X,shift+tab"}
+
+
+@pytest.mark.parametrize("name", ["C-s", "ctrl-s", "<C-s>", "^S", "M-x", "page down"])
+def test_a_key_written_in_another_program_s_notation_is_one_line(name: str) -> None:
+    config = parse_config(f'[keys]\n"app.tag" = "{name}"\n"app.star" = "x"\n', PATH)
+    assert config.keys == {"app.star": "x"}
+    assert len(config.problems) == 1
+    assert config.problems[0].startswith(f"config.toml: keys.app.tag: not a key name: {name!r}")

@@ -325,3 +325,21 @@ async def test_a_list_key_cannot_hide_an_app_key_and_back(
         "config.toml: keys.list.down: 't' is already app.tag's key (remap app.tag too); ignored",
         "config.toml: keys.app.star: 'j' is already list.down's key (remap list.down too); ignored",
     ]
+
+
+async def test_a_key_written_with_capitals_still_works(
+    library: Library, reopen, library_root: Path
+) -> None:
+    # Found by an attacker pass: "Ctrl+S" was given to Textual as written; the terminal's ctrl+s
+    # is "ctrl+s", so the note could no longer be saved with a key.
+    write_config('[keys]\n"note.save" = "Ctrl+S"\n"app.star" = "F2"\n')
+    app = PapershelfApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        await pilot.press("f2", "n", *"saved", "ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is app.main_screen
+    entry = reopen(library_root).entry(first)
+    assert entry.starred and entry.note == "saved"
