@@ -55,14 +55,19 @@ def start_config(app: PapershelfApp) -> None:
     show_problems(app, problems)
 
 
+def _id_bindings(app: PapershelfApp) -> list[Binding]:
+    """Every binding that has an id: the app's, its widgets', the dialogs'."""
+    main = [action.binding for action in app.bound_actions()]
+    every = [*app.BINDINGS, *main, *dialog_bindings()]
+    return [binding for binding in every if isinstance(binding, Binding) and binding.id]
+
+
 def known_bindings(app: PapershelfApp) -> dict[str, list[str]]:
     """Every binding id a `[keys]` entry may name, with its default keys."""
-    main = [action.binding for action in app.bound_actions()]
     known: dict[str, list[str]] = {}
-    for binding in [*app.BINDINGS, *main, *dialog_bindings()]:
-        if isinstance(binding, Binding) and binding.id:
-            keys = known.setdefault(binding.id, [])
-            keys += [key.strip() for key in binding.key.split(",") if key.strip()]
+    for binding in _id_bindings(app):
+        keys = known.setdefault(binding.id or "", [])
+        keys += [key.strip() for key in binding.key.split(",") if key.strip()]
     return known
 
 
@@ -80,6 +85,12 @@ def apply_keymap(app: PapershelfApp) -> list[str]:
     known = known_bindings(app)
     refused: dict[str, str] = {}
     keymap = {binding_id: keys for binding_id, keys in config.keys.items() if binding_id in known}
+    priority = {binding.id for binding in _id_bindings(app) if binding.priority}
+    for binding_id, keys in list(keymap.items()):
+        typed = _field_takes(binding_id, keys, known[binding_id], binding_id in priority)
+        if typed is not None:
+            refused[binding_id] = typed
+            del keymap[binding_id]
     # A refused remap leaves its binding on its default keys, which another remap may want:
     # check again until no remap is refused (a swap of j and k stays fine).
     clash = True
@@ -139,6 +150,47 @@ def _taken(
         for key in remapped[other].split(",") if other in remapped else defaults:
             if _same_key(key) in wanted and _same_key(key) not in shared:
                 return wanted[_same_key(key)], other
+    return None
+
+
+def _field_keys(widget: type) -> frozenset[str]:
+    """The keys a text widget binds itself (its class's and its bases' BINDINGS)."""
+    found: set[str] = set()
+    for klass in widget.__mro__:
+        for binding in Binding.make_bindings(klass.__dict__.get("BINDINGS", [])):
+            found.update(_same_key(key.strip()) for key in binding.key.split(","))
+    return frozenset(found)
+
+
+def _text_field_keys() -> dict[str, frozenset[str]]:
+    """The places whose dialog has the focus in a text field, with the keys the field binds
+    (`dialog.` is every dialog's, the note's text area among them)."""
+    from textual.widgets import Input, TextArea
+
+    area, line = _field_keys(TextArea), _field_keys(Input)
+    return {"note": area, "tags": line, "add": line, "dialog": area | line}
+
+
+def _field_takes(binding_id: str, keys: str, defaults: list[str], priority: bool) -> str | None:
+    """Why a dialog's text field would take a key of `keys` before the binding (a printable
+    key is typed; a key the field binds is the field's unless the binding has priority), or
+    None. A key the binding has by default is never questioned."""
+    fields = _text_field_keys()
+    place = binding_id.split(".")[0]
+    if place not in fields:
+        return None
+    own = {_same_key(key) for key in defaults}
+    for key in keys.split(","):
+        if _same_key(key) in own:
+            continue
+        character = key_to_character(key)
+        if character is not None and character.isprintable():
+            return (
+                f"{key!r} goes into the dialog's text field there "
+                "(use a key with ctrl, or a function key)"
+            )
+        if not priority and _same_key(key) in fields[place]:
+            return f"{key!r} is a key the dialog's text field uses itself"
     return None
 
 

@@ -343,3 +343,40 @@ async def test_a_key_written_with_capitals_still_works(
         assert app.screen is app.main_screen
     entry = reopen(library_root).entry(first)
     assert entry.starred and entry.note == "saved"
+
+
+async def test_a_dialog_key_its_text_field_takes_is_refused(
+    library: Library, reopen, library_root: Path
+) -> None:
+    # Found by an attacker pass: "note.save" = "s" typed an s into the note, ctrl+w deleted a
+    # word instead of applying tags, and "dialog.cancel" = "q" left the note editor with no key
+    # to cancel it: the text field takes them first. Each is refused; the defaults stay.
+    write_config(
+        '[keys]\n"note.save" = "s"\n"tags.apply" = "ctrl+w"\n"dialog.cancel" = "q"\n'
+        '"add.run" = "space"\n"confirm.yes" = "x"\n'
+    )
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        await pilot.press("n", *"sq", "ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is app.main_screen
+        await pilot.press("t", *"mine", "enter", "ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is app.main_screen
+    entry = reopen(library_root).entry(first)
+    assert (entry.note, set(entry.tags)) == ("sq", {"mine"})
+    problems = [line for line in shown if line.startswith("config.toml: ")]
+    assert [line.split(":")[1].strip() for line in problems] == [
+        "keys.note.save",
+        "keys.tags.apply",
+        "keys.dialog.cancel",
+        "keys.add.run",
+    ]
+    assert problems[0] == (
+        "config.toml: keys.note.save: 's' goes into the dialog's text field there "
+        "(use a key with ctrl, or a function key); ignored"
+    )
