@@ -163,12 +163,12 @@ def _field_keys(widget: type) -> frozenset[str]:
 
 
 def _text_field_keys() -> dict[str, frozenset[str]]:
-    """The places whose dialog has the focus in a text field, with the keys the field binds
-    (`dialog.` is every dialog's, the note's text area among them)."""
+    """The places whose keys arrive in a text field (a dialog's, the filter), with the keys the
+    field binds (`dialog.` is every dialog's, the note's text area among them)."""
     from textual.widgets import Input, TextArea
 
     area, line = _field_keys(TextArea), _field_keys(Input)
-    return {"note": area, "tags": line, "add": line, "dialog": area | line}
+    return {"note": area, "tags": line, "add": line, "filter": line, "dialog": area | line}
 
 
 def _field_takes(binding_id: str, keys: str, defaults: list[str], priority: bool) -> str | None:

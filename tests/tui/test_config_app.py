@@ -353,7 +353,7 @@ async def test_a_dialog_key_its_text_field_takes_is_refused(
     # to cancel it: the text field takes them first. Each is refused; the defaults stay.
     write_config(
         '[keys]\n"note.save" = "s"\n"tags.apply" = "ctrl+w"\n"dialog.cancel" = "q"\n'
-        '"add.run" = "space"\n"confirm.yes" = "x"\n'
+        '"add.run" = "space"\n"confirm.yes" = "x"\n"filter.done" = "z"\n'
     )
     app = PapershelfApp(library)
     shown = record_notifications(app)
@@ -375,6 +375,7 @@ async def test_a_dialog_key_its_text_field_takes_is_refused(
         "keys.tags.apply",
         "keys.dialog.cancel",
         "keys.add.run",
+        "keys.filter.done",
     ]
     assert problems[0] == (
         "config.toml: keys.note.save: 's' goes into the dialog's text field there "
