@@ -344,8 +344,8 @@ def _json_paper(
 ) -> Paper | None:
     """A JSON record's paper, or None when it makes none (no abstract, title or identifier)."""
     fields = {**_record_fields(record), **json_record.bib_fields(record)}
-    paper = made.paper(name, source, venue or _one_line(record.get("venue")), now)
-    paper = json_record.record_links(replace(paper, **fields), record)
+    paper = made.paper(name, source, venue or _one_line(record.get("venue")), now, **fields)
+    paper = json_record.record_links(paper, record)
     if not made.abstract:
         # A reading list may start from a title or an identifier (as a `.bib` entry
         # does); a record with none of the three is no paper.
