@@ -353,8 +353,8 @@ def _json_paper(
         new_id = record_id("", paper.identifiers, title)
         if not new_id:
             return None
-        name = derive_name("", title=paper.title, code_urls=paper.code_urls) if title else None
-        paper = replace(paper, id=new_id, name=name or paper.cite_key or paper.identifiers[0])
+        named = derive_name("", title=paper.title, code_urls=paper.code_urls) if title else None
+        paper = replace(paper, id=new_id, name=named or paper.cite_key or paper.identifiers[0])
     return json_record.own_identity(paper, record)
 
 
