@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -199,7 +201,9 @@ class _Pool:
         if self._executor is None:
             return None
         try:
-            return self._executor.submit(derive_names, args)
+            # The executor starts its workers in `submit`: they start with ctrl+c ignored.
+            with _interrupts_ignored():
+                return self._executor.submit(derive_names, args)
         except (OSError, RuntimeError):  # BrokenProcessPool is a RuntimeError
             self.close()
             return None
@@ -222,6 +226,23 @@ class _Pool:
 def _ignore_interrupts() -> None:
     """In a worker: ctrl+c is the importing process's to handle (no worker traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """SIGINT ignored while a worker is started (in the main thread; a signal handler can be
+    set nowhere else): a process started then inherits it, so a ctrl+c, which a terminal sends
+    to every process of the job, never interrupts a worker's start-up (a traceback, before
+    `_ignore_interrupts` runs) nor this process while it hands the worker its start (the
+    worker then fails reading it: another traceback). A ctrl+c in those milliseconds is lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
