@@ -69,14 +69,16 @@ def cli_import(checkout: Path, corpus: Path, workers: str | None) -> tuple[float
 
 
 def side_by_side(old: Path, corpora: list[Path], repeat: int) -> None:
-    """The import of each corpus with the old checkout and this one, the median of `repeat`."""
+    """The import of each corpus with the old checkout and this one (with its default workers
+    and with none), the median of `repeat` runs each."""
     print(f"load average before: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)")
-    print(f"{'corpus':<24} {'code':<5} {'CPU s':>7} {'own CPU s':>9} {'wall s':>7} {'peak MB':>8}")
+    print(f"{'corpus':<24} {'code':<16} {'CPU s':>7} {'wall s':>7} {'peak MB':>8}")
+    codes = (("old", old, None), ("new, no workers", HERE, "0"), ("new", HERE, None))
     for corpus in corpora:
-        for label, checkout in (("old", old), ("new", HERE)):
-            runs = [cli_import(checkout, corpus) for _ in range(repeat)]
-            cpu, own, wall, peak = (statistics.median(column) for column in zip(*runs, strict=True))
-            print(f"{corpus.name:<24} {label:<5} {cpu:7.1f} {own:9.1f} {wall:7.1f} {peak:8.0f}")
+        for label, checkout, workers in codes:
+            runs = [cli_import(checkout, corpus, workers) for _ in range(repeat)]
+            cpu, wall, peak = (statistics.median(column) for column in zip(*runs, strict=True))
+            print(f"{corpus.name:<24} {label:<16} {cpu:7.1f} {wall:7.1f} {peak:8.0f}", flush=True)
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 

@@ -32,11 +32,16 @@ __all__ = [
 ]
 
 _NOT_LETTERS = re.compile(r"[\W_]+")
+# The ASCII characters `_NOT_LETTERS` matches: all but letters and digits.
+_ASCII_NOT_LETTERS = bytes(code for code in range(128) if not chr(code).isalnum())
 
 
 def title_key(title: str) -> str:
     """A title's letters and digits, case-folded: `{BERT}: Pre-training` and `BERT: pre-training`
     are one title."""
+    if title.isascii():
+        # The same, deleted in one C pass (the regex was a third of merging a large import).
+        return title.lower().encode("ascii").translate(None, _ASCII_NOT_LETTERS).decode("ascii")
     return _NOT_LETTERS.sub("", title.casefold())
 
 

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from papershelf.storage.ingest.limits import capped_authors, capped_title
 from papershelf.storage.ingest.paragraphs import paper_id
@@ -39,8 +41,9 @@ CHUNK = 256
 POOL_AFTER = 2048
 """Records named in this process before a pool starts: starting one costs ~0.2 s of CPU."""
 MAX_WORKERS = 3
-_AHEAD = 2
-"""Chunks in flight per worker: one being named while the next waits, and no more in memory."""
+_AHEAD = 4
+"""Chunks in flight per worker: those the executor has queued for it (two) and two more that
+this process may name itself instead (`_share`); about 1 MB of abstracts."""
 WORKERS_VARIABLE = "PAPERSHELF_IMPORT_WORKERS"
 
 NameArgs = tuple[str, str | None, tuple[str, ...]]
@@ -63,8 +66,9 @@ class Draft:
         """What `derive_name` reads."""
         return (self.abstract, self.title, self.code_urls)
 
-    def paper(self, name: str, source: str, venue: str | None, now: str) -> Paper:
-        """The paper, named `name`, from `source`."""
+    def paper(self, name: str, source: str, venue: str | None, now: str, **fields: Any) -> Paper:
+        """The paper, named `name`, from `source`, with the record's other `fields` (`doi`,
+        `year`...: built with them, not `replace`d after)."""
         return Paper(
             id=paper_id(self.abstract),
             name=name,
@@ -77,6 +81,7 @@ class Draft:
             imported_at=now,
             authors=self.authors,
             url=self.url,
+            **fields,
         )
 
 
@@ -131,24 +136,45 @@ def named(items: Iterable[T], args_of: Callable[[T], NameArgs]) -> Iterator[tupl
                 chunk.future = pool.submit(chunk.args)
             pending.append(chunk)
             while len(pending) > (pool.ahead if pool is not None else 0):
+                _share(pending, pool)
                 yield from pending.popleft().named(pool)
         while pending:
+            _share(pending, pool)
             yield from pending.popleft().named(pool)
     finally:
         if pool is not None:
             pool.close()
 
 
+def _share(pending: deque[_Chunk[T]], pool: _Pool | None) -> None:
+    """While the oldest chunk is still being named by a worker, this process names the newest
+    chunks no worker has started (cancelled there): it would only wait otherwise, and on two
+    CPUs one worker names more slowly than this process reads (CPU shared out as it frees)."""
+    first = pending[0].future
+    if pool is None or first is None:
+        return
+    for chunk in reversed(pending):
+        if first.done():
+            return
+        if chunk.future is not None and chunk.future.cancel():
+            chunk.future = None
+            chunk.names = derive_names(chunk.args)
+
+
 class _Chunk(Generic[T]):
-    """Items, their `derive_name` arguments, and the worker's future when one names them."""
+    """Items, their `derive_name` arguments, and the worker's future when one names them (or
+    their names, once named here)."""
 
     def __init__(self, items: list[T], args: list[NameArgs]) -> None:
         self.items = items
         self.args = args
         self.future: Future[list[str]] | None = None
+        self.names: list[str] | None = None
 
     def named(self, pool: _Pool | None) -> Iterator[tuple[T, str]]:
-        names = pool.result(self.future) if pool is not None and self.future else None
+        names = self.names
+        if names is None and pool is not None and self.future is not None:
+            names = pool.result(self.future)
         if names is None:  # no pool, or it broke: named here, the same names
             names = derive_names(self.args)
         return zip(self.items, names, strict=True)
@@ -175,7 +201,9 @@ class _Pool:
         if self._executor is None:
             return None
         try:
-            return self._executor.submit(derive_names, args)
+            # The executor starts its workers in `submit`: they start with ctrl+c ignored.
+            with _interrupts_ignored():
+                return self._executor.submit(derive_names, args)
         except (OSError, RuntimeError):  # BrokenProcessPool is a RuntimeError
             self.close()
             return None
@@ -198,6 +226,23 @@ class _Pool:
 def _ignore_interrupts() -> None:
     """In a worker: ctrl+c is the importing process's to handle (no worker traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """SIGINT ignored while a worker is started (in the main thread; a signal handler can be
+    set nowhere else): a process started then inherits it, so a ctrl+c, which a terminal sends
+    to every process of the job, never interrupts a worker's start-up (a traceback, before
+    `_ignore_interrupts` runs) nor this process while it hands the worker its start (the
+    worker then fails reading it: another traceback). A ctrl+c in those milliseconds is lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:

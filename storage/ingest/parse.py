@@ -344,8 +344,8 @@ def _json_paper(
 ) -> Paper | None:
     """A JSON record's paper, or None when it makes none (no abstract, title or identifier)."""
     fields = {**_record_fields(record), **json_record.bib_fields(record)}
-    paper = made.paper(name, source, venue or _one_line(record.get("venue")), now)
-    paper = json_record.record_links(replace(paper, **fields), record)
+    paper = made.paper(name, source, venue or _one_line(record.get("venue")), now, **fields)
+    paper = json_record.record_links(paper, record)
     if not made.abstract:
         # A reading list may start from a title or an identifier (as a `.bib` entry
         # does); a record with none of the three is no paper.
@@ -353,8 +353,8 @@ def _json_paper(
         new_id = record_id("", paper.identifiers, title)
         if not new_id:
             return None
-        name = derive_name("", title=paper.title, code_urls=paper.code_urls) if title else None
-        paper = replace(paper, id=new_id, name=name or paper.cite_key or paper.identifiers[0])
+        named = derive_name("", title=paper.title, code_urls=paper.code_urls) if title else None
+        paper = replace(paper, id=new_id, name=named or paper.cite_key or paper.identifiers[0])
     return json_record.own_identity(paper, record)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -131,3 +132,23 @@ def test_without_a_count_the_workers_are_one_fewer_than_the_cpus(
     monkeypatch.setenv(naming.WORKERS_VARIABLE, value)
     cpus = len(os.sched_getaffinity(0))
     assert naming.worker_count() == max(0, min(cpus - 1, naming.MAX_WORKERS))
+
+
+def test_while_a_worker_is_busy_this_process_names_a_chunk_it_has_not_started() -> None:
+    args = [draft(str(record.get("abstract") or "")).name_args() for record in _records()]
+    chunks = [naming._Chunk(list(args), list(args)) for _ in range(4)]
+    chunks[0] = naming._Chunk(args * 8, args * 8)  # a worker is busy with it for a while
+    pool = naming._Pool(1)
+    try:
+        for chunk in chunks:
+            chunk.future = pool.submit(chunk.args)
+        pending = deque(chunks)
+        naming._share(pending, pool)
+        # The newest chunk waited behind the first two (the executor queues two for a worker).
+        assert chunks[-1].future is None
+        assert chunks[-1].names == naming.derive_names(args)
+        names = [name for chunk in pending for _, name in chunk.named(pool)]
+        assert names == naming.derive_names(args * 8 + args * 3)
+    finally:
+        pool.close()
+    assert multiprocessing.active_children() == []
