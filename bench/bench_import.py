@@ -4,12 +4,24 @@ Run by hand: `/work/venv/bin/python bench/bench_import.py [CORPUS]`
 (default corpus: /work/shared/corpus/ml-abstracts.jsonl). Prints the import time, both files'
 sizes, `Library.open` time next to a bare `json.loads` of papers.json, and the cost of one tag
 change (a locked read-modify-write of state.json) with a small and with a large state.json.
+
+`bench/bench_import.py --side-by-side OLD [--repeat N] [CORPUS ...]` runs `papershelf import`
+(the CLI, one process per run, into an empty temp library) of each corpus (default: the
+10,815-paper corpus, and /tmp/papershelf-100k.jsonl when it exists) with an old checkout and with
+this one (with its default worker processes, and with none: PAPERSHELF_IMPORT_WORKERS=0), and
+prints CPU seconds (the process and its worker processes, user + system), wall seconds and peak
+RSS (the largest of the processes: the importing one), the median of N runs.
+OLD is a checkout of the code to compare with, e.g. `git worktree add --detach
+/tmp/papershelf-main main`; it runs with this venv, OLD first on PYTHONPATH. On a shared machine
+read CPU seconds first: wall time counts the other processes too (the load is printed).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -18,6 +30,8 @@ from pathlib import Path
 from papershelf.storage.library.library import Library
 
 CORPUS = Path("/work/shared/corpus/ml-abstracts.jsonl")
+SCALE = Path("/tmp/papershelf-100k.jsonl")
+HERE = Path(__file__).resolve().parents[1]
 
 
 def median_ms(action, repeat: int) -> float:
@@ -29,7 +43,59 @@ def median_ms(action, repeat: int) -> float:
     return statistics.median(times)
 
 
+def cli_import(checkout: Path, corpus: Path, workers: str | None) -> tuple[float, float, int]:
+    """(CPU s, wall s, peak RSS MB) of one `papershelf import` of `corpus` into an empty library
+    with the code of `checkout` (`workers`: PAPERSHELF_IMPORT_WORKERS, None to leave it unset):
+    CPU of the process and its workers (`wait4` counts both, and gives the larger peak, the
+    importing process's)."""
+    environment = dict(os.environ, PYTHONPATH=str(checkout))
+    environment.pop("PAPERSHELF_IMPORT_WORKERS", None)
+    if workers is not None:
+        environment["PAPERSHELF_IMPORT_WORKERS"] = workers
+    with tempfile.TemporaryDirectory(prefix="papershelf-bench-") as directory:
+        command = [sys.executable, "-m", "papershelf", "--db", directory, "import", str(corpus)]
+        start = time.perf_counter()
+        process = subprocess.Popen(
+            command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        assert process.stderr is not None
+        errors = process.stderr.read().decode()
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode:
+            raise SystemExit(f"import failed ({checkout}): {errors[-500:]}")
+        return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss // 1024
+
+
+def side_by_side(old: Path, corpora: list[Path], repeat: int) -> None:
+    """The import of each corpus with the old checkout and this one (with its default workers
+    and with none), the median of `repeat` runs each."""
+    print(f"load average before: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)")
+    print(f"{'corpus':<24} {'code':<16} {'CPU s':>7} {'wall s':>7} {'peak MB':>8}")
+    codes = (("old", old, None), ("new, no workers", HERE, "0"), ("new", HERE, None))
+    for corpus in corpora:
+        for label, checkout, workers in codes:
+            runs = [cli_import(checkout, corpus, workers) for _ in range(repeat)]
+            cpu, wall, peak = (statistics.median(column) for column in zip(*runs, strict=True))
+            print(f"{corpus.name:<24} {label:<16} {cpu:7.1f} {wall:7.1f} {peak:8.0f}", flush=True)
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+
+
 def main() -> None:
+    if "--side-by-side" in sys.argv:
+        args = sys.argv[1:]
+        at = args.index("--side-by-side")
+        old = Path(args[at + 1])
+        del args[at : at + 2]
+        repeat = 1
+        if "--repeat" in args:
+            at = args.index("--repeat")
+            repeat = int(args[at + 1])
+            del args[at : at + 2]
+        corpora = [Path(arg) for arg in args] or [CORPUS, *([SCALE] if SCALE.exists() else [])]
+        side_by_side(old, corpora, repeat)
+        return
     corpus = Path(sys.argv[1]) if len(sys.argv) > 1 else CORPUS
     with tempfile.TemporaryDirectory(prefix="papershelf-bench-") as directory:
         root = Path(directory)

@@ -142,6 +142,45 @@ def test_a_note_too_long_is_not_saved_and_its_text_is_kept(
     assert note_of(root, paper_id) == ""
 
 
+def test_a_note_too_long_in_wide_characters_is_called_too_long_and_kept(
+    capsys, root: Path, editor: FakeEditor
+) -> None:
+    # Found by an attacker pass: 90,000 'é' (180,000 bytes) were read back cut at the byte
+    # limit, in the middle of a character, and called "not UTF-8 text".
+    editor.does(
+        f"{sys.executable} -c \"import sys; open(sys.argv[1], 'w').write('é' * 90000)\" \"$1\""
+    )
+    code, _, err = run(capsys, "--db", root, "note", first_id(root), "--edit")
+    assert code == 1 and f"at most {NOTE_MAX_CHARS:,} characters" in err, err
+    kept = Path(err.rstrip("\n").rsplit(" ", 1)[-1])
+    try:
+        assert kept.read_text(encoding="utf-8") == "é" * 90000
+    finally:
+        kept.unlink()
+
+
+def test_an_editor_killed_after_writing_keeps_the_text(
+    capsys, root: Path, editor: FakeEditor
+) -> None:
+    # Found by an attacker pass: an editor that hung and was killed (kill -9 from another
+    # terminal) had its temp file removed with what the person had already saved in it. An
+    # editor that exits with an error (:cq) means "abort": that file still goes.
+    editor.does('printf "half a thought\\n" >> "$1"\nkill -9 $$')
+    code, out, err = run(capsys, "--db", root, "note", first_id(root), "--edit")
+    assert (code, out) == (1, "")
+    assert "the editor was stopped by signal 9; nothing saved; your text is kept in " in err
+    kept = Path(err.rstrip("\n").rsplit(" ", 1)[-1])
+    try:
+        assert kept.read_text() == "half a thought\n"
+    finally:
+        kept.unlink()
+    assert note_of(root, first_id(root)) == ""
+    editor.does("kill -9 $$")  # killed before writing anything: nothing to keep
+    code, _, err = run(capsys, "--db", root, "note", first_id(root), "--edit")
+    assert code == 1 and err.endswith("the editor was stopped by signal 9; nothing saved\n")
+    assert editor.leftover_files() == []
+
+
 # -- the config file ----------------------------------------------------------------------------
 
 

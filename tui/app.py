@@ -1,10 +1,12 @@
-"""PapershelfApp: key bindings, start-up and refresh; the actions live in composed objects.
+"""PapershelfApp: key bindings, start-up, focus and the workers' messages.
 
 The app holds one object per thing the keys act on: `papers` (tags, status, star, note, undo),
 `search` (the filter's live search), `workflow` (sort orders, related papers) and `output`
-(copy, open, export), and `saving` (changes not yet on disk) and `signals` (SIGHUP, SIGTERM).
-Its `action_*` methods are one-line delegations to them; what stays App behaviour, as bases, is
-what must override Textual's own App methods: the crash guard and the dialog keys.
+(copy, open, export), `adding` (fetch by identifier), and `saving` (changes not yet on disk),
+`signals` (SIGHUP, SIGTERM) and `reloading` (the screen following the library, `app_refresh`).
+The `action_*` methods that delegate to them are the mixin `KeyActions` (`app_keys`), with the
+table of every key for help and palette; what stays App behaviour, as bases, is what must
+override Textual's own App methods: the crash guard and the dialog keys.
 """
 
 from __future__ import annotations
@@ -15,17 +17,18 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on
 from textual.app import App
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.widgets import Input
 
-from papershelf.storage.errors import PapershelfError
 from papershelf.storage.library.config import Config, load_config
 from papershelf.tui.app_actions import PaperActions
 from papershelf.tui.app_adding import ADD_BINDINGS, AddingActions
 from papershelf.tui.app_bindings import APP, LEAVE_FILTER, MOVE, OUT, PAPERS
-from papershelf.tui.app_columns import ColumnCommands, apply_saved_columns, toggle_authors_column
+from papershelf.tui.app_columns import ColumnCommands, apply_saved_columns
 from papershelf.tui.app_config import start_config
 from papershelf.tui.app_guard import CrashGuard
+from papershelf.tui.app_keys import KeyActions
+from papershelf.tui.app_refresh import LibraryRefresh
 from papershelf.tui.app_saving import UnsavedChanges
 from papershelf.tui.app_search import SearchWiring
 from papershelf.tui.app_signals import SignalExit
@@ -33,28 +36,21 @@ from papershelf.tui.app_trace import TRACE
 from papershelf.tui.app_workflow import WORKFLOW_BINDINGS, RelatedReady, WorkflowActions
 from papershelf.tui.app_workflow_sort import SortCommands
 from papershelf.tui.collector import IDLE_SECONDS, IdleCollector
-from papershelf.tui.commands import BoundAction, PapershelfCommands, help_sections
+from papershelf.tui.commands import PapershelfCommands
 from papershelf.tui.first_run import show_first_run_hint
 from papershelf.tui.messages import IndexReady, SearchFailed, SearchFinished
 from papershelf.tui.output import OutputActions
 from papershelf.tui.screens.dialogs_base import DialogKeys
-from papershelf.tui.screens.help import HelpScreen
 from papershelf.tui.screens.main import MainScreen
 from papershelf.tui.text import one_line_notice
 from papershelf.tui.widgets.filter_bar import FilterBar
 from papershelf.tui.widgets.paper_list import PaperList
-from papershelf.tui.widgets.reader import Reader
-from papershelf.tui.widgets.tag_pane import TagPane
 
 if TYPE_CHECKING:
     from papershelf.storage.library.library import Library
 
-REFRESH_SECONDS = 2.0
 
-"""How often to look for changes another papershelf process saved."""
-
-
-class PapershelfApp(CrashGuard, DialogKeys):
+class PapershelfApp(KeyActions, CrashGuard, DialogKeys):
     """Filter, read, tag and export the papers of one Library."""
 
     # The main screen's sheet is read here: Textual 8.2.8 reads a screen's CSS_PATH when the
@@ -93,9 +89,6 @@ class PapershelfApp(CrashGuard, DialogKeys):
         self.config: Config = load_config() if config is None else config
         """The user's config file (`library.config`): theme, keys, defaults; and its problems."""
         self.applied_keymap: dict[str, str] = {}  # the [keys] given to set_keymap (app_config)
-        self._seen_revision = library.revision
-        self._papers_seen = library.papers()
-        self._last_poll_error: str | None = None
         self.collector = IdleCollector()
         self.papers: PaperActions = PaperActions(self)
         """Tags, status, star, note, undo and redo (`t`, `T`, `s`, `*`, `n`, `u`, `ctrl+r`)."""
@@ -111,6 +104,8 @@ class PapershelfApp(CrashGuard, DialogKeys):
         """Changes held in memory after a failed save: retried, shown, asked about at `q`."""
         self.signals: SignalExit = SignalExit(self)
         """SIGHUP and SIGTERM: a last save, then exit 128+N."""
+        self.reloading: LibraryRefresh = LibraryRefresh(self)
+        """The screen follows the library: changes made here and those other processes saved."""
         self.main_screen = MainScreen(library, on_edit=self.search.query_edited)
         """The screen every dialog returns to (the first of the stack)."""
 
@@ -146,11 +141,11 @@ class PapershelfApp(CrashGuard, DialogKeys):
         TRACE.mark("mount")
         self.main_screen.fit_size(self.size.width, self.size.height)
         apply_saved_columns(self)
-        self.main_screen.paper_count = len(self._papers_seen)
+        self.main_screen.paper_count = len(self.reloading.papers_seen)
         self.search.show_results(self.search.serial, self.workflow.all_hits(), keep=None)
         self.paper_list.focus()
         start_config(self)  # keys, theme, export directory; a notice per problem
-        self.set_interval(REFRESH_SECONDS, self.guarded(self.poll_library, "the reload"))
+        self.reloading.start()  # every two seconds, what other processes saved
         self.collector.start()
         self.set_interval(IDLE_SECONDS / 2, self.guarded(self.collector.tick, "the collector"))
         self.show_notices()
@@ -202,55 +197,15 @@ class PapershelfApp(CrashGuard, DialogKeys):
 
     def after_change(self) -> None:
         """Papers or entries changed (here or in another process): redraw and re-filter."""
-        self._seen_revision = self.library.revision
-        self.saving.show()  # saved now, or held in memory
-        papers = self.paper_list
-        papers_changed = self.library.papers() is not self._papers_seen
-        if papers_changed:
-            self._papers_changed()
-        papers.refresh_rows()
-        self.main_screen.show_paper(papers.current_id)
-        if papers_changed or self.search.query_text.strip() or self.workflow.sort_follows_entries:
-            # `is:read`, `#tag`, the order may differ; papers imported, removed or put back
-            self.search.start_search(keep=papers.current_id)
-        else:
-            self.search.refresh_side()
-
-    def _papers_changed(self) -> None:
-        """Papers were imported, removed or put back: rebuild the index, and at once stop
-        showing (or marking) papers that are gone; the search runs again on the new index."""
-        self._papers_seen = self.library.papers()
-        self.main_screen.paper_count = len(self._papers_seen)
-        self.search.engine = None
-        self.search.build_index()
-        present = {paper.id for paper in self._papers_seen}
-        papers = self.paper_list
-        if not papers.marked <= present:
-            papers.set_marks(set(papers.marked & present))
-        if any(hit.paper_id not in present for hit in papers.hits):
-            hits = [hit for hit in papers.hits if hit.paper_id in present]
-            self.search.show_results(self.search.serial, hits, keep=papers.current_id)
+        self.reloading.after_change()
 
     def poll_library(self) -> None:
         """Pick up changes another process saved (the CLI, a second app)."""
-        try:
-            changed = self.library.refresh()
-        except PapershelfError as error:
-            if str(error) != self._last_poll_error:
-                self._last_poll_error = str(error)
-                self.notify_error(str(error))
-            return
-        self._last_poll_error = None
-        self.show_notices()
-        if changed or self.library.revision != self._seen_revision:
-            self.after_change()
+        self.reloading.poll()
 
     def show_notices(self) -> None:
-        """What the library did on its own (a damaged file moved aside, state recovered from a
-        backup): each notice once, as a warning that stays long enough to be read."""
-        for notice in self.library.take_notices():
-            self.notify(one_line_notice(notice, 400), severity="warning", markup=False, timeout=30)
-        self.saving.show()  # a recovery not yet written is an unsaved change
+        """What the library did on its own, each notice once (`LibraryRefresh.show_notices`)."""
+        self.reloading.show_notices()
 
     # -- messages from the widgets ---------------------------------------------------------------
 
@@ -288,102 +243,6 @@ class PapershelfApp(CrashGuard, DialogKeys):
     def action_back(self) -> None:
         """From the reader or the tag pane back to the list."""
         self.paper_list.focus()
-
-    def action_mark_all(self) -> None:
-        """Mark every paper in the results."""
-        count = self.paper_list.mark_all()
-        self.notify_info(f"Marked {count} papers: t, T, s and * now apply to them (U clears)")
-
-    def action_clear_marks(self) -> None:
-        """Unmark every paper."""
-        self.paper_list.clear_marks()
-        self.notify_info("Marks cleared")
-
-    def action_tag(self) -> None:
-        """Open the tag editor for the marked papers or the one under the cursor."""
-        self.papers.tag()
-
-    def action_toggle_to_read(self) -> None:
-        """Add `to-read` (or remove it when every target has it)."""
-        self.papers.toggle_to_read()
-
-    def action_cycle_status(self) -> None:
-        """unread -> reading -> read -> unread."""
-        self.papers.cycle_status()
-
-    def action_star(self) -> None:
-        """Star (or unstar when every target is starred)."""
-        self.papers.star()
-
-    def action_note(self) -> None:
-        """Edit the note of the paper in the reader (when focused) or under the cursor."""
-        self.papers.note()
-
-    def action_remove(self) -> None:
-        """Remove the marked papers or the one under the cursor, after a confirmation."""
-        self.papers.remove()
-
-    def action_undo(self) -> None:
-        """Take back the latest change to the user's state (from the journal)."""
-        self.papers.undo()
-
-    def action_redo(self) -> None:
-        """Do again the latest undone change."""
-        self.papers.redo()
-
-    def action_sort(self, order: str = "") -> None:
-        """Show the results in `order`, or in the next order of the cycle; remember it."""
-        self.workflow.sort(order)
-
-    def action_related(self) -> None:
-        """Open "more like this" for the paper in the reader."""
-        self.workflow.related()
-
-    def action_copy_code(self) -> None:
-        """Copy the code URL of the paper in focus (a chooser when there are several)."""
-        self.output.copy_code()
-
-    def action_toggle_authors_column(self) -> None:
-        """Show or hide the list's authors column (the palette's command; remembered)."""
-        toggle_authors_column(self)
-
-    def action_open_link(self) -> None:
-        """Open a link of the paper in focus in a browser."""
-        self.output.open_link()
-
-    def action_export(self) -> None:
-        """Export the results, the marked papers or a tag (Markdown, BibTeX, CSV or JSON)."""
-        self.output.export()
-
-    def action_add_papers(self) -> None:
-        """Add papers by arXiv id, DOI or OpenReview link, fetched in a thread."""
-        self.adding.add()
-
-    def action_help(self) -> None:
-        """Show every key, generated from the bindings."""
-        self.push_screen(HelpScreen(help_sections(self, self.bound_actions()), self.config.path))
-
-    def bound_actions(self) -> list[BoundAction]:
-        """Every binding of the main screen, by area, with the node that runs it."""
-        screen = self.main_screen
-        areas: list[tuple[str, list[BindingType], object]] = [
-            ("Filter", [*MOVE, *FilterBar.BINDINGS], None),
-            ("List", PaperList.BINDINGS, screen.paper_list),
-            ("Reader", Reader.BINDINGS, screen.reader),
-            ("Tag pane", TagPane.BINDINGS, screen.tag_pane),
-            ("Papers", [*PAPERS, *WORKFLOW_BINDINGS, *OUT, *ADD_BINDINGS], None),
-            ("App", APP, None),
-        ]
-        actions: list[BoundAction] = []
-        for section, bindings, target in areas:
-            for binding in bindings:
-                if not isinstance(binding, Binding):
-                    continue
-                owner = self if binding in self.BINDINGS or target is None else target
-                if section == "Filter" and binding in FilterBar.BINDINGS:
-                    owner = screen.filter_bar
-                actions.append(BoundAction(section, binding, owner))  # type: ignore[arg-type]
-        return actions
 
     # -- for the output actions ------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from papershelf.storage.library.library import NOTE_MAX_CHARS
 from papershelf.storage.text.clean import clean_text
@@ -78,10 +79,11 @@ def edit_note(note: str, name: str = "note") -> NoteEdit:
         return NoteEdit(None, f"cannot make a temp file for the editor ({reason})", ok=False)
     path = Path(temp)
     keep = False
+    given = note if not note or note.endswith("\n") else note + "\n"
     try:
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-                handle.write(note if not note or note.endswith("\n") else note + "\n")
+                handle.write(given)
         except (OSError, UnicodeEncodeError) as error:
             return NoteEdit(None, f"cannot write the note for the editor ({error})", ok=False)
         try:
@@ -93,14 +95,22 @@ def edit_note(note: str, name: str = "note") -> NoteEdit:
                 "set $VISUAL or $EDITOR; nothing saved",
                 ok=False,
             )
-        if status != 0:
-            how = (
-                f"was stopped by signal {-status}" if status < 0 else f"exited with status {status}"
-            )
+        if status > 0:  # the person gave up (`:cq` in vim): the file goes with the note
+            how = f"exited with status {status}"
             return NoteEdit(None, f"the editor {how}; nothing saved", ok=False)
+        if status < 0:
+            # Killed (a hung editor, kill -9): what the person saved before is theirs to keep.
+            keep = _changed(path, given)
+            where = f"; your text is kept in {path}" if keep else ""
+            return NoteEdit(
+                None, f"the editor was stopped by signal {-status}; nothing saved{where}", ok=False
+            )
         try:
             with open(path, "rb") as handle:
                 raw = handle.read(READ_LIMIT + 1)
+            if len(raw) > READ_LIMIT:  # over the limit, whatever it is (and cut mid-character)
+                keep = True
+                return _too_long(path)
             text = raw.decode("utf-8")
         except FileNotFoundError:
             return NoteEdit(None, "the editor removed the file; nothing saved", ok=False)
@@ -112,19 +122,33 @@ def edit_note(note: str, name: str = "note") -> NoteEdit:
         edited = clean_text(text).strip()
         if edited == clean_text(note).strip():
             return NoteEdit(None, "note unchanged; nothing saved")
-        if len(edited) > NOTE_MAX_CHARS or len(raw) > READ_LIMIT:
+        if len(edited) > NOTE_MAX_CHARS:
             keep = True
-            return NoteEdit(
-                None,
-                f"not saved: a note holds at most {NOTE_MAX_CHARS:,} characters; "
-                f"your text is kept in {path}",
-                ok=False,
-            )
+            return _too_long(path)
         return NoteEdit(edited, "note saved")
     finally:
         if not keep:
             with contextlib.suppress(OSError):  # the editor may have left a directory there
                 path.unlink(missing_ok=True)
+
+
+def _too_long(path: Path) -> NoteEdit:
+    """The text at `path` is over what a note holds: not saved, and the file is kept."""
+    return NoteEdit(
+        None,
+        f"not saved: a note holds at most {NOTE_MAX_CHARS:,} characters; "
+        f"your text is kept in {path}",
+        ok=False,
+    )
+
+
+def _changed(path: Path, given: str) -> bool:
+    """Whether the file at `path` is a regular file that no longer holds `given`."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(READ_LIMIT + 1) != given.encode("utf-8")
+    except OSError:  # gone, or a directory: nothing to keep
+        return False
 
 
 def _run_editor(argv: list[str]) -> int:
@@ -133,8 +157,21 @@ def _run_editor(argv: list[str]) -> int:
     While it runs, papershelf ignores ctrl+c and ctrl+\\ (as git does around an editor): the
     terminal is the editor's, and a key meant for it must not stop papershelf (in the app, the
     interrupt would land outside the suspended screen). The editor itself gets them as usual:
-    they are ignored only after it started."""
-    editor = subprocess.Popen(argv)
+    they are ignored only after it started.
+
+    When papershelf's stdin or stdout is not the terminal (`... | papershelf note ID --edit`),
+    the editor gets the terminal (`/dev/tty`) in their place, as `vipe` does: fed a pipe, vim
+    runs the piped text as commands. Without a terminal (cron, CI) it gets what there is."""
+    tty = _controlling_terminal()
+    try:
+        editor = subprocess.Popen(
+            argv,
+            stdin=None if tty is None or _is_terminal(0) else tty,
+            stdout=None if tty is None or _is_terminal(1) else tty,
+        )
+    finally:
+        if tty is not None:
+            tty.close()  # the editor has its own copy now
     ignored: list[tuple[int, object]] = []
     try:
         for number in (signal.SIGINT, signal.SIGQUIT):
@@ -146,6 +183,23 @@ def _run_editor(argv: list[str]) -> int:
     finally:
         for number, handler in ignored:
             signal.signal(number, handler)  # type: ignore[arg-type]
+
+
+def _is_terminal(fd: int) -> bool:
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False
+
+
+def _controlling_terminal() -> BinaryIO | None:
+    """The terminal, opened, when stdin or stdout is something else; else None."""
+    if _is_terminal(0) and _is_terminal(1):
+        return None
+    try:
+        return open("/dev/tty", "r+b", buffering=0)  # closed by the caller
+    except OSError:  # no controlling terminal (or not a POSIX system)
+        return None
 
 
 def _safe_name(name: str) -> str:

@@ -131,7 +131,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if paper.identifiers:  # as `papershelf add` takes them: doi:…, arxiv:…, openreview:…
         fields.append(("ids", "  ".join(paper.identifiers)))
     fields += [
-        ("sources", ", ".join(paper.sources)),
+        ("sources", ", ".join(map(_source_shown, paper.sources))),
         ("status", entry.status + (" ★" if entry.starred else "")),
         ("tags", " ".join(f"#{t}" for t in sorted(entry.tags)) or "—"),
     ]
@@ -154,6 +154,15 @@ def cmd_show(args: argparse.Namespace) -> int:
     output.line()
     output.block(display_text(paper.abstract).text)
     return EXIT_OK
+
+
+def _source_shown(name: str) -> str:
+    """A source file by its name, with the header the app shows for a bundled seed list:
+    `001_aa86a2e0cf5ed7d9.txt (ICML 2025 Papers)`."""
+    from papershelf.storage.library.source_titles import source_title
+
+    title = source_title(name)
+    return name if title == name else f"{name} ({title})"
 
 
 def cmd_related(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -27,8 +27,8 @@ from papershelf.storage.ingest.decode import (
     read_held,
     source_name,
 )
-from papershelf.storage.ingest.limits import capped_authors, capped_title
 from papershelf.storage.ingest.merge import MatchIndex, merge_papers, record_id, unique_id
+from papershelf.storage.ingest.naming import Draft, draft, named
 from papershelf.storage.ingest.paragraphs import (
     Paragraph,
     dedupe_key,
@@ -40,7 +40,7 @@ from papershelf.storage.model import Paper, utc_now
 from papershelf.storage.names.derive import derive_name
 from papershelf.storage.text import identifiers
 from papershelf.storage.text.clean import clean_line, clean_name, clean_text
-from papershelf.storage.text.urls import canonical, is_code_url, split_urls
+from papershelf.storage.text.urls import canonical
 
 __all__ = [
     "MAX_ABSTRACT_CHARS",
@@ -92,39 +92,6 @@ class ParseResult:
     notes: tuple[str, ...] = ()
     """One line each, what the import had to make of the file (`3 entries used undefined macros
     ...`); clean text, without the file's name."""
-
-
-def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
-    return first + tuple(item for item in dict.fromkeys(second) if item not in first)
-
-
-def _make_paper(
-    abstract: str,
-    source: str,
-    venue: str | None,
-    now: str,
-    *,
-    title: str | None = None,
-    authors: tuple[str, ...] = (),
-    url: str | None = None,
-) -> Paper:
-    title, authors = capped_title(title), capped_authors(authors)  # `ingest.limits`
-    code_urls, links = split_urls(abstract)
-    if url is not None and is_code_url(url):
-        code_urls = _union(code_urls, (url,))
-    return Paper(
-        id=paper_id(abstract),
-        name=derive_name(abstract, title=title, code_urls=code_urls),
-        title=title,
-        abstract=abstract,
-        venue=venue,
-        sources=(source,),
-        code_urls=code_urls,
-        links=links,
-        imported_at=now,
-        authors=authors,
-        url=url,
-    )
 
 
 class Collector:
@@ -191,17 +158,23 @@ def parse_paragraphs(
     `ingest.stream`); the first one may be the list's title, naming its venue."""
     collector = Collector()
     header_venue: str | None = None
-    for index, paragraph in enumerate(found):
-        _check_length(paragraph.text, source, paragraph.line)
-        if paragraph.is_header:
-            if index == 0:
-                # The collection's title: it names the venue; it is not a skipped paragraph.
-                header_venue = venue_from_header(paragraph.text)
-            else:
-                collector.skipped += 1
-            continue
-        abstract = paragraph.text
-        collector.add(_make_paper(abstract, source, venue or header_venue, now))
+
+    def drafts() -> Iterator[Draft]:
+        nonlocal header_venue
+        for index, paragraph in enumerate(found):
+            _check_length(paragraph.text, source, paragraph.line)
+            if paragraph.is_header:
+                if index == 0:
+                    # The collection's title: it names the venue; it is not a skipped paragraph.
+                    header_venue = venue_from_header(paragraph.text)
+                else:
+                    collector.skipped += 1
+                continue
+            yield draft(paragraph.text)
+
+    # Named a chunk at a time (`ingest.naming`); the header, if any, is read before the first.
+    for made, name in named(drafts(), Draft.name_args):
+        collector.add(made.paper(name, source, venue or header_venue, now))
     return collector.result(source, venue or header_venue)
 
 
@@ -341,37 +314,48 @@ def parse_json_records(
     """The papers of JSON records, each with its line (or position): a whole file's, or a JSON
     Lines file's streamed a line at a time (`ingest.stream`)."""
     collector = Collector()
-    for line, record in records:
-        if not isinstance(record, dict):
-            raise IngestError(source, "a JSON record must be an object", line)
-        raw = record.get("abstract")
-        abstract = clean_line(raw) if isinstance(raw, str) else ""
-        _check_length(abstract, source, line)
-        title = json_record.title_of(record)
-        fields = {**_record_fields(record), **json_record.bib_fields(record)}
-        record_venue = venue or _one_line(record.get("venue"))
-        url = _one_line(record.get("url"))
-        paper = _make_paper(
-            abstract,
-            source,
-            record_venue,
-            now,
-            title=title,
-            authors=_authors(record.get("authors")),
-            url=canonical(url) if url else None,
-        )
-        paper = json_record.record_links(replace(paper, **fields), record)
-        if not abstract:
-            # A reading list may start from a title or an identifier (as a `.bib` entry
-            # does); a record with none of the three is no paper.
-            new_id = record_id("", paper.identifiers, title)
-            if not new_id:
-                collector.skipped += 1
-                continue
-            name = derive_name("", title=paper.title, code_urls=paper.code_urls) if title else None
-            paper = replace(paper, id=new_id, name=name or paper.cite_key or paper.identifiers[0])
-        collector.add(json_record.own_identity(paper, record))
+
+    def drafts() -> Iterator[tuple[dict[str, Any], Draft]]:
+        for line, record in records:
+            if not isinstance(record, dict):
+                raise IngestError(source, "a JSON record must be an object", line)
+            raw = record.get("abstract")
+            abstract = clean_line(raw) if isinstance(raw, str) else ""
+            _check_length(abstract, source, line)
+            url = _one_line(record.get("url"))
+            yield (
+                record,
+                draft(
+                    abstract,
+                    title=json_record.title_of(record),
+                    authors=_authors(record.get("authors")),
+                    url=canonical(url) if url else None,
+                ),
+            )
+
+    # Named a chunk at a time, in worker processes for a large file (`ingest.naming`).
+    for (record, made), name in named(drafts(), lambda item: item[1].name_args()):
+        collector.add(_json_paper(record, made, name, source, venue, now))
     return collector.result(source, venue)
+
+
+def _json_paper(
+    record: dict[str, Any], made: Draft, name: str, source: str, venue: str | None, now: str
+) -> Paper | None:
+    """A JSON record's paper, or None when it makes none (no abstract, title or identifier)."""
+    fields = {**_record_fields(record), **json_record.bib_fields(record)}
+    paper = made.paper(name, source, venue or _one_line(record.get("venue")), now, **fields)
+    paper = json_record.record_links(paper, record)
+    if not made.abstract:
+        # A reading list may start from a title or an identifier (as a `.bib` entry
+        # does); a record with none of the three is no paper.
+        title = json_record.title_of(record)
+        new_id = record_id("", paper.identifiers, title)
+        if not new_id:
+            return None
+        named = derive_name("", title=paper.title, code_urls=paper.code_urls) if title else None
+        paper = replace(paper, id=new_id, name=named or paper.cite_key or paper.identifiers[0])
+    return json_record.own_identity(paper, record)
 
 
 def parse_bytes(

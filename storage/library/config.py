@@ -12,7 +12,7 @@ Where: `$PAPERSHELF_CONFIG` if set, else `config.toml` in the platform's user co
     authors = true                # the list's authors column, in a library never toggled
 
     [keys]                        # binding id = key(s), as the help screen lists them
-    "app.tag" = "g"
+    "app.tag" = "ctrl+t"
     "list.down" = ["j", "down"]
 
 It is read with the standard library's tomllib and checked here as far as pure Python can: an
@@ -27,8 +27,10 @@ and replaces the file atomically (`files.jsonstore.atomic_write`).
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
+import reprlib
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -65,6 +67,11 @@ KEY_MAX = 40
 # A Textual key name: printable ASCII without spaces or commas (commas separate keys).
 _KEY_NAME = re.compile(rf"[!-+\--~]{{1,{KEY_MAX}}}")
 _SHOWN_MAX = 40
+_REPR = reprlib.Repr()
+# A value nested thousands deep (a dotted key of 3,000 parts is legal TOML) would overflow
+# repr's recursion: the message shows its first levels only.
+_REPR.maxlevel = 3
+_REPR.maxstring = _SHOWN_MAX
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +113,8 @@ def load_config(path: Path | None = None) -> Config:
         reason = error.strerror or str(error)
         return Config(path, problems=(f"{path}: cannot read the config ({reason}); ignored",))
     try:
-        text = raw.decode("utf-8")
+        # utf-8-sig: a byte order mark (Notepad writes one) is not TOML, but is no mistake either.
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         return Config(path, problems=(f"{path}: the config is not UTF-8 text; ignored",))
     return parse_config(text, path)
@@ -149,7 +157,7 @@ class _Reader:
 
 def _shown(value: object) -> str:
     """A value as the message shows it: short, on one line (repr: quotes and escapes)."""
-    text = repr(value)
+    text = _REPR.repr(value)
     if len(text) > _SHOWN_MAX:
         text = text[: _SHOWN_MAX - 1] + "…"
     return text
@@ -258,12 +266,31 @@ def _keys(reader: _Reader, key: str, value: object) -> dict[str, Any] | None:
         else:
             reader.wrong_type(where, 'a key ("g") or a list of keys (["j", "down"])', keys)
             continue
-        bad = [name for name in names if not _KEY_NAME.fullmatch(name)]
+        bad = [name for name in names if not _KEY_NAME.fullmatch(name) or not _textual(name)]
         if not names or bad:
-            reader.problem(where, f"not a key name: {_shown(bad[0] if bad else '')}")
+            hint = " (write keys as Textual names them: ctrl+s, f2, pagedown, question_mark)"
+            reader.problem(where, f"not a key name: {_shown(bad[0] if bad else '')}{hint}")
             continue
-        keymap[binding_id] = ",".join(dict.fromkeys(names))
+        keymap[binding_id] = ",".join(dict.fromkeys(map(_textual_case, names)))
     return {"keys": keymap}
+
+
+# A word of a Textual key name (`ctrl`, `pagedown`, `question_mark`, `f13`): lower case, no `-`.
+_KEY_WORD = re.compile(r"[a-z0-9_]+")
+
+
+def _textual_case(name: str) -> str:
+    """A key name in the case Textual gives keys: `Ctrl+S` is `ctrl+s`, `F2` `f2`; a single
+    character (`X`, `*`) is that character, whatever its case."""
+    return name if len(name) == 1 else name.lower()
+
+
+def _textual(name: str) -> bool:
+    """Whether `name` can be a Textual key name: each `+`-separated part one character or a
+    word of them (`C-s`, `<C-s>`, `^S` and `M-x` are other programs' notations, never sent)."""
+    if len(name) == 1:
+        return True
+    return all(len(part) <= 1 or _KEY_WORD.fullmatch(part) for part in name.lower().split("+"))
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
@@ -308,14 +335,33 @@ def save_theme(path: Path, theme: str) -> None:
         raw = _NEW_FILE.encode()
     except OSError as error:
         raise SaveError(f"{path}: cannot read the config: {error.strerror or error}") from None
+    else:
+        _check_writable(path)
+    bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     try:
-        document = tomlkit.parse(raw.decode("utf-8"))
+        document = tomlkit.parse(raw[len(bom) :].decode("utf-8"))
         document["theme"] = theme
         text = tomlkit.dumps(document)
+        if raw[len(bom) :].split(b"\n", 1)[0].endswith(b"\r"):
+            # A line tomlkit adds ends in LF: a file written with CRLF keeps CRLF throughout.
+            text = text.replace("\r\n", "\n").replace("\n", "\r\n")
     except (UnicodeDecodeError, TOMLKitError, RecursionError, ValueError):
         raise SaveError(f"{path}: not valid TOML, so not rewritten; fix it first") from None
     try:
         os.makedirs(path.parent, exist_ok=True)
     except OSError as error:
         raise SaveError(f"cannot create {path.parent}: {error.strerror or error}") from None
-    atomic_write(path, text.encode("utf-8"))
+    atomic_write(path, bom + text.encode("utf-8"))  # the file's BOM, if any, stays
+
+
+def _check_writable(path: Path) -> None:
+    """SaveError when the file's permissions give no one write access (`chmod a-w`).
+
+    The save replaces the file by rename, which only the directory's permissions govern (root
+    is let through too): a file the user made read-only is theirs to keep as it is."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # the write itself says what is wrong
+    if not mode & 0o222:
+        raise SaveError(f"{path} is read-only, so not rewritten; make it writable (chmod u+w)")

@@ -173,10 +173,14 @@ class Library:
             library = cls._open_unlocked(path, lock_timeout, seed)
             if library is not None:
                 return library
+        if path.exists() and not path.is_dir():
+            what = "a file, not a library directory" if path.is_file() else "not a directory"
+            raise LibraryError(f"{path} is {what}")
         try:
             path.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise LibraryError(f"cannot create the library directory {path}: {error}") from error
+            reason = error.strerror or str(error)
+            raise LibraryError(f"cannot create the library directory {path}: {reason}") from error
         if not path.is_dir():
             raise LibraryError(f"{path} is not a directory")
         library = cls(path, lock_timeout=lock_timeout)

@@ -278,3 +278,76 @@ def test_saving_themes_changes_the_theme_only(document: dict[str, object], theme
         text = path.read_text(encoding="utf-8")
     assert text.startswith("# kept comment\n")
     assert tomllib.loads(text) == {**tomllib.loads(original), "theme": themes[-1]}
+
+
+# -- found by an attacker pass (attack15) -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        # A dotted key 3,000 tables deep: tomllib reads it, and the message once shown it whole.
+        ("keys." + ".".join(["a"] * 3000) + ' = "x"\n', "keys.a.a.a"),
+        ("columns." + ".".join(["a"] * 3000) + " = 1\n", "columns.a"),
+        ("theme." + ".".join(["a"] * 3000) + " = 1\n", "theme"),
+    ],
+    ids=["keys", "columns", "theme"],
+)
+def test_a_table_nested_thousands_deep_is_one_line(text: str, key: str) -> None:
+    config = parse_config(text, PATH)
+    assert len(config.problems) == 1
+    problem = config.problems[0]
+    assert problem.startswith("config.toml: ") and problem.endswith("; ignored")
+    assert key in problem and len(problem) < 300
+
+
+def test_a_byte_order_mark_is_read_past_and_kept_on_save(tmp_path: Path) -> None:
+    # Notepad and some editors start a UTF-8 file with a BOM: tomllib calls that an invalid
+    # statement at line 1, column 1, in a file that looks right in every editor.
+    path = tmp_path / "config.toml"
+    path.write_bytes(b'\xef\xbb\xbf# mine\ntheme = "nord"\nsort = "name"\n')
+    config = load_config(path)
+    assert (config.theme, config.sort, config.problems) == ("nord", "name", ())
+    save_theme(path, "dracula")
+    assert path.read_bytes() == b'\xef\xbb\xbf# mine\ntheme = "dracula"\nsort = "name"\n'
+    assert load_config(path).theme == "dracula"
+
+
+def test_a_crlf_file_keeps_crlf_line_ends(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes(b'# mine\r\nlibrary = "/srv/papers"\r\n\r\n[keys]\r\n"app.star" = "x"\r\n')
+    save_theme(path, "nord")
+    written = path.read_bytes()
+    assert b"\n" not in written.replace(b"\r\n", b""), written  # no line ends of two kinds
+    config = load_config(path)
+    assert (config.theme, config.keys, config.problems) == ("nord", {"app.star": "x"}, ())
+
+
+def test_a_read_only_config_is_not_rewritten(tmp_path: Path) -> None:
+    # chmod a-w says "do not write this": replacing the file by rename (which a writable
+    # directory allows, even to its owner) would ignore that.
+    path = tmp_path / "config.toml"
+    path.write_text('theme = "nord"  # fixed on purpose\n')
+    path.chmod(0o444)
+    with pytest.raises(SaveError, match="read-only") as raised:
+        save_theme(path, "dracula")
+    assert "\n" not in str(raised.value)
+    assert path.read_text() == 'theme = "nord"  # fixed on purpose\n'
+
+
+def test_key_names_are_read_in_textual_s_case() -> None:
+    # Found by an attacker pass: "Ctrl+S", "F2" or "Enter" were taken as written, Textual never
+    # sends them (its names are lower case), and the binding lost its key without a word.
+    config = parse_config(
+        '[keys]\n"note.save" = "Ctrl+S"\n"app.star" = ["F2", "Enter", "X", "shift+Tab"]\n', PATH
+    )
+    assert config.problems == ()
+    assert config.keys == {"note.save": "ctrl+s", "app.star": "f2,enter,X,shift+tab"}
+
+
+@pytest.mark.parametrize("name", ["C-s", "ctrl-s", "<C-s>", "^S", "M-x", "page down"])
+def test_a_key_written_in_another_program_s_notation_is_one_line(name: str) -> None:
+    config = parse_config(f'[keys]\n"app.tag" = "{name}"\n"app.star" = "x"\n', PATH)
+    assert config.keys == {"app.star": "x"}
+    assert len(config.problems) == 1
+    assert config.problems[0].startswith(f"config.toml: keys.app.tag: not a key name: {name!r}")

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import papershelf.storage.names.cues as names_cues
 import papershelf.storage.text.latex as latex
 import papershelf.storage.text.urls as urls
+from papershelf.storage.ingest.merge import title_key
 from papershelf.storage.ingest.paragraphs import _QUOTES, _TRAILING, dedupe_key
 from papershelf.storage.ingest.parse import parse_bytes
 from papershelf.storage.text.clean import _STRIP_TABLE, clean_line, clean_text, squash_spaces
@@ -200,6 +201,18 @@ def test_plain_url_split_is_what_urlsplit_gives(url: str) -> None:
     scheme, host, path, rest, _ = split
     assert (scheme, host, path) == (parts.scheme, (parts.hostname or "").lower(), parts.path)
     assert rest == url[len(parts.scheme) + 3 + len(parts.netloc) :]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.text(st.characters(max_codepoint=127)),
+        st.text(st.sampled_from("aZ09_-:{}\u00e9\u0130\u017f\u212a\u00df\u0663 \t")),
+        TEXT,
+    )
+)
+def test_title_key_is_the_plain_definition(title: str) -> None:
+    assert title_key(title) == re.sub(r"[\W_]+", "", title.casefold())
 
 
 @settings(max_examples=150, deadline=None)

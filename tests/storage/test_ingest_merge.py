@@ -12,7 +12,14 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from papershelf.storage.ingest.merge import MatchIndex, merge_papers, record_id, title_key
+from papershelf.storage.ingest.merge import (
+    MatchIndex,
+    contradicts,
+    merge_papers,
+    record_id,
+    title_key,
+    unique_id,
+)
 from papershelf.storage.ingest.paragraphs import paper_id
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper
@@ -175,3 +182,56 @@ def test_find_takes_an_identifier_or_the_imported_citation_key(tmp_path: Path) -
     ):
         assert library.find(ref).id == falcon.id
     assert library.find("10.1234/other").id == other.id
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["", ABSTRACT, "Another abstract entirely."]),
+            st.sampled_from([None, "Title one", "Title  ONE", "Title two"]),
+            st.sampled_from([None, "10.1/a", "10.1/b"]),
+            st.sampled_from([None, 2020, 2021]),
+        ),
+        max_size=10,
+    )
+)
+def test_an_index_kept_up_to_date_answers_as_one_built_afresh(records: list) -> None:
+    """The index remembers the last record's keys and skips the title look-up while every
+    paper has an abstract: it finds what an index built from the same papers finds, and a
+    record it calls new shares its title with no paper it could join (no abstract, nothing
+    contradicting)."""
+    papers: dict[str, Paper] = {}
+    index = MatchIndex(papers)
+    for abstract, title, doi, year in records:
+        paper = _paper(abstract, title=title, doi=doi, year=year)
+        if not paper.id:
+            continue
+        found = index.find(paper)
+        assert found == MatchIndex(dict(papers)).find(paper)
+        if found is None and paper.abstract and paper.title:
+            assert not any(
+                stored.title
+                and title_key(stored.title) == title_key(paper.title)
+                and not stored.abstract
+                and not contradicts(stored, paper)
+                for stored in papers.values()
+            )
+        # As `parse.Collector` keeps them: a new record under an id no paper holds.
+        stored = unique_id(paper, papers) if found is None else merge_papers(papers[found], paper)
+        papers[stored.id] = stored
+        index.added(stored)
+
+
+def test_the_keys_remembered_are_the_same_record_s_not_an_equal_one_s() -> None:
+    """`find` then `added` of another record: the index files the other record's keys."""
+    papers: dict[str, Paper] = {}
+    index = MatchIndex(papers)
+    first = _paper(title="Falcon", doi="10.1/a")
+    assert index.find(first) is None
+    other = _paper(title="Falcon", doi="10.1/b")
+    papers[other.id] = other
+    index.added(other)
+    # Records whose ids are their abstract's: found by identifier alone.
+    assert index.find(_paper(ABSTRACT, title="Other", doi="10.1/b")) == other.id
+    assert index.find(_paper(ABSTRACT, title="Other", doi="10.1/a")) is None

@@ -56,8 +56,16 @@ def test_open_creates_missing_directories(tmp_path: Path):
 
 def test_open_refuses_a_file_as_root(tmp_path: Path):
     (tmp_path / "file").write_text("x")
-    with pytest.raises(LibraryError):
+    with pytest.raises(LibraryError) as raised:
         Library.open(tmp_path / "file", seed=False)
+    # Found by an attacker pass (the config's `library` naming a file): the app said
+    # "cannot create the library directory F: [Errno 17] File exists: 'F'".
+    assert str(raised.value) == f"{tmp_path / 'file'} is a file, not a library directory"
+    with pytest.raises(LibraryError) as raised:
+        Library.open(tmp_path / "file" / "lib", seed=False)
+    assert str(raised.value) == (
+        f"cannot create the library directory {tmp_path / 'file' / 'lib'}: Not a directory"
+    )
 
 
 def test_bundled_seeds_are_the_two_seed_files(seed_files: list[Path]):

@@ -15,6 +15,7 @@ from textual.widgets import Input, Static
 from papershelf.storage.library.library import Library
 from papershelf.storage.library.settings import SETTINGS_FILE
 from papershelf.tui.app import PapershelfApp
+from papershelf.tui.app_config import MAX_PROBLEMS_SHOWN
 from papershelf.tui.screens.export_dialog import ExportDialog
 from papershelf.tui.screens.help import HelpScreen
 
@@ -230,3 +231,153 @@ async def test_a_remapped_dialog_key_saves_the_note_and_its_hint_says_so(
         await settle(app, pilot)
         assert not isinstance(app.screen, NoteEditor)
     assert reopen(library_root).entry(first).note == "mine"
+
+
+async def test_a_config_with_hundreds_of_problems_shows_a_few_and_counts_the_rest(
+    library: Library, reopen, library_root: Path
+) -> None:
+    # Found by an attacker pass: 3,000 unknown ids were 3,000 notifications, and the app spun
+    # at full CPU for minutes, deaf to keys. The good entry beside them still applies.
+    write_config('[keys]\n"app.star" = "x"\n' + "".join(f'"nope.k{i}" = "z"\n' for i in range(300)))
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert first is not None and reopen(library_root).entry(first).starred
+    problems = [line for line in shown if line.startswith("config.toml: ")]
+    assert len(problems) == MAX_PROBLEMS_SHOWN + 1
+    assert all("keys.nope.k" in line for line in problems[:-1])
+    assert problems[-1] == (
+        f"config.toml: {300 - MAX_PROBLEMS_SHOWN} more problems like these; "
+        "fix the ones above first"
+    )
+
+
+async def test_a_dialog_wide_key_cannot_take_a_dialog_key_and_lose_the_note(
+    library: Library, reopen, library_root: Path
+) -> None:
+    # Found by an attacker pass: dialog.cancel and note.save were checked as different places,
+    # so "dialog.cancel" = "ctrl+s" was taken, and ctrl+s in the note editor threw the note away.
+    write_config('[keys]\n"dialog.cancel" = "ctrl+s"\n"help.close" = ["escape", "z"]\n')
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        await pilot.press("n", *"keep me", "ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is app.main_screen
+        await pilot.press("question_mark", "z")  # help.close shares esc with dialog.cancel
+        await settle(app, pilot)
+        assert app.screen is app.main_screen
+    assert reopen(library_root).entry(first).note == "keep me"
+    problems = [line for line in shown if line.startswith("config.toml: ")]
+    assert len(problems) == 1
+    assert problems[0].startswith("config.toml: keys.dialog.cancel: 'ctrl+s' is already ")
+    assert any(
+        f"{other}'s key" in problems[0] for other in ("note.save", "tags.apply", "export.run")
+    )
+
+
+async def test_every_binding_remapped_to_its_own_keys_is_no_clash(library: Library) -> None:
+    # The clash check must not refuse what the app binds by default (esc is both dialog.cancel
+    # and help.close; y both app.copy and confirm.yes, which never meet a key press together).
+    from papershelf.tui.app_config import known_bindings
+
+    app = PapershelfApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        known = known_bindings(app)
+    lines = "".join(f'"{binding_id}" = {keys!r}\n' for binding_id, keys in known.items())
+    write_config("[keys]\n" + lines.replace("'", '"'))
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert set(app.applied_keymap) == set(known)
+    assert [line for line in shown if line.startswith("config.toml: ")] == []
+
+
+async def test_a_list_key_cannot_hide_an_app_key_and_back(
+    library: Library, reopen, library_root: Path
+) -> None:
+    # Found by an attacker pass: the list's bindings come before the app's while the list has
+    # the focus, so "list.down" = "t" left t moving down and the tag editor out of reach.
+    write_config('[keys]\n"list.down" = "t"\n"app.star" = "j"\n"reader.down" = "x"\n')
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        await pilot.press("j", "t")
+        await settle(app, pilot)
+        assert app.screen is not app.main_screen  # t: the tag editor
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.paper_list.current_id == app.paper_list.hits[1].paper_id  # j: still down
+    assert first is not None and not reopen(library_root).entry(first).starred
+    problems = [line for line in shown if line.startswith("config.toml: ")]
+    assert problems == [
+        "config.toml: keys.list.down: 't' is already app.tag's key (remap app.tag too); ignored",
+        "config.toml: keys.app.star: 'j' is already list.down's key (remap list.down too); ignored",
+    ]
+
+
+async def test_a_key_written_with_capitals_still_works(
+    library: Library, reopen, library_root: Path
+) -> None:
+    # Found by an attacker pass: "Ctrl+S" was given to Textual as written; the terminal's ctrl+s
+    # is "ctrl+s", so the note could no longer be saved with a key.
+    write_config('[keys]\n"note.save" = "Ctrl+S"\n"app.star" = "F2"\n')
+    app = PapershelfApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        await pilot.press("f2", "n", *"saved", "ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is app.main_screen
+    entry = reopen(library_root).entry(first)
+    assert entry.starred and entry.note == "saved"
+
+
+async def test_a_dialog_key_its_text_field_takes_is_refused(
+    library: Library, reopen, library_root: Path
+) -> None:
+    # Found by an attacker pass: "note.save" = "s" typed an s into the note, ctrl+w deleted a
+    # word instead of applying tags, and "dialog.cancel" = "q" left the note editor with no key
+    # to cancel it: the text field takes them first. Each is refused; the defaults stay.
+    write_config(
+        '[keys]\n"note.save" = "s"\n"tags.apply" = "ctrl+w"\n"dialog.cancel" = "q"\n'
+        '"add.run" = "space"\n"confirm.yes" = "x"\n"filter.done" = "z"\n'
+    )
+    app = PapershelfApp(library)
+    shown = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        await pilot.press("n", *"sq", "ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is app.main_screen
+        await pilot.press("t", *"mine", "enter", "ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is app.main_screen
+    entry = reopen(library_root).entry(first)
+    assert (entry.note, set(entry.tags)) == ("sq", {"mine"})
+    problems = [line for line in shown if line.startswith("config.toml: ")]
+    assert [line.split(":")[1].strip() for line in problems] == [
+        "keys.note.save",
+        "keys.tags.apply",
+        "keys.dialog.cancel",
+        "keys.add.run",
+        "keys.filter.done",
+    ]
+    assert problems[0] == (
+        "config.toml: keys.note.save: 's' goes into the dialog's text field there "
+        "(use a key with ctrl, or a function key); ignored"
+    )

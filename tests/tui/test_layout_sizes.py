@@ -178,3 +178,36 @@ async def test_notifications_cover_neither_status_tags_nor_dialog_hints(make_app
         screen = Region(0, 0, *app.size)
         for region in hints:
             assert toast_cells(app, region.intersection(screen)) == []
+
+
+def visible_cells(app: PapershelfApp, widget: Any) -> int:
+    """How many cells of `widget`'s region show it (or a child of it) on top."""
+    region = widget.region.intersection(Region(0, 0, *app.size))
+    shown = 0
+    for y in range(region.y, region.bottom):
+        for x in range(region.x, region.right):
+            top, _ = app.screen.get_widget_at(x, y)
+            shown += top is widget or widget in top.ancestors
+    return shown
+
+
+@size_ids
+async def test_every_dialog_shows_its_key_hints_and_its_input_at_every_size(make_app, size) -> None:
+    # Found by an attacker pass: at 40x12 the note, tag, export and remove dialogs ran past the
+    # screen's bottom, cutting off their key hints (and the remove dialog's buttons): nothing
+    # said that ctrl+s saves or applies.
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        # The last two: the remove dialog and the tag editor of every paper, marked.
+        for keys in ("n", "t", "e", "D", "a", "AD", "t"):
+            await pilot.press(*keys)
+            await settle(app, pilot)
+            assert app.screen is not app.main_screen, keys
+            (hints,) = app.screen.query(".dialog-hints")
+            assert hints.region.area and visible_cells(app, hints) == hints.region.area, keys
+            focused = app.screen.focused
+            assert focused is not None and visible_cells(app, focused) > 0, (keys, focused)
+            await pilot.press("escape")
+            await settle(app, pilot)
+            assert app.screen is app.main_screen

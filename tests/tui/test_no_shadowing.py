@@ -29,7 +29,7 @@ TEXTUAL_BASES = (App, Screen, Widget)
 
 
 def our_classes() -> list[type]:
-    """Every App/Screen/Widget subclass defined in the `tui` package."""
+    """Every App/Screen/Widget subclass defined in the `tui` package, and our mixins of them."""
     for module in pkgutil.walk_packages(papershelf.tui.__path__, "papershelf.tui."):
         if not module.name.endswith("__main__"):  # importing it would start the app
             importlib.import_module(module.name)
@@ -39,8 +39,10 @@ def our_classes() -> list[type]:
         cls = pending.pop()
         for sub in cls.__subclasses__():
             pending.append(sub)
-            if sub.__module__.startswith("papershelf.tui."):
-                found[f"{sub.__module__}.{sub.__qualname__}"] = sub
+            # A plain mixin of ours (`KeyActions`) lands in the same namespace as its App.
+            for base in sub.__mro__:
+                if base.__module__.startswith("papershelf.tui."):
+                    found[f"{base.__module__}.{base.__qualname__}"] = base
     return [found[name] for name in sorted(found)]
 
 
@@ -59,10 +61,21 @@ def textual_names_of(base: type) -> dict[str, object]:
     return names
 
 
+def host_of(cls: type) -> type:
+    """`cls` itself, or for a mixin without a Textual base the first Textual class using it."""
+    pending = [cls]
+    while pending:
+        candidate = pending.pop(0)
+        if issubclass(candidate, TEXTUAL_BASES):
+            return candidate
+        pending.extend(candidate.__subclasses__())
+    return cls
+
+
 def textual_names(cls: type) -> dict[str, object]:
-    """Names defined by the Textual classes in `cls`'s MRO, with their values."""
+    """Names defined by the Textual classes in the MRO of `cls` (or of its host), with values."""
     names: dict[str, object] = {}
-    for base in reversed(cls.__mro__):
+    for base in reversed(host_of(cls).__mro__):
         if base.__module__.split(".")[0] == "textual":
             names.update(textual_names_of(base))
     return names
@@ -142,6 +155,22 @@ def problems_of(cls: type) -> list[str]:
 def test_our_classes_are_found() -> None:
     names = {cls.__name__ for cls in our_classes()}
     assert {"PapershelfApp", "CrashGuard", "TagEditor", "NoteEditor", "PaperList"} <= names
+    assert "KeyActions" in names  # a mixin without a Textual base
+
+
+def test_the_check_finds_a_mixin_shadowing() -> None:
+    """A plain mixin's names land in its App's namespace: they are checked against App's."""
+
+    class Mixin:
+        def _register(self) -> None: ...
+
+    class Mixed(Mixin, App[None]):
+        pass
+
+    assert host_of(Mixin) is Mixed
+    assert problems_of(Mixin) == [
+        "test_the_check_finds_a_mixin_shadowing.<locals>.Mixin defines Textual's private _register"
+    ]
 
 
 # Deliberate overrides of private Textual methods, each listed in docs/ARCHITECTURE.md ("Private

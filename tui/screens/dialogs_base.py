@@ -106,7 +106,11 @@ class DialogScreen(ModalScreen[ResultT]):
 
     # dialogs.tcss sizes lists in cells per class: relative max-heights are not honoured
     # inside an auto-height container, and a 24-row terminal needs smaller lists.
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (34, "-tall")]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
+        (0, "-tiny"),
+        (20, "-short"),
+        (34, "-tall"),
+    ]
 
     FOCUS: ClassVar[str | None] = None
     """CSS selector of the widget keys go to first (None: the first focusable one)."""

@@ -42,6 +42,14 @@ class RemoveDialog(Confirm):
     RemoveDialog #after {
         color: $text-muted;
     }
+    /* Under 20 rows (dialogs.tcss): the buttons and the keys before what undo does. */
+    RemoveDialog.-tiny #after {
+        display: none;
+    }
+    RemoveDialog.-tiny #names {
+        margin-bottom: 0;
+        max-height: 1;
+    }
     """
 
     def __init__(self, names: Sequence[str], on_remove: Callable[[], None]) -> None:

@@ -1,5 +1,6 @@
-"""The key-hint footer: `?` and `q` pinned at its right end at any width, and not rebuilt
-while its screen is covered."""
+"""The key-hint footer: `?` and `q` pinned at its right end at any width, the other keys shown
+whole or not at all (the least important give way first), and not rebuilt while its screen is
+covered."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import HorizontalGroup
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
@@ -14,6 +16,20 @@ from textual.widgets._footer import FooterKey
 
 PINNED_ACTIONS = ("help", "quit")
 """The keys a newcomer needs whatever the width: they never scroll out of the footer."""
+KEEP_FIRST = (
+    "read",
+    "submit",
+    "select",
+    "focus_filter",
+    "clear_filter",
+    "tag",
+    "cycle_status",
+    "star",
+    "copy_code",
+    "export",
+)
+"""The other keys in the order they keep their place when the footer is short of room; a key
+not named here (`space Mark`, and any later addition) gives way before all of these."""
 COMPACT_BELOW = 80
 """Below this many columns the keys drop their padding, so more of them fit."""
 
@@ -65,9 +81,45 @@ class QuietFooter(Footer):
     def on_resize(self) -> None:
         """Compact keys in a narrow terminal (one cell between keys instead of three)."""
         self.compact = self.size.width < COMPACT_BELOW
+        # After the refresh, the keys' styles follow `compact`: their widths are then known.
+        self.call_after_refresh(self.fit_keys)
+
+    async def recompose(self) -> None:
+        """Rebuild the keys, then show only those that fit whole."""
+        await super().recompose()
+        self.call_after_refresh(self.fit_keys)
+
+    def fit_keys(self) -> None:
+        """Show each key whole or hide it: a key cut in the middle of its label tells nothing.
+
+        The room is the footer's width less the pinned group's; the keys take it in the order
+        of `KEEP_FIRST` (each the first that still fits), and keep their footer order on screen.
+        """
+        if not self.is_attached:
+            return
+        keys = [child for child in self.children if isinstance(child, FooterKey)]
+        pinned = [key for key in self.query(FooterKey) if key.parent is not self]
+        room = self.size.width - sum(key_width(key) for key in pinned)
+        for key in sorted(keys, key=importance):
+            width = key_width(key)
+            key.display = width <= room
+            if key.display:
+                room -= width
 
     def bindings_changed(self, screen: Screen) -> None:
         """Rebuild only when this footer's screen is the one shown."""
         if self.is_attached and self.app.screen is not self.screen:
             return
         super().bindings_changed(screen)
+
+
+def importance(key: FooterKey) -> int:
+    """A key's place in `KEEP_FIRST` (a key not named there comes after all of them)."""
+    return KEEP_FIRST.index(key.action) if key.action in KEEP_FIRST else len(KEEP_FIRST)
+
+
+def key_width(key: FooterKey) -> int:
+    """The cells a key takes in the footer's row: its label, padding, border and margins."""
+    styles = key.styles
+    label = key.get_content_width(Size(0, 0), Size(0, 0))
+    return label + styles.gutter.width + styles.margin.width

@@ -12,6 +12,7 @@ from textual.content import Content, Span
 from textual.geometry import Size
 from textual.selection import Selection
 from textual.strip import Strip
+from textual.style import Style
 from textual.visual import Visual
 
 from papershelf.storage.library.source_titles import source_title
@@ -33,6 +34,8 @@ STATUS_LABELS = {"unread": "unread", "reading": "◐ reading", "read": "✓ read
 # Display styles from storage.text.latex map to component classes, so the theme decides the look.
 _DISPLAY_STYLES = {"bold": "bold", "italic": "italic", "code": ".reader--code"}
 _MATCH = ".reader--match"
+SOURCE_FILES = "papershelf-source-files"
+"""The meta key of the `from` line's value: the paper's source file names, for the tooltip."""
 
 
 class Reader(BarScrollView, can_focus=True):
@@ -217,6 +220,15 @@ class Reader(BarScrollView, can_focus=True):
         """The text under a mouse selection (the lines carry offsets into the paper's text)."""
         return selection.extract(self._shown_content.plain), "\n"
 
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        """Over the `from` line, a tooltip names the source files (the line shows a seed list's
+        header, `ICML 2025 Papers`); anywhere else, no tooltip."""
+        self.tooltip = source_files_tooltip(event.style.meta.get(SOURCE_FILES))
+
+    def on_leave(self, event: events.Leave) -> None:
+        """No tooltip once the mouse has left."""
+        self.tooltip = None
+
     def bar_moved(self, y: int) -> None:
         """Scroll so that the part of the text that bar cell `y` stands for is in view."""
         height = self.scrollable_content_region.height
@@ -226,6 +238,19 @@ class Reader(BarScrollView, can_focus=True):
 
 _BAR_COLUMNS = 2
 """A blank column, then the position bar, right of the text."""
+
+
+def source_files_tooltip(names: object) -> Content | None:
+    """The tooltip over the `from` line: each source file's name (and the header shown for it,
+    when that differs), as safe text; None when `names` is not a list of names."""
+    if not isinstance(names, list) or not names:
+        return None
+    rows: list[str] = []
+    for name in map(str, names):
+        title = source_title(name)
+        rows.append(safe(name if title == name else f"{name} ({title})", one_line=True))
+    label = "source file" if len(rows) == 1 else "source files"
+    return plain(f"{label}:\n" + "\n".join(rows))
 
 
 def reader_content(paper: Paper, entry: Entry, hit: Hit | None) -> Content:
@@ -287,11 +312,12 @@ def _record_lines(paper: Paper, spans: Mapping[str, Sequence[tuple[int, int]]]) 
 def _meta_lines(paper: Paper, entry: Entry, terms: Sequence[str]) -> list[Content]:
     lines: list[Content] = []
     if paper.sources:
-        # The bundled seeds by their header, not their hashed names (`show` keeps the names).
+        # The bundled seeds by their header, not their hashed names (`show` keeps the names);
+        # the names ride in the line's style, for the tooltip on hover (`on_mouse_move`).
         sources = ", ".join(source_title(source) for source in paper.sources)
-        lines.append(
-            Content.assemble(_label("from"), plain(sources, ".reader--meta", one_line=True))
-        )
+        value = plain(sources, ".reader--meta", one_line=True)
+        files = Style.from_meta({SOURCE_FILES: list(paper.sources)})
+        lines.append(Content.assemble(_label("from"), value).stylize(files))
     state: list[Content | str] = [plain(STATUS_LABELS.get(entry.status, entry.status))]
     if entry.starred:
         state += ["  ", plain("★ starred", ".reader--star")]
