@@ -181,6 +181,29 @@ def test_an_editor_killed_after_writing_keeps_the_text(
     assert editor.leftover_files() == []
 
 
+def test_an_editor_that_leaves_a_fifo_is_one_line_not_a_hang(
+    root: Path, editor: FakeEditor
+) -> None:
+    # Found by an attacker pass: an editor that replaced the file with a FIFO left papershelf
+    # waiting forever to read it (a real process, so that a hang fails instead of stalling).
+    import subprocess
+
+    editor.does('rm "$1"\nmkfifo "$1"')
+    done = subprocess.run(
+        [sys.executable, "-m", "papershelf", "--db", str(root), "note", first_id(root), "--edit"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.endswith(
+        "the editor left something that is not a file in its place; nothing saved\n"
+    )
+    assert note_of(root, first_id(root)) == ""
+    assert editor.leftover_files() == []
+
+
 # -- the config file ----------------------------------------------------------------------------
 
 

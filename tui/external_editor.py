@@ -17,6 +17,7 @@ import contextlib
 import os
 import shlex
 import signal
+import stat
 import subprocess
 import tempfile
 from collections.abc import Mapping
@@ -106,14 +107,16 @@ def edit_note(note: str, name: str = "note") -> NoteEdit:
                 None, f"the editor was stopped by signal {-status}; nothing saved{where}", ok=False
             )
         try:
-            with open(path, "rb") as handle:
-                raw = handle.read(READ_LIMIT + 1)
+            raw = _read_back(path)
             if len(raw) > READ_LIMIT:  # over the limit, whatever it is (and cut mid-character)
                 keep = True
                 return _too_long(path)
             text = raw.decode("utf-8")
         except FileNotFoundError:
             return NoteEdit(None, "the editor removed the file; nothing saved", ok=False)
+        except _NotAFile:
+            what = "the editor left something that is not a file in its place; nothing saved"
+            return NoteEdit(None, what, ok=False)
         except OSError as error:
             return NoteEdit(None, f"cannot read the edited note ({error}); nothing saved", ok=False)
         except UnicodeDecodeError:
@@ -142,12 +145,26 @@ def _too_long(path: Path) -> NoteEdit:
     )
 
 
+class _NotAFile(OSError):
+    """The editor left a FIFO, a directory or a device where the note's file was."""
+
+
+def _read_back(path: Path) -> bytes:
+    """At most READ_LIMIT + 1 bytes of the regular file at `path`; `_NotAFile` for anything
+    else. Opened without blocking and checked on the descriptor: a FIFO there would have
+    papershelf wait forever for a writer."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _NotAFile(f"{path} is not a regular file")
+        return handle.read(READ_LIMIT + 1)
+
+
 def _changed(path: Path, given: str) -> bool:
     """Whether the file at `path` is a regular file that no longer holds `given`."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read(READ_LIMIT + 1) != given.encode("utf-8")
-    except OSError:  # gone, or a directory: nothing to keep
+        return _read_back(path) != given.encode("utf-8")
+    except OSError:  # gone, or not a file: nothing to keep
         return False
 
 

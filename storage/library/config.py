@@ -268,8 +268,13 @@ def _keys(reader: _Reader, key: str, value: object) -> dict[str, Any] | None:
             continue
         bad = [name for name in names if not _KEY_NAME.fullmatch(name) or not _textual(name)]
         if not names or bad:
-            hint = " (write keys as Textual names them: ctrl+s, f2, pagedown, question_mark)"
-            reader.problem(where, f"not a key name: {_shown(bad[0] if bad else '')}{hint}")
+            shown = bad[0] if bad else ""
+            hint = (
+                " (write keys as Textual names them: ctrl+s, f2, pagedown, question_mark)"
+                if _KEY_NAME.fullmatch(shown)  # another program's notation
+                else ""
+            )
+            reader.problem(where, f"not a key name: {_shown(shown)}{hint}")
             continue
         keymap[binding_id] = ",".join(dict.fromkeys(map(_textual_case, names)))
     return {"keys": keymap}

@@ -192,15 +192,21 @@ def visible_cells(app: PapershelfApp, widget: Any) -> int:
 
 
 @size_ids
-async def test_every_dialog_shows_its_key_hints_and_its_input_at_every_size(make_app, size) -> None:
+async def test_every_dialog_shows_its_key_hints_and_its_input_at_every_size(
+    make_app, size, tmp_path, monkeypatch
+) -> None:
     # Found by an attacker pass: at 40x12 the note, tag, export and remove dialogs ran past the
     # screen's bottom, cutting off their key hints (and the remove dialog's buttons): nothing
     # said that ctrl+s saves or applies.
+    monkeypatch.chdir(tmp_path)  # where the export goes
     app = make_app()
     async with app.run_test(size=size) as pilot:
         await settle(app, pilot)
-        # The last two: the remove dialog and the tag editor of every paper, marked.
-        for keys in ("n", "t", "e", "D", "a", "AD", "t"):
+        await pilot.press("e", "enter")  # an export, so that the next asks before replacing it
+        await settle(app, pilot)
+        # Then the question whether to replace that export (a long path), and the remove dialog
+        # and the tag editor of every paper, marked.
+        for keys in ("n", "t", "e", "D", "a", ["e", "enter"], "AD", "t"):
             await pilot.press(*keys)
             await settle(app, pilot)
             assert app.screen is not app.main_screen, keys
@@ -208,6 +214,8 @@ async def test_every_dialog_shows_its_key_hints_and_its_input_at_every_size(make
             assert hints.region.area and visible_cells(app, hints) == hints.region.area, keys
             focused = app.screen.focused
             assert focused is not None and visible_cells(app, focused) > 0, (keys, focused)
-            await pilot.press("escape")
-            await settle(app, pilot)
+            for _ in keys:  # the replace question is over the export dialog: esc for each
+                if app.screen is not app.main_screen:
+                    await pilot.press("escape")
+                    await settle(app, pilot)
             assert app.screen is app.main_screen

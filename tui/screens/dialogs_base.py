@@ -135,6 +135,9 @@ class DialogScreen(ModalScreen[ResultT]):
             # Screen.set_focus acts now; Widget.focus() would wait for the app's queue,
             # behind the very keys that should reach the widget.
             self.set_focus(target)
+            # A dialog taller than the screen scrolls (dialogs.tcss, -tiny): once laid out,
+            # bring the focused widget (the button to answer with) into view.
+            self.call_after_refresh(target.scroll_visible, animate=False)
         self.dialog_ready = True
         if isinstance(self.app, DialogKeys):
             self.app.release_held_keys()
