@@ -18,9 +18,12 @@ from papershelf.storage.names.weak import (
     made_acronym,
     page_slug,
     repeated_word,
+    repo_form,
+    repo_key,
     url_name,
 )
 from papershelf.storage.names.words import (
+    ACRONYM,
     MAX_NAME,
     is_generic,
     namelike,
@@ -112,9 +115,21 @@ def _stated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
     """The method name the text states, or None."""
     display = display_text(abstract)
     text = display.text
-    repo = (repo_name(code_urls) or "").casefold()
+    repo = repo_name(code_urls) or ""
+    found = candidates(text, display.styles)
+    # The repository's name as the text spells it ("We evaluate TIC-TAC ..." with .../TIC-TAC)
+    # is a name the text states even where no cue introduces it ("... to create MUDDFormer",
+    # "called Epidemiology-Aware ... (EARTH) in this paper"): the repository confirms it.
+    if repo and (form := repo_form(text, repo)) and (namelike(form) or " " in form):
+        at = text.find(form)
+        # "Fair Fairness Benchmark (FFB)": the acronym names a long name (the issue's rule).
+        end = at + len(form)
+        short = ACRONYM.match(text, end + 1) if text.startswith(" (", end) else None
+        if short and namelike(_strip(short.group(1))):
+            at, form = short.start(1), _strip(short.group(1))
+        found.append((4, at, form))
     counts: dict[str, int] = {}  # a name found after each of many cues is counted once
-    best = _best(text, candidates(text, display.styles), repo, counts)
+    best = _best(text, found, repo_key(repo), counts)
     return plain_letters(best) if best else None
 
 
@@ -141,7 +156,7 @@ def _best(
             continue  # "CF", "KG", "SD": a field's term, however often the text repeats it
         # Repeated names are the paper's subject; the repository's name confirms it.
         ranked = (
-            score + min(repeats - 1, _REPEATS) + _REPO * (name.casefold() == repo) - means[name],
+            score + min(repeats - 1, _REPEATS) + _REPO * (repo_key(name) == repo) - means[name],
             -position,
             name,
         )

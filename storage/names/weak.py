@@ -105,6 +105,20 @@ def _readable(form: str) -> bool:
     return len(form) <= MAX_NAME and not is_generic(form)
 
 
+def repo_form(text: str, repo: str) -> str | None:
+    """The text's own spelling of the repository's name ("TIC-TAC" for .../TIC-TAC,
+    "Neural SPH" for .../neuralsph), or None when the text says it nowhere but in its URL."""
+    key = repo_key(repo)
+    if len(key) < _MIN_KEY or key in _NOT_NAMES:
+        return None
+    return _text_form(_folded_words(text), key)
+
+
+def repo_key(name: str) -> str:
+    """A name folded as a URL writes it: letters and digits only, lower-case."""
+    return "".join(_KEY_PARTS.findall(name)).lower()
+
+
 def url_name(text: str, urls: tuple[str, ...]) -> str | None:
     """The project's name from its URLs, as the text writes it."""
     words: list[tuple[str, str]] | None = None
