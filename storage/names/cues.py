@@ -309,7 +309,11 @@ def _cue_kind(cue: str) -> tuple[int, bool, bool, bool]:
     ("called"); whether it introduces the paper's own work ("we propose"); whether a
     lower-case name may follow it."""
     match = _CUE.fullmatch(cue)
-    weaker = 1 if match and match.group("bare") else 0
+    # "a setting known as zero-shot coordination (ZSC)", "also referred to as Extreme
+    # multilabel classification (XMC)": a field's established term, weaker than the
+    # paper's own name stated after "we propose".
+    established = cue.lower().startswith(("known", "referred"))
+    weaker = 1 if (match and match.group("bare")) or established else 0
     naming = _NAMING.search(cue) is not None
     lead_match = _LEAD_CUE.match(cue)
     # "known as the codebook", "referred to as the curse": established terms, not names.

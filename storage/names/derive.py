@@ -139,13 +139,18 @@ def _best(
     """The best-ranked candidate name: by evidence, repetition, the repository; then first."""
     best: tuple[int, int, str] | None = None
     means: dict[str, int] = {}
+    names = {name for _, _, name in found}
     for score, position, name in found:
         if score < 3 or (best is not None and score + _REPEATS + _REPO < best[0]):
             continue  # weak, or cannot win even repeated and the repository's name: not counted
         repeats = counts.get(name)
         if repeats is None:
-            # Counted alone: "KOR" said inside "KOR-Bench" repeats KOR-Bench, not KOR.
-            repeats = counts[name] = own_count(text, name)
+            # Counted alone: "KOR" said inside "KOR-Bench" repeats KOR-Bench, not KOR, and
+            # "OSDA" inside the candidate "OSDA Agent" repeats OSDA Agent.
+            repeats = own_count(text, name) - sum(
+                own_count(text, other) for other in names if other.startswith(name + " ")
+            )
+            counts[name] = repeats
         if name not in means:
             means[name] = _means(text, name)  # once a name: cues may find it hundreds of times
         if score < 3 or (score == 3 and repeats < 2):
@@ -155,14 +160,35 @@ def _best(
         if two_capitals(name):
             continue  # "CF", "KG", "SD": a field's term, however often the text repeats it
         # Repeated names are the paper's subject; the repository's name confirms it.
+        score += min(repeats - 1, _REPEATS) + _REPO * (repo_key(name) == repo) - means[name]
         ranked = (
-            score + min(repeats - 1, _REPEATS) + _REPO * (repo_key(name) == repo) - means[name],
+            score - _data(text, position, name),
             -position,
             name,
         )
         if best is None or ranked > best:
             best = ranked
     return best[2] if best else None
+
+
+# A dataset or benchmark named: "our new dataset DySO", "HAIG-2.9M, a large-scale ... dataset",
+# "the GVLQA dataset", "the ChatRAG Bench".
+_DATA_WORDS = r"(?:dataset|benchmark|corpus|bench|testbed)s?\b"
+_DATA_BEFORE = re.compile(r"\b" + _DATA_WORDS + r"[\s,:]*$", re.IGNORECASE)
+_DATA_AFTER = re.compile(
+    r"(?:\s*\([^()]{1,30}\))?(?:\s*[,:]\s*(?:an?|the)\s+(?:[\w,-]+\s+){0,6}?|\s+)" + _DATA_WORDS,
+    re.IGNORECASE,
+)
+
+
+def _data(text: str, position: int, name: str) -> int:
+    """1 when the text calls the name a dataset or benchmark where it states it: papers that
+    make one and a method name the method ("UniMC" over "HAIG-2.9M, a ... dataset")."""
+    if name.endswith(("Bench", "bench")):
+        return 1
+    if _DATA_BEFORE.search(text, max(0, position - 24), position):
+        return 1
+    return 1 if _DATA_AFTER.match(text, position + len(name)) else 0
 
 
 # "Leveraging ECBench, we develop ...", "Utilizing the Geo9k dataset, we introduce ...".

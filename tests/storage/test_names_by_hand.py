@@ -135,6 +135,45 @@ CANDIDATES = [
         "methods on it. OFS is open. Code: https://github.com/someone/OpenFairnessSuite",
         "OFS",
     ),
+    # A coined word and the capitalised words after it, set off together, are one name.
+    (
+        "Crystal design needs chemistry tools. We propose MOF Designer, an interactive agent "
+        "that plans syntheses of metal-organic frameworks (MOFs). The MOF Designer calls a "
+        "simulator for every candidate MOF and keeps the stable MOFs.",
+        "MOF Designer",
+    ),
+    (
+        "We present SPARSE ROUTING, a new approach where tokens skip layers they do not need.",
+        "SPARSE ROUTING",
+    ),
+    # Small words inside a capitalised name set off whole ("Mixture of Experts"-like).
+    (
+        "Calibration drifts after fine-tuning. We rotate the last layer towards its old weights "
+        "and average the two. We name the method Rotate and Blend, and show it restores "
+        "calibration on six benchmarks.",
+        "Rotate and Blend",
+    ),
+    (
+        "Routing tokens is costly. We introduce Mixture of Sparse Routers, a layer that routes "
+        "each token to two of sixty-four small experts.",
+        "Mixture of Sparse Routers",
+    ),
+    # A dataset the paper also makes does not name a paper whose method the text names first.
+    (
+        "Pose control is hard for animals. First, we design a diffusion framework, named "
+        "PoseMix, that reads keypoints of any species. PoseMix turns them into tokens. Second, "
+        "we propose ZooPose-1M, a large-scale, diverse dataset of animal images with keypoints. "
+        "ZooPose-1M holds a million images, and experiments on ZooPose-1M show the value of "
+        "PoseMix.",
+        "PoseMix",
+    ),
+    # "known as" / "referred to as" give a field's term, weaker than "we propose".
+    (
+        "Agents must work with partners they never met, a setting known as ad-hoc teamwork "
+        "(AHTW). AHTW is hard, and AHTW benchmarks are few. We propose TeamMate, a training "
+        "recipe for AHTW.",
+        "TeamMate",
+    ),
 ]
 
 
@@ -142,3 +181,23 @@ CANDIDATES = [
 def test_names_only_a_wider_search_for_candidates_finds(abstract: str, name: str) -> None:
     code_urls, _ = split_urls(abstract)
     assert method_name(abstract, code_urls) == name
+
+
+def test_a_small_word_joins_a_name_only_when_the_phrase_is_set_off() -> None:
+    # (Guards for the small-word rule, which must not reach past a name.)
+    abstract = (
+        "This work presents a new inference framework Nimbus for Transformer models. Nimbus "
+        "is fast."
+    )
+    assert method_name(abstract) == "Nimbus"
+    # "and" joins two names after "we propose", not one name's words.
+    both = "We propose Nimbus and Cirrus, two inference frameworks. Nimbus is fast."
+    assert method_name(both) != "Nimbus and Cirrus"
+
+
+def test_two_capitals_and_a_word_set_off_are_no_name() -> None:
+    abstract = (
+        "We minimise the difference of two convex (DC) functions. We apply our variant to the "
+        "resulting DC Program, obtaining guarantees."
+    )
+    assert method_name(abstract) != "DC Program"
