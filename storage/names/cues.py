@@ -198,6 +198,13 @@ def _window_candidates(
     ):
         # "we propose the FedLMT framework", "our KW-Design method": a coined word and its kind.
         found.append((5, typed.start(1), strip_token(typed.group(1))))
+    elif (
+        lead
+        and head
+        and (phrase := _typed_phrase(text, direct_start))
+        and not spelled_out(text, direct_start, phrase, acronyms)
+    ):
+        found.append((5, direct_start, phrase))
     for match, start in acronyms:
         if score := acronym_score(text, window_start, start, match):
             before = text[max(0, match.start() - 20) : match.start()].rstrip()
@@ -222,6 +229,24 @@ def _window_candidates(
             close = named[1] and len(text[window_start:appositive_end].split()) <= 8
             found.append((5 + _LEAD_BONUS * lead if close else 4, appositive_end, named[0]))
     return found
+
+
+# "we propose the Connect Later framework": two to four capitalised words and their kind.
+_TYPED_PHRASE = re.compile(
+    r"(?:the\s+)?((?:[A-Z][\w-]*\s+){1,3}[A-Z][\w-]*)\s+(?:" + _NOUNS + r")s?\b(?!\s*\()"
+)
+
+
+def _typed_phrase(text: str, start: int) -> str | None:
+    """A capitalised phrase a lead cue introduces as a kind of thing: "we propose the Adaptive
+    Rank Allocation framework" (what "the FedLMT framework" is for a coined word)."""
+    typed = _TYPED_PHRASE.match(text, start)
+    if not typed:
+        return None
+    words = typed.group(1).split()
+    if not all(capitalised(word) for word in words):
+        return None  # "the The ...", "a New ...": common capitals are no name's words
+    return typed.group(1)
 
 
 # A quoted phrase and its kind right after a cue: 'a novel ``Relax and Merge'' framework',

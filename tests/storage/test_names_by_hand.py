@@ -158,6 +158,26 @@ CANDIDATES = [
         "each token to two of sixty-four small experts.",
         "Mixture of Sparse Routers",
     ),
+    # A long name set off by dashes before its acronym, and one the cue "our ..." took in.
+    (
+        "Offline RL suffers from distractors. We propose a new approach - Split Latent Offline "
+        "Policy Learning (SLOPL) - which splits the latent state in two. To test it, we "
+        "construct the Noisy Video Control Suite (NVCS) of videos with moving distractors.",
+        "SLOPL",
+    ),
+    (
+        "Scenes move. Our Moving Scene Encoder (MoSE) model learns a latent split of video into "
+        "content and motion, trained with our new synthetic dataset SynMo.",
+        "MoSE",
+    ),
+    # Capitalised words and their kind after "we propose the": "the FedLMT framework" for a
+    # phrase.
+    (
+        "Pretraining helps little under shift. We propose the Tune Twice framework, which "
+        "fine-tunes the model again with augmentations chosen for the shift. Tune Twice wins on "
+        "four tasks.",
+        "Tune Twice",
+    ),
     # A dataset the paper also makes does not name a paper whose method the text names first.
     (
         "Pose control is hard for animals. First, we design a diffusion framework, named "
