@@ -201,9 +201,11 @@ def _window_candidates(
     elif (
         lead
         and head
-        and (phrase := _typed_phrase(text, direct_start))
+        and (phrase := _said_again(text, direct_start) or _typed_phrase(text, direct_start))
         and not spelled_out(text, direct_start, phrase, acronyms)
     ):
+        # Capitalised words a lead cue introduces, not set off: said again ("Beam Enumeration
+        # to ...") or followed by their kind ("the Connect Later framework").
         found.append((5, direct_start, phrase))
     for match, start in acronyms:
         if score := acronym_score(text, window_start, start, match):
@@ -235,6 +237,21 @@ def _window_candidates(
 _TYPED_PHRASE = re.compile(
     r"(?:the\s+)?((?:[A-Z][\w-]*\s+){1,3}[A-Z][\w-]*)\s+(?:" + _NOUNS + r")s?\b(?!\s*\()"
 )
+
+
+# Two to four capitalised words, then a lower-case word: "Beam Enumeration to enumerate".
+_CAPITAL_RUN = re.compile(r"((?:[A-Z][\w-]*\s+){1,3}[A-Z][\w-]*)\s+[a-z]")
+
+
+def _said_again(text: str, start: int) -> str | None:
+    """Capitalised words a lead cue introduces, not set off, that the text says again: "we
+    propose Beam Enumeration to enumerate ... Beam Enumeration is general" (said once, they
+    may be another's method the paper builds on)."""
+    run = _CAPITAL_RUN.match(text, start)
+    if not run or not all(capitalised(word) for word in run.group(1).split()):
+        return None
+    phrase = run.group(1)
+    return phrase if text.find(phrase, run.end()) >= 0 else None
 
 
 def _typed_phrase(text: str, start: int) -> str | None:
@@ -324,7 +341,9 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
         # Only when no cue names the method: "Medusa is a ..." is weaker evidence, and
         # finding sentence starts costs a scan of the text.
         found.extend(_lead_candidates(text))
-        found.extend(_described_candidates(text))
+    # "form the basis for GistScore, a novel metric": a coined name described as a kind of
+    # thing, whatever the verb before it; repeated, it may beat a cue's name for a part.
+    found.extend(_described_candidates(text))
     return found
 
 

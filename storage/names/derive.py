@@ -125,8 +125,12 @@ def _stated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
         # "Fair Fairness Benchmark (FFB)": the acronym names a long name (the issue's rule).
         end = at + len(form)
         short = ACRONYM.match(text, end + 1) if text.startswith(" (", end) else None
-        if short and namelike(_strip(short.group(1))):
+        if short and namelike(_strip(short.group(1))) and " " in form:
+            # The repository confirms the acronym as it would the long name ("Federated
+            # Orthogonal Training (FOT)" in .../Federated_Orthogonal_Training); a coined word
+            # keeps its own name ("Text-to-LoRA (T2L)").
             at, form = short.start(1), _strip(short.group(1))
+            repo = form
         found.append((4, at, form))
     counts: dict[str, int] = {}  # a name found after each of many cues is counted once
     best = _best(text, found, repo_key(repo), counts)

@@ -135,6 +135,29 @@ CANDIDATES = [
         "methods on it. OFS is open. Code: https://github.com/someone/OpenFairnessSuite",
         "OFS",
     ),
+    # The repository spells the long name; its acronym is the name, and the repository
+    # confirms it over a field's term the text says as often.
+    (
+        "Learning tasks in turn across clients is called Continual Federated Learning (CFL). "
+        "CFL forgets old tasks, and prior work on CFL stores data. We propose a novel method, "
+        "Federated Orthogonal Updates (FOU), to overcome this. FOU needs no memory. Code: "
+        "https://github.com/someone/Federated_Orthogonal_Updates",
+        "FOU",
+    ),
+    # A coined name described as a kind of thing, with no cue before it, said again.
+    (
+        "We introduce a new pruning rule called Margin Drop for small vision models. Stacking "
+        "pruned blocks gives SlimNet, a compact vision model for phones. SlimNet halves the "
+        "latency of MobileNet, and SlimNet keeps its accuracy.",
+        "SlimNet",
+    ),
+    # Capitalised words after "we propose", not set off, that the text says again.
+    (
+        "Molecule generators are hard to read. Here, we propose Beam Sampling to enumerate the "
+        "most probable sub-sequences of a generator. Beam Sampling applies to any language "
+        "model of molecules.",
+        "Beam Sampling",
+    ),
     # A coined word and the capitalised words after it, set off together, are one name.
     (
         "Crystal design needs chemistry tools. We propose MOF Designer, an interactive agent "
