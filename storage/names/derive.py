@@ -164,12 +164,11 @@ def _best(
         if two_capitals(name):
             continue  # "CF", "KG", "SD": a field's term, however often the text repeats it
         # Repeated names are the paper's subject; the repository's name confirms it.
-        score += min(repeats - 1, _REPEATS) + _REPO * (repo_key(name) == repo) - means[name]
-        ranked = (
-            score - _data(text, position, name),
-            -position,
-            name,
-        )
+        score += min(repeats - 1, _REPEATS) + _REPO * bool(repo and repo_key(name) == repo)
+        score -= means[name]
+        if best is not None and score < best[0]:
+            continue  # cannot win (the data check below only lowers a score): not checked
+        ranked = (score - _data(text, position, name), -position, name)
         if best is None or ranked > best:
             best = ranked
     return best[2] if best else None

@@ -111,7 +111,20 @@ def repo_form(text: str, repo: str) -> str | None:
     key = repo_key(repo)
     if len(key) < _MIN_KEY or key in _NOT_NAMES:
         return None
-    return _text_form(_folded_words(text), key)
+    # Only where a word begins with the name's first letters (folding every word of every
+    # text with a repository cost more than the rest of the name found).
+    head = _KEY_PARTS.match(repo)
+    prefix = (head.group() if head else repo)[:_MIN_KEY].lower()
+    lowered = text.lower()
+    index = lowered.find(prefix)
+    while index >= 0:
+        start = text.rfind(" ", 0, index) + 1
+        if not any(ch.isalnum() for ch in text[start:index]):  # a word's start, not a URL's
+            words = _folded_words(" ".join(text[start : start + 4 * (MAX_NAME + 1)].split()[:4]))
+            if form := _text_form(words, key):
+                return form
+        index = lowered.find(prefix, index + 1)
+    return None
 
 
 def repo_key(name: str) -> str:
