@@ -207,8 +207,13 @@ def _window_candidates(
         # Capitalised words a lead cue introduces, not set off: said again ("Beam Enumeration
         # to ...") or followed by their kind ("the Connect Later framework").
         found.append((5, direct_start, phrase))
+    # "we introduce the notion of Cross-Embodiment Unsupervised RL (CEURL)", "the concept of
+    # conditional mutual information (CMI)": a problem or a term the paper studies, not what
+    # it makes (its method comes next).
+    notion = _NOTION.match(text, skip_over(_SPACE, text, window_start)) is not None
     for match, start in acronyms:
         if score := acronym_score(text, window_start, start, match):
+            score = min(score, 2) if notion else score
             before = text[max(0, match.start() - 20) : match.start()].rstrip()
             found.append((score, match.start(), singular(strip_token(match.group(1)), before)))
     for appositive_end in _appositive_ends(text, window_start, stop):
@@ -233,6 +238,10 @@ def _window_candidates(
     return found
 
 
+_NOTION = re.compile(
+    r"(?:the|a|an)\s+(?:new\s+|novel\s+)?(?:concept|notion|problem|task|setting|question)\s+of\s",
+    re.IGNORECASE,
+)
 # "we propose the Connect Later framework": two to four capitalised words and their kind.
 _TYPED_PHRASE = re.compile(
     r"(?:the\s+)?((?:[A-Z][\w-]*\s+){1,3}[A-Z][\w-]*)\s+(?:" + _NOUNS + r")s?\b(?!\s*\()"
@@ -307,6 +316,8 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
     found: list[Candidate] = []
     expansions: dict[int, int | None] = {}
     for cue in cue_matches(text):
+        if cue.start() >= 3 and text[cue.start() - 3 : cue.start()].lower() == "so-":
+            continue  # "the so-called LLM prompting paradigm": a term in use, no new name
         # The window ends at the first sentence end at or after the cue (a match is one
         # character, and what it looks at lies after it, so search from there finds it).
         sentence_end = _SENTENCE_END.search(text, cue.end() - 1)
@@ -380,7 +391,17 @@ def _lower_phrase(text: str, window_start: int, naming: bool) -> str | None:
     """
     skip = _NAMING_SKIP if naming else _DIRECT_SKIP
     start = skip_over(skip, text, window_start)
-    if start >= len(text) or not text[start].islower():
+    if start >= len(text):
+        return None
+    if naming and text[start].isupper():
+        # "called SGD jittering, which ...", "an approach we call AI control.": a field's
+        # acronym and lower-case words, named as one.
+        caps = _CAPS_PHRASE.match(text, start)
+        if caps and SET_OFF.match(text, caps.end(1)):
+            words = caps.group(1).split()[1:]
+            return None if any(word in PHRASE_STOP for word in words) else caps.group(1)
+        return None
+    if not text[start].islower():
         return None
     space = text.find(" ", start, start + 20)
     if text[start : space if space > 0 else start + 20] in PHRASE_STOP:
@@ -394,9 +415,20 @@ def _lower_phrase(text: str, window_start: int, naming: bool) -> str | None:
         return None
     if len(words) == 1 and (len(name) < 4 or not name.isalpha() or naming):
         return None  # "we call this superposition": a word, not a coined name
-    if not (DESCRIBED.match(text, end) or (naming and SET_OFF.match(text, end))):
+    if not (
+        DESCRIBED.match(text, end)
+        or (naming and SET_OFF.match(text, end))
+        or (len(words) >= 2 and _APPOSED.match(text, end) and text.find(name, end) >= 0)
+    ):
         return None
     return name if len(words) == 1 else name[0].upper() + name[1:]
+
+
+# "called SGD jittering,": an acronym and one to three lower-case words.
+_CAPS_PHRASE = re.compile(r"([A-Z]{2,5}(?: [a-z][\w'-]*){1,3}?)(?=\s*(?:[,:;.(]|--|\u2014|$))")
+# "we introduce learning diagrams, graphical depictions of ...": a description without an
+# article; the phrase must be said again (a name the paper keeps using).
+_APPOSED = re.compile(r"\s*(?:,|:|--|\u2014)\s*[a-z]")
 
 
 def _lead_candidates(text: str) -> list[Candidate]:
@@ -445,9 +477,22 @@ def _described_candidates(text: str) -> list[Candidate]:
             continue
         after = index + len(", a ") + (text[index + 3] == "n")
         after = skip_over(_NOVEL, text, after)
-        if _KIND_AHEAD.match(text, after):
+        if _KIND_AHEAD.match(text, after) or _ours_again(text, head, name):
             found.append((4, head, name))
     return found
+
+
+_WE = re.compile(r"\b(?:[Ww]e|[Oo]ur)\b")
+
+
+def _ours_again(text: str, head: int, name: str) -> bool:
+    """Whether a sentence of the paper's own ("We address this with ClimODE, a ...") describes
+    the name, and the text says it again: its kind ("a continuous-time process") may be no
+    word of `NOUNS`."""
+    start = max(text.rfind(brk, 0, head) for brk in _SENTENCE_BREAKS) + 1
+    if not _WE.search(text, start, head):
+        return False
+    return text.find(name, head + len(name)) >= 0
 
 
 def _said_mid_sentence(text: str, name: str) -> bool:

@@ -158,6 +158,26 @@ CANDIDATES = [
         "model of molecules.",
         "Beam Sampling",
     ),
+    # A field's acronym and lower-case words after a naming cue are one name.
+    (
+        "Model-based solvers overfit to clean data. We propose a training scheme for them, "
+        "called SGD wobbling, which adds noise at every iteration. SGD wobbling generalises "
+        "better than plain training.",
+        "SGD wobbling",
+    ),
+    # A lower-case name set off by a description without an article, and said again.
+    (
+        "Pipelines of models are hard to draw. We introduce training graphs, graphical "
+        "depictions of setups that treat learning as data. Distillation and multi-task "
+        "learning are training graphs too.",
+        "Training graphs",
+    ),
+    # A coined word in the paper's own sentence, described by a kind no list holds.
+    (
+        "Weather models ignore physics. We address this with ClimaFlow, a continuous-time "
+        "transport process that conserves mass. ClimaFlow also estimates its uncertainty.",
+        "ClimaFlow",
+    ),
     # A coined word and the capitalised words after it, set off together, are one name.
     (
         "Crystal design needs chemistry tools. We propose MOF Designer, an interactive agent "
@@ -244,3 +264,22 @@ def test_two_capitals_and_a_word_set_off_are_no_name() -> None:
         "resulting DC Program, obtaining guarantees."
     )
     assert method_name(abstract) != "DC Program"
+
+
+def test_a_notion_the_paper_introduces_is_not_its_method() -> None:
+    abstract = (
+        "Agents must adapt to new bodies. We introduce the notion of Cross-Body Unsupervised RL "
+        "(CBURL), where agents pretrain without rewards. CBURL is hard, and CBURL needs new "
+        "tools. We develop a novel algorithm, Body-Aware Pretrained Control (BAPC), for it."
+    )
+    assert method_name(abstract) == "BAPC"
+
+
+def test_a_so_called_term_is_no_name() -> None:
+    for abstract in (
+        "Since GPT, language models have started the so-called LLM prompting paradigm. We "
+        "study what prompting can compute.",
+        "Dense networks hide the so-called winning tickets, sparse subnetworks that train "
+        "well alone. We study how early they appear.",
+    ):
+        assert method_name(abstract) is None
