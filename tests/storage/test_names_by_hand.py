@@ -7,6 +7,8 @@ derives them: the name a reader would put on the paper's row.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from papershelf.storage.names.derive import derive_name, method_name
 from papershelf.storage.text.urls import split_urls
@@ -283,3 +285,20 @@ def test_a_so_called_term_is_no_name() -> None:
         "well alone. We study how early they appear.",
     ):
         assert method_name(abstract) is None
+
+
+_CAPITALISED = st.sampled_from(["Sparse", "Token", "Routing", "Mixture", "Experts", "Blend"])
+_SMALL = st.sampled_from(["of", "for", "to", "in", "on", "with"])
+
+
+@given(first=_CAPITALISED, small=_SMALL, rest=st.lists(_CAPITALISED, min_size=1, max_size=2))
+def test_a_small_word_stands_only_inside_a_name_set_off_whole(
+    first: str, small: str, rest: list[str]
+) -> None:
+    phrase = " ".join([first, small, *rest])
+    abstract = f"Routing is slow. We introduce {phrase}, a layer that routes tokens."
+    assert method_name(abstract) == phrase
+    # Not set off, the phrase is cut before its small word, which never ends a name.
+    loose = f"Routing is slow. We introduce {phrase} layers that route tokens."
+    name = method_name(loose)
+    assert name is None or name.split()[-1] not in ("of", "for", "to", "in", "on", "with")
