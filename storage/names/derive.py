@@ -167,8 +167,9 @@ def _best(
         score += min(repeats - 1, _REPEATS) + _REPO * bool(repo and repo_key(name) == repo)
         score -= means[name]
         if best is not None and score < best[0]:
-            continue  # cannot win (the data check below only lowers a score): not checked
-        ranked = (score - _data(text, position, name), -position, name)
+            continue  # cannot win (the checks below only lower a score): not checked
+        score -= _data(text, position, name) + _term(text, position, name)
+        ranked = (score, -position, name)
         if best is None or ranked > best:
             best = ranked
     return best[2] if best else None
@@ -182,6 +183,14 @@ _DATA_AFTER = re.compile(
     r"(?:\s*\([^()]{1,30}\))?(?:\s*[,:]\s*(?:an?|the)\s+(?:[\w,-]+\s+){0,6}?|\s+)" + _DATA_WORDS,
     re.IGNORECASE,
 )
+
+
+def _term(text: str, position: int, name: str) -> int:
+    """1 when the text defined the name before as the short form of lower-case words ("the
+    joint cumulative distribution function (CDF)"): a term it uses, named again later ("we
+    propose the CDF indicator"), not the paper's coinage."""
+    defined = text.find("(" + name + ")", 0, position)
+    return 1 if defined > 1 and text[defined - 2].islower() else 0
 
 
 def _data(text: str, position: int, name: str) -> int:

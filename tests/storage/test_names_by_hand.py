@@ -232,6 +232,14 @@ CANDIDATES = [
         "PoseMix.",
         "PoseMix",
     ),
+    # A term the text defined from lower-case words, named again after "we propose the", is
+    # the text's term; the name the paper coins wins.
+    (
+        "Many objectives compete. Their best trade-offs lie on a level line of the joint "
+        "cumulative distribution function (CDF). We propose the CDF score, a metric for Pareto "
+        "sets. We then build an acquisition function on it, called BOrank. BOrank is fast.",
+        "BOrank",
+    ),
     # "known as" / "referred to as" give a field's term, weaker than "we propose".
     (
         "Agents must work with partners they never met, a setting known as ad-hoc teamwork "
