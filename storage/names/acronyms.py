@@ -12,6 +12,9 @@ import re
 from papershelf.storage.names.words import namelike, strip_token, two_capitals
 
 _PUNCTUATION = re.compile(r"[,;:.]")
+# What ends the words between a cue and a long name set off from them: "a new strategy, X",
+# "a new approach - X (ACR) -", "a new approach: X".
+_SET_OFF_ENDS = ",:-\u2013\u2014"
 
 
 def acronym_score(text: str, window_start: int, start: int | None, match: re.Match[str]) -> int:
@@ -28,7 +31,11 @@ def acronym_score(text: str, window_start: int, start: int | None, match: re.Mat
         ):
             return 3  # "Prompting4Debugging (P4D)": the coined word is the name, not its short
         gap = text[window_start:start].split() if start >= window_start else None
-        if gap is not None and (len(gap) <= 3 or (len(gap) <= 10 and gap[-1][-1] in ",:")):
+        if gap is not None and (len(gap) <= 3 or (len(gap) <= 10 and gap[-1][-1] in _SET_OFF_ENDS)):
+            return 5
+        if gap is None and text[max(0, start - 4) : start].lower() == "our ":
+            # "Our Dynamic Scene Transformer (DyST) model": the cue ("our ... transformer")
+            # took in the long name itself.
             return 5
         return 2
     between = text[window_start : match.start()]

@@ -14,13 +14,10 @@ from bisect import bisect_left
 from functools import lru_cache
 
 from papershelf.storage.names.acronyms import acronym_score, spelled_out
+from papershelf.storage.names.phrases import lower_name, quoted_name, said_again, typed_phrase
 from papershelf.storage.names.words import (
     ACRONYM,
-    DESCRIBED,
-    LOWER_PHRASE,
     MAX_NAME,
-    PHRASE_STOP,
-    SET_OFF,
     TOKEN,
     Candidate,
     capitalised,
@@ -198,8 +195,22 @@ def _window_candidates(
     ):
         # "we propose the FedLMT framework", "our KW-Design method": a coined word and its kind.
         found.append((5, typed.start(1), strip_token(typed.group(1))))
+    elif (
+        lead
+        and head
+        and (phrase := said_again(text, direct_start) or typed_phrase(text, direct_start))
+        and not spelled_out(text, direct_start, phrase, acronyms)
+    ):
+        # Capitalised words a lead cue introduces, not set off: said again ("Beam Enumeration
+        # to ...") or followed by their kind ("the Connect Later framework").
+        found.append((5, direct_start, phrase))
+    # "we introduce the notion of Cross-Embodiment Unsupervised RL (CEURL)", "the concept of
+    # conditional mutual information (CMI)": a problem or a term the paper studies, not what
+    # it makes (its method comes next).
+    notion = _NOTION.match(text, skip_over(_SPACE, text, window_start)) is not None
     for match, start in acronyms:
         if score := acronym_score(text, window_start, start, match):
+            score = min(score, 2) if notion else score
             before = text[max(0, match.start() - 20) : match.start()].rstrip()
             found.append((score, match.start(), singular(strip_token(match.group(1)), before)))
     for appositive_end in _appositive_ends(text, window_start, stop):
@@ -224,30 +235,10 @@ def _window_candidates(
     return found
 
 
-# A quoted phrase and its kind right after a cue: 'a novel ``Relax and Merge'' framework',
-# 'the "shadow cones" framework' (a few lower-case words may come first).
-_QUOTED_KIND = re.compile(
-    r"\s+(?:[a-z-]+\s+){0,3}?(?:``|\"|\u201c)([^`\"\u201c\u201d']{2,40}?)(?:''|\"|\u201d)\s+(?:"
-    + _NOUNS
-    + r")s?\b"
+_NOTION = re.compile(
+    r"(?:the|a|an)\s+(?:new\s+|novel\s+)?(?:concept|notion|problem|task|setting|question)\s+of\s",
+    re.IGNORECASE,
 )
-
-
-def _quoted_name(text: str, window_start: int) -> Candidate | None:
-    """'we propose a novel ``Relax and Merge'' framework': the quotes make the words a name."""
-    if text[window_start : window_start + 40].find("`") < 0 and not any(
-        quote in text[window_start : window_start + 40] for quote in ('"', "\u201c")
-    ):
-        return None  # no quote close after the cue (most cues): no scan
-    quoted = _QUOTED_KIND.match(text, window_start)
-    phrase = quoted.group(1).strip() if quoted else ""
-    if not quoted or not 1 <= len(phrase.split()) <= 4:
-        return None
-    if " " not in phrase and not namelike(phrase):
-        return None  # 'a new "best" method': a word in quotes, not a coined one
-    return (5, quoted.start(1), phrase[0].upper() + phrase[1:])
-
-
 # A list going on after a name: ", GPT-3, ...", ", and Llama".
 _LIST_GOES_ON = re.compile(r"\s*,\s*(?:and\s+)?[^\W_a-z]")
 
@@ -265,6 +256,8 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
     found: list[Candidate] = []
     expansions: dict[int, int | None] = {}
     for cue in cue_matches(text):
+        if cue.start() >= 3 and text[cue.start() - 3 : cue.start()].lower() == "so-":
+            continue  # "the so-called LLM prompting paradigm": a term in use, no new name
         # The window ends at the first sentence end at or after the cue (a match is one
         # character, and what it looks at lies after it, so search from there finds it).
         sentence_end = _SENTENCE_END.search(text, cue.end() - 1)
@@ -282,7 +275,7 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
             found.extend((score - weaker, at, name) for score, at, name in window)
         if lower and (phrase := _lower_phrase(text, window_start, naming)):
             found.append((5, window_start, phrase))
-        if lead and (quoted := _quoted_name(text, window_start)):
+        if lead and (quoted := quoted_name(text, window_start)):
             found.append(quoted)
         # Styles are sorted by start: only those starting in the window (linear, not quadratic,
         # in text with many cues and many styles).
@@ -299,7 +292,9 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
         # Only when no cue names the method: "Medusa is a ..." is weaker evidence, and
         # finding sentence starts costs a scan of the text.
         found.extend(_lead_candidates(text))
-        found.extend(_described_candidates(text))
+    # "form the basis for GistScore, a novel metric": a coined name described as a kind of
+    # thing, whatever the verb before it; repeated, it may beat a cue's name for a part.
+    found.extend(_described_candidates(text))
     return found
 
 
@@ -309,7 +304,11 @@ def _cue_kind(cue: str) -> tuple[int, bool, bool, bool]:
     ("called"); whether it introduces the paper's own work ("we propose"); whether a
     lower-case name may follow it."""
     match = _CUE.fullmatch(cue)
-    weaker = 1 if match and match.group("bare") else 0
+    # "a setting known as zero-shot coordination (ZSC)", "also referred to as Extreme
+    # multilabel classification (XMC)": a field's established term, weaker than the
+    # paper's own name stated after "we propose".
+    established = cue.lower().startswith(("known", "referred"))
+    weaker = 1 if (match and match.group("bare")) or established else 0
     naming = _NAMING.search(cue) is not None
     lead_match = _LEAD_CUE.match(cue)
     # "known as the codebook", "referred to as the curse": established terms, not names.
@@ -318,37 +317,15 @@ def _cue_kind(cue: str) -> tuple[int, bool, bool, bool]:
     return weaker, naming, lead_match is not None, lower
 
 
+def _lower_phrase(text: str, window_start: int, naming: bool) -> str | None:
+    """`phrases.lower_name` past what may stand between the cue and its name."""
+    start = skip_over(_NAMING_SKIP if naming else _DIRECT_SKIP, text, window_start)
+    return lower_name(text, start, naming)
+
+
 def cue_matches(text: str) -> list[re.Match[str]]:
     """`list(_CUE.finditer(text))`, fast: tried only where a cue word begins."""
     return finditer_at(_CUE, text, literal_starts(ascii_fold(text), _CUE_WORDS))
-
-
-def _lower_phrase(text: str, window_start: int, naming: bool) -> str | None:
-    """A lower-case name right after a cue: "we introduce einspace, a ...", "we propose
-    position coupling, a ...", "a phenomenon we call catastrophic Goodhart."
-
-    After "we propose" it must be set off by a comma, colon or dash and a description ("a",
-    "an", "the"); after a naming cue, by any punctuation. A phrase begins with a capital.
-    """
-    skip = _NAMING_SKIP if naming else _DIRECT_SKIP
-    start = skip_over(skip, text, window_start)
-    if start >= len(text) or not text[start].islower():
-        return None
-    space = text.find(" ", start, start + 20)
-    if text[start : space if space > 0 else start + 20] in PHRASE_STOP:
-        return None  # "we propose a ...", "we introduce novel ...": most cues, at once
-    phrase = LOWER_PHRASE.match(text, start)
-    if not phrase:
-        return None
-    name, end = phrase.group(1), phrase.end(1)
-    words = name.split()
-    if any(word.lower() in PHRASE_STOP for word in words) or len(name) > MAX_NAME:
-        return None
-    if len(words) == 1 and (len(name) < 4 or not name.isalpha() or naming):
-        return None  # "we call this superposition": a word, not a coined name
-    if not (DESCRIBED.match(text, end) or (naming and SET_OFF.match(text, end))):
-        return None
-    return name if len(words) == 1 else name[0].upper() + name[1:]
 
 
 def _lead_candidates(text: str) -> list[Candidate]:
@@ -397,9 +374,22 @@ def _described_candidates(text: str) -> list[Candidate]:
             continue
         after = index + len(", a ") + (text[index + 3] == "n")
         after = skip_over(_NOVEL, text, after)
-        if _KIND_AHEAD.match(text, after):
+        if _KIND_AHEAD.match(text, after) or _ours_again(text, head, name):
             found.append((4, head, name))
     return found
+
+
+_WE = re.compile(r"\b(?:[Ww]e|[Oo]ur)\b")
+
+
+def _ours_again(text: str, head: int, name: str) -> bool:
+    """Whether a sentence of the paper's own ("We address this with ClimODE, a ...") describes
+    the name, and the text says it again: its kind ("a continuous-time process") may be no
+    word of `NOUNS`."""
+    start = max(text.rfind(brk, 0, head) for brk in _SENTENCE_BREAKS) + 1
+    if not _WE.search(text, start, head):
+        return False
+    return text.find(name, head + len(name)) >= 0
 
 
 def _said_mid_sentence(text: str, name: str) -> bool:

@@ -18,9 +18,12 @@ from papershelf.storage.names.weak import (
     made_acronym,
     page_slug,
     repeated_word,
+    repo_form,
+    repo_key,
     url_name,
 )
 from papershelf.storage.names.words import (
+    ACRONYM,
     MAX_NAME,
     is_generic,
     namelike,
@@ -112,9 +115,25 @@ def _stated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
     """The method name the text states, or None."""
     display = display_text(abstract)
     text = display.text
-    repo = (repo_name(code_urls) or "").casefold()
+    repo = repo_name(code_urls) or ""
+    found = candidates(text, display.styles)
+    # The repository's name as the text spells it ("We evaluate TIC-TAC ..." with .../TIC-TAC)
+    # is a name the text states even where no cue introduces it ("... to create MUDDFormer",
+    # "called Epidemiology-Aware ... (EARTH) in this paper"): the repository confirms it.
+    if repo and (form := repo_form(text, repo)) and (namelike(form) or " " in form):
+        at = text.find(form)
+        # "Fair Fairness Benchmark (FFB)": the acronym names a long name (the issue's rule).
+        end = at + len(form)
+        short = ACRONYM.match(text, end + 1) if text.startswith(" (", end) else None
+        if short and namelike(_strip(short.group(1))) and " " in form:
+            # The repository confirms the acronym as it would the long name ("Federated
+            # Orthogonal Training (FOT)" in .../Federated_Orthogonal_Training); a coined word
+            # keeps its own name ("Text-to-LoRA (T2L)").
+            at, form = short.start(1), _strip(short.group(1))
+            repo = form
+        found.append((4, at, form))
     counts: dict[str, int] = {}  # a name found after each of many cues is counted once
-    best = _best(text, candidates(text, display.styles), repo, counts)
+    best = _best(text, found, repo_key(repo), counts)
     return plain_letters(best) if best else None
 
 
@@ -124,13 +143,18 @@ def _best(
     """The best-ranked candidate name: by evidence, repetition, the repository; then first."""
     best: tuple[int, int, str] | None = None
     means: dict[str, int] = {}
+    names = {name for _, _, name in found}
     for score, position, name in found:
         if score < 3 or (best is not None and score + _REPEATS + _REPO < best[0]):
             continue  # weak, or cannot win even repeated and the repository's name: not counted
         repeats = counts.get(name)
         if repeats is None:
-            # Counted alone: "KOR" said inside "KOR-Bench" repeats KOR-Bench, not KOR.
-            repeats = counts[name] = own_count(text, name)
+            # Counted alone: "KOR" said inside "KOR-Bench" repeats KOR-Bench, not KOR, and
+            # "OSDA" inside the candidate "OSDA Agent" repeats OSDA Agent.
+            repeats = own_count(text, name) - sum(
+                own_count(text, other) for other in names if other.startswith(name + " ")
+            )
+            counts[name] = repeats
         if name not in means:
             means[name] = _means(text, name)  # once a name: cues may find it hundreds of times
         if score < 3 or (score == 3 and repeats < 2):
@@ -140,14 +164,43 @@ def _best(
         if two_capitals(name):
             continue  # "CF", "KG", "SD": a field's term, however often the text repeats it
         # Repeated names are the paper's subject; the repository's name confirms it.
-        ranked = (
-            score + min(repeats - 1, _REPEATS) + _REPO * (name.casefold() == repo) - means[name],
-            -position,
-            name,
-        )
+        score += min(repeats - 1, _REPEATS) + _REPO * bool(repo and repo_key(name) == repo)
+        score -= means[name]
+        if best is not None and score < best[0]:
+            continue  # cannot win (the checks below only lower a score): not checked
+        score -= _data(text, position, name) + _term(text, position, name)
+        ranked = (score, -position, name)
         if best is None or ranked > best:
             best = ranked
     return best[2] if best else None
+
+
+# A dataset or benchmark named: "our new dataset DySO", "HAIG-2.9M, a large-scale ... dataset",
+# "the GVLQA dataset", "the ChatRAG Bench".
+_DATA_WORDS = r"(?:dataset|benchmark|corpus|bench|testbed)s?\b"
+_DATA_BEFORE = re.compile(r"\b" + _DATA_WORDS + r"[\s,:]*$", re.IGNORECASE)
+_DATA_AFTER = re.compile(
+    r"(?:\s*\([^()]{1,30}\))?(?:\s*[,:]\s*(?:an?|the)\s+(?:[\w,-]+\s+){0,6}?|\s+)" + _DATA_WORDS,
+    re.IGNORECASE,
+)
+
+
+def _term(text: str, position: int, name: str) -> int:
+    """1 when the text defined the name before as the short form of lower-case words ("the
+    joint cumulative distribution function (CDF)"): a term it uses, named again later ("we
+    propose the CDF indicator"), not the paper's coinage."""
+    defined = text.find("(" + name + ")", 0, position)
+    return 1 if defined > 1 and text[defined - 2].islower() else 0
+
+
+def _data(text: str, position: int, name: str) -> int:
+    """1 when the text calls the name a dataset or benchmark where it states it: papers that
+    make one and a method name the method ("UniMC" over "HAIG-2.9M, a ... dataset")."""
+    if name.endswith(("Bench", "bench")):
+        return 1
+    if _DATA_BEFORE.search(text, max(0, position - 24), position):
+        return 1
+    return 1 if _DATA_AFTER.match(text, position + len(name)) else 0
 
 
 # "Leveraging ECBench, we develop ...", "Utilizing the Geo9k dataset, we introduce ...".

@@ -105,6 +105,33 @@ def _readable(form: str) -> bool:
     return len(form) <= MAX_NAME and not is_generic(form)
 
 
+def repo_form(text: str, repo: str) -> str | None:
+    """The text's own spelling of the repository's name ("TIC-TAC" for .../TIC-TAC,
+    "Neural SPH" for .../neuralsph), or None when the text says it nowhere but in its URL."""
+    key = repo_key(repo)
+    if len(key) < _MIN_KEY or key in _NOT_NAMES:
+        return None
+    # Only where a word begins with the name's first letters (folding every word of every
+    # text with a repository cost more than the rest of the name found).
+    head = _KEY_PARTS.match(repo)
+    prefix = (head.group() if head else repo)[:_MIN_KEY].lower()
+    lowered = text.lower()
+    index = lowered.find(prefix)
+    while index >= 0:
+        start = text.rfind(" ", 0, index) + 1
+        if not any(ch.isalnum() for ch in text[start:index]):  # a word's start, not a URL's
+            words = _folded_words(" ".join(text[start : start + 4 * (MAX_NAME + 1)].split()[:4]))
+            if form := _text_form(words, key):
+                return form
+        index = lowered.find(prefix, index + 1)
+    return None
+
+
+def repo_key(name: str) -> str:
+    """A name folded as a URL writes it: letters and digits only, lower-case."""
+    return "".join(_KEY_PARTS.findall(name)).lower()
+
+
 def url_name(text: str, urls: tuple[str, ...]) -> str | None:
     """The project's name from its URLs, as the text writes it."""
     words: list[tuple[str, str]] | None = None

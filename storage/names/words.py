@@ -178,11 +178,20 @@ def name_at(text: str, start: int, naming: bool) -> tuple[str, bool] | None:
     end = begin + len(token)
     if namelike(token) and not (_title_compound(token) and _capitalised_next(text, end)):
         end = _version_after(text, end)
+        # "we propose OSDA Agent, an ...", "IN-CONTEXT PRETRAINING, a ..." (not after two
+        # capitals, a field's term: "the resulting DC Program, obtaining ...").
+        if (
+            SET_OFF.match(text, end) is None
+            and not two_capitals(token)
+            and (longer := _capitals_to_set_off(text, end))
+        ):
+            end = longer
         return text[begin:end], SET_OFF.match(text, end) is not None
     if not capitalised(token) and not (
         is_generic(token) and _capitalised_next(text, begin + len(token))
     ):
         return None  # (a field acronym begins a name only with more words: "API Pack")
+    plain_end = None  # the end before a small word ("Nimbus" of "Nimbus for Transformer")
     for count in range(4):  # more capitalised words: "Neural Spectral Methods", "Delta 3B"
         version_end = _version_after(text, end)
         if version_end > end:
@@ -192,16 +201,55 @@ def name_at(text: str, start: int, naming: bool) -> tuple[str, bool] | None:
         if following is None:
             break
         word = strip_token(following.group())
+        if word in _INNER_WORDS and (naming or word != "and"):
+            # "Tilt and Average", "Mixture of Experts": a small word between two capitalised
+            # ones is part of the name ("and" only after a naming cue: "we propose Falcon and
+            # Eagle, two ..." names two things).
+            after = following.start() + len(word)
+            if _capitalised_next(text, after) and (whole := _version_or_word_end(text, after)):
+                plain_end = end if plain_end is None else plain_end
+                end = whole
+                continue
+            break
         if not word or not (word[0].isupper() or word[0].isdigit()) or word in _COMMON_CAPITALS:
             break
         if count == 3:
             return None  # five capitalised words or more: a title or a long name, cut
         end = following.start() + len(word)
-    name = text[begin:end]
     set_off = SET_OFF.match(text, end) is not None or _weak_short_form(text, end)
+    if plain_end is not None and not set_off:
+        # A small word makes a name only of a phrase set off whole: "framework Nimbus for
+        # Transformer models" names Nimbus.
+        end = plain_end
+        set_off = SET_OFF.match(text, end) is not None or _weak_short_form(text, end)
+    name = text[begin:end]
     if set_off or naming:  # "called Orthogonal Bootstrap that ...": the cue marks it
         return (name, True) if len(name) <= MAX_NAME else None
     return None
+
+
+# Small words a capitalised name may hold between its capitalised words.
+_INNER_WORDS = _words("of for and to in on with")
+
+
+def _version_or_word_end(text: str, end: int) -> int:
+    """The end of the capitalised word after a space at `end` (stripped of punctuation)."""
+    following = TOKEN.match(text, end + 1)
+    if following is None:
+        return 0
+    return following.start() + len(strip_token(following.group()))
+
+
+def _capitals_to_set_off(text: str, end: int) -> int:
+    """The end of up to three capitalised words after a coined word ending at `end` when a
+    comma or dash sets them off ("OSDA Agent, an ..."), else 0."""
+    for _ in range(3):
+        if not _capitalised_next(text, end):
+            return 0
+        end = _version_or_word_end(text, end)
+        if SET_OFF.match(text, end):
+            return end
+    return 0
 
 
 _SHORT_FORM = re.compile(r" \(([^()\s]{2,25})\)")
