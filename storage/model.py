@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import unicodedata
+from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal, Protocol, get_args
@@ -238,6 +240,12 @@ def abstract_length(paper: Paper) -> int:
     except TypeError:  # not a Paper (a listing's `ListedPaper`)
         return len(paper.abstract)
     return len(value) if type(value) is str else value.length
+
+
+def set_abstracts(papers: Iterable[Paper], abstracts: Iterable[str | StoredText]) -> None:
+    """Set the abstract of each of `papers` (new ones, being filled field by field): the slot
+    itself, in one C-level loop."""
+    deque(map(_ABSTRACT_SLOT.__set__, papers, abstracts), maxlen=0)
 
 
 def stored_abstract(paper: Paper) -> StoredText | None:

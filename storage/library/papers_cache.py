@@ -47,7 +47,7 @@ from papershelf.storage.caches.frame import MARSHAL_VERSION, CacheFile, stat_key
 from papershelf.storage.caches.places import Places
 from papershelf.storage.files.jsonstore import StatKey, stale_temp_files
 from papershelf.storage.files.readfile import read_regular
-from papershelf.storage.model import Paper, abstract_length
+from papershelf.storage.model import Paper, abstract_length, set_abstracts
 
 __all__ = ["CACHE_FILE", "FORMAT", "current_abstract", "load", "save", "temp_files"]
 
@@ -70,8 +70,9 @@ _FIELD_CHECKS = tuple(
     for name, check in zip(_ALL_FIELDS, paper_column_checks(), strict=True)
     if name != "abstract"
 )
-_SETTERS = [getattr(Paper, name).__set__ for name in _ALL_FIELDS]
-"""The slots' member descriptors: setting through them skips the frozen `__setattr__`."""
+_SETTERS = [getattr(Paper, name).__set__ for name in _FIELDS]
+"""The slots' member descriptors: setting through them skips the frozen `__setattr__` (the
+abstract's is set by `model.set_abstracts`)."""
 
 
 def save(path: Path, key: StatKey, papers: Iterable[Paper], places: Places | None) -> bool:
@@ -130,8 +131,8 @@ def load(
     file = AbstractFile.open(papers_json, key, places, lengths, ids, fallback, path)
     if file is None:
         return None
-    stored = tuple(map(file.abstract, range(count)))
-    papers = _build((*columns[:_ABSTRACT], stored, *columns[_ABSTRACT:]))
+    papers = _build(columns)
+    set_abstracts(papers, file.abstracts())
     return papers, places, file
 
 
@@ -152,7 +153,7 @@ def current_abstract(papers_json: Path, paper_id: str) -> str | None:
 
 
 def _build(columns: Sequence[tuple[object, ...]]) -> list[Paper]:
-    """Papers from validated columns, one per row.
+    """Papers from validated columns (all fields but the abstract), one per row.
 
     `Paper.__init__` (frozen, slots) sets each field with a Python-level `object.__setattr__`
     call: ~2 µs a paper. Filling each slot column-wise through its member descriptor keeps the
