@@ -555,3 +555,28 @@ def test_a_library_reloads_papers_json_whose_abstract_failed_its_check(root: Pat
     assert stored_abstract(library.papers()[7]) is None  # read from papers.json itself
     again = load(root / papercache.CACHE_FILE)
     assert again is not None and "problem paper 8" in again[7].abstract
+
+
+def test_papers_read_their_abstracts_from_their_version_after_another_import(root: Path) -> None:
+    """Another process replaces papers.json (an import): papers loaded before still read the
+    abstracts of the version they came from (held open), and the refresh brings the new ones."""
+    reader = Library.open(root, seed=False)
+    old = list(reader.papers())
+    assert all(stored_abstract(paper) is not None for paper in old)
+    Library.open(root, seed=False).import_papers(make_papers(2, prefix="late"), "late.txt")
+    (root / papercache.CACHE_FILE).unlink()  # nothing left on disk but the new papers.json
+    assert [paper.abstract for paper in old] == [paper.abstract for paper in make_papers(12)]
+    assert reader.refresh() is True
+    assert len(reader.papers()) == 14
+    assert reader.papers()[13].abstract == make_papers(2, prefix="late")[1].abstract
+
+
+def test_an_abstract_file_closed_reads_from_papers_json(tmp_path: Path) -> None:
+    path = tmp_path / papercache.CACHE_FILE
+    assert save(path, make_papers(3))
+    found = papercache.load(path, json_key(path), tmp_path / "papers.json")
+    assert found is not None
+    papers, _, file = found
+    file.close()
+    assert [paper.abstract for paper in papers] == [paper.abstract for paper in make_papers(3)]
+    assert not file.stale and path.exists()  # closing is not damage: the cache stays
