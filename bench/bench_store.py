@@ -3,8 +3,8 @@
 Run by hand on a library built by an import (and a `list` and a `related`, which write the other
 caches): `/work/venv/bin/python bench/bench_store.py DIR`. Prints the size of papers.json and of
 each cache, the caches' total against papers.json (issue #14: no larger), the CPU time of
-`papers_cache.load` (median of 3: the abstracts are read back from papers.json) and of a
-`Library.open`, and the process's peak RSS.
+`papers_cache.load` (median of 3; since format 4 it reads no abstract: each is read from
+papers.json when asked for) and of a `Library.open`, and the process's peak RSS.
 """
 
 from __future__ import annotations

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import unicodedata
+from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Literal, get_args
+from typing import Any, Literal, Protocol, get_args
 from urllib.parse import quote
 
 Status = Literal["unread", "reading", "read"]
@@ -190,6 +192,66 @@ class Paper:
             cite_key=_optional_text(data, "cite_key"),
             extra=_pairs(data, "extra"),
         )
+
+
+class StoredText(Protocol):
+    """Text kept outside the process (an abstract in papers.json), read each time it is asked
+    for, so a library of 100,000 papers does not hold every abstract as a Python string."""
+
+    @property
+    def length(self) -> int:
+        """The text's length in characters, known without reading it."""
+        ...
+
+    def text(self) -> str:
+        """The text, read and checked (raises `LibraryError` when it cannot be)."""
+        ...
+
+
+_ABSTRACT_SLOT = Paper.__dict__["abstract"]
+"""The slot that holds a paper's abstract: a `str`, or a `StoredText` (papers.cache's papers)."""
+
+
+class _Abstract:
+    """`Paper.abstract`: the slot's text, or the text its `StoredText` reads. Every reader of
+    `paper.abstract` gets a `str` either way; a stored one is read again each time (it is not
+    kept: keeping it would hold every abstract ever shown)."""
+
+    def __get__(self, paper: Paper | None, owner: type | None = None) -> Any:
+        if paper is None:
+            return self
+        value = _ABSTRACT_SLOT.__get__(paper, owner)
+        return value if type(value) is str else value.text()
+
+    def __set__(self, paper: Paper, value: str | StoredText) -> None:
+        _ABSTRACT_SLOT.__set__(paper, value)
+
+    def __delete__(self, paper: Paper) -> None:
+        _ABSTRACT_SLOT.__delete__(paper)
+
+
+setattr(Paper, "abstract", _Abstract())  # noqa: B010  (pyright keeps seeing the `str` field)
+
+
+def abstract_length(paper: Paper) -> int:
+    """`len(paper.abstract)` without reading a stored abstract (search-index.bin's key)."""
+    try:
+        value = _ABSTRACT_SLOT.__get__(paper, Paper)
+    except TypeError:  # not a Paper (a listing's `ListedPaper`)
+        return len(paper.abstract)
+    return len(value) if type(value) is str else value.length
+
+
+def set_abstracts(papers: Iterable[Paper], abstracts: Iterable[str | StoredText]) -> None:
+    """Set the abstract of each of `papers` (new ones, being filled field by field): the slot
+    itself, in one C-level loop."""
+    deque(map(_ABSTRACT_SLOT.__set__, papers, abstracts), maxlen=0)
+
+
+def stored_abstract(paper: Paper) -> StoredText | None:
+    """The `StoredText` a paper's abstract is read from, or None when it holds the text."""
+    value = _ABSTRACT_SLOT.__get__(paper, Paper)
+    return None if type(value) is str else value
 
 
 def _text(data: dict[str, object], key: str, default: str) -> str:

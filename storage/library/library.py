@@ -373,6 +373,7 @@ class Library:
         if (
             papers.store.current_key() == papers.key
             and state.store.current_key() == state.store.loaded_key
+            and not papers.abstracts_stale
         ):
             return False
         try:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from papershelf.storage.caches.abstracts import AbstractFile
 from papershelf.storage.caches.places import PlaceFinder, Places, locate
 from papershelf.storage.errors import LibraryError, SaveError
 from papershelf.storage.files.jsonstore import AtomicJSONStorage, CorruptFileError, StatKey
@@ -99,12 +100,21 @@ class PapersFile:
         self.places: Places | None = None
         """Where each paper's abstract lies in the papers.json `key` names (`caches.places`),
         in `papers` order; None when unknown or when `papers` differ from that file."""
+        self.abstracts: AbstractFile | None = None
+        """The papers.json the papers' abstracts are read from (when they came from
+        papers.cache); `stale` once a read failed its checks."""
 
     def listed(self) -> tuple[Paper, ...]:
         """Every paper, in library (import) order."""
         if self._listed is None:
             self._listed = tuple(self.papers.values())
         return self._listed
+
+    @property
+    def abstracts_stale(self) -> bool:
+        """Whether an abstract read from papers.json failed its checks: the file changed in
+        place behind the library's back (its key may not show it), so it must be read again."""
+        return self.abstracts is not None and self.abstracts.stale
 
     def replace(self, papers: Mapping[str, Paper], changed: set[str]) -> None:
         """Hold `papers` (an import's result) with `changed` ids to be saved."""
@@ -123,15 +133,17 @@ class PapersFile:
         """
         key = self.store.current_key()
         from_file = self._raw is not None or self.key is None
-        if key is not None and key == self.key and (from_file or not for_write):
+        stale = self.abstracts_stale
+        if key is not None and key == self.key and (from_file or not for_write) and not stale:
             return False
         cached = None
-        if key is not None and not for_write:
+        if key is not None and not for_write and not stale:
             cached = papers_cache.load(self.cache_path, key, self.store.path)
+        abstracts = None
         if cached is not None:
             data = None  # raw records unread: a write re-reads papers.json first
             loaded = {paper.id: paper for paper in cached[0]}
-            places = cached[1]
+            places, abstracts = cached[1], cached[2]
             removed = None
         else:
             try:
@@ -168,6 +180,7 @@ class PapersFile:
         self._raw = data
         self.key = key
         self.places = None if self.pending else places
+        self.abstracts = abstracts
         self._listed = None
         self.revision += 1
         return True

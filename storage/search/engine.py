@@ -22,6 +22,7 @@ from operator import contains
 from pathlib import Path
 
 from papershelf.storage.model import Entry, Paper
+from papershelf.storage.search.abstract_scan import AbstractScan
 from papershelf.storage.search.highlight import (
     AUTHOR_SEPARATOR,
     FIELDS,
@@ -176,6 +177,7 @@ class SearchEngine:
         self._sorted: dict[str, tuple[list[str], list[int]]] = {}
         self._substrings: dict[tuple[str, str], list[int]] = {}
         self._flags: _PaperFlags | None = None
+        self._scan: AbstractScan | None = None
 
     @property
     def flags(self) -> _PaperFlags:
@@ -240,10 +242,13 @@ class SearchEngine:
         ids = self._substrings.get(key)
         if ids is not None:
             return ids
-        texts = self._lower(field)
         within = self._substrings.get((field, value[:-1])) if len(value) > 1 else None
         if within is None and len(value) > 1:
             within = self._substrings.get((field, value[1:]))
+        if field == "abstract" and self._scans_abstracts():
+            ids = self.abstract_scan().ids(value, within)
+            return self._keep_substrings(key, ids)
+        texts = self._lower(field)
         # C-level loops (compress over map): a Python loop cost as much as the search itself
         # over 100k abstracts.
         if within is None:
@@ -251,10 +256,26 @@ class SearchEngine:
         else:
             found = map(contains, map(texts.__getitem__, within), repeat(value))
             ids = list(compress(within, found))
+        return self._keep_substrings(key, ids)
+
+    def _keep_substrings(self, key: tuple[str, str], ids: list[int]) -> list[int]:
         if len(self._substrings) > _SUBSTRING_CACHE_SIZE:
             self._substrings.clear()
         self._substrings[key] = ids
         return ids
+
+    def _scans_abstracts(self) -> bool:
+        """Whether exact terms find abstracts through the index (`AbstractScan`) instead of a
+        folded copy of every abstract: for the library's papers, whose abstracts stay in
+        papers.json. A listing's papers (`storage.search.listing`) hold theirs folded already."""
+        return "abstract" not in self._texts and all(type(p) is Paper for p in self._papers[:1])
+
+    def abstract_scan(self) -> AbstractScan:
+        """The exact-term scan of the abstracts (made on first use: it reads every abstract)."""
+        scan = self._scan
+        if scan is None:
+            scan = self._scan = AbstractScan(self._papers, self._index)
+        return scan
 
     def prefix_ids(self, field: str, value: str) -> list[int]:
         """Papers whose lower-case `field` starts with `value` (bisect over sorted texts)."""
@@ -297,8 +318,12 @@ class SearchEngine:
         stored in one step, and a search that needs one first makes its own.
         """
         fields = ("name", "title", "authors")
-        for field in (*fields, "abstract") if abstracts else fields:
+        for field in fields:
             self.substring_ids(field, "\x00")
+        if abstracts and self._scans_abstracts():
+            self.abstract_scan()
+        elif abstracts:
+            self.substring_ids("abstract", "\x00")
         for field in fields:
             self.prefix_ids(field, "\x00")
         _ = self.flags  # venues, years, code and links (a pass over every paper)
@@ -309,6 +334,7 @@ class SearchEngine:
         self._texts.clear()
         self._sorted.clear()
         self._substrings.clear()
+        self._scan = None
         self._all_hits = None
         self._results.clear()
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from papershelf.storage.caches.frame import CacheFile, load_or_build
-from papershelf.storage.model import Paper
+from papershelf.storage.model import Paper, abstract_length
 from papershelf.storage.search.parse import TOKEN_RE, fold_text, words_of
 from papershelf.storage.search.postings import (
     FieldPostings,
@@ -507,6 +507,6 @@ def fingerprint(papers: Sequence[Paper]) -> str:
     digest = hashlib.sha1(usedforsecurity=False)
     for paper in papers:
         authors = "\x1f".join(paper.authors)
-        title, size = paper.title or "", len(paper.abstract)
+        title, size = paper.title or "", abstract_length(paper)
         digest.update(f"{paper.id}\0{paper.name}\0{title}\0{authors}\0{size}\n".encode())
     return digest.hexdigest()

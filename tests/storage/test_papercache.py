@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import marshal
 import os
 import struct
 import subprocess
 import sys
+from array import array
 from pathlib import Path
 
 import pytest
@@ -17,11 +19,12 @@ from synthetic import make_papers
 import papershelf.storage.library.papers_cache as papercache
 from papershelf.storage.caches.frame import CacheFile, stat_key_bytes
 from papershelf.storage.caches.places import PlaceFinder, Places
+from papershelf.storage.errors import LibraryError
 from papershelf.storage.files.jsonstore import StatKey, dump_chunks, stat_key
 from papershelf.storage.library import papers_file
 from papershelf.storage.library.library import Library
 from papershelf.storage.library.records import meta, table
-from papershelf.storage.model import Paper
+from papershelf.storage.model import Paper, abstract_length, stored_abstract
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -76,19 +79,23 @@ def load(path: Path, key: StatKey | None = None) -> list[Paper] | None:
     return None if found is None else found[0]
 
 
-def sections_of(path: Path) -> tuple[bytes, bytes]:
-    """The two sections of a cache file: the columns, the places."""
+def sections_of(path: Path) -> tuple[bytes, bytes, bytes]:
+    """The three sections of a cache file: the columns, the places, the abstracts' lengths."""
     data = path.read_bytes()
-    main_length = struct.unpack_from("<Q", data, 8 + 4 + 24)[0]
-    return data[HEADER_SIZE : HEADER_SIZE + main_length], data[HEADER_SIZE + main_length :]
+    main_length, _, places_length = struct.unpack_from("<QIQ", data, 8 + 4 + 24)
+    places_at = HEADER_SIZE + main_length
+    lengths_at = places_at + places_length
+    return data[HEADER_SIZE:places_at], data[places_at:lengths_at], data[lengths_at:]
 
 
-def write_raw(path: Path, main: bytes, places: bytes, *, fmt: int = papercache.FORMAT) -> None:
+def write_raw(
+    path: Path, main: bytes, places: bytes, lengths: bytes, *, fmt: int = papercache.FORMAT
+) -> None:
     """A cache file with any sections behind a header that matches papers.json beside it and
     the sections (their lengths and checksums): only the sections' own checks can refuse it."""
-    frame = CacheFile(papercache.MAGIC, fmt, key_size=24, sections=2)
-    header = frame.pack_header(stat_key_bytes(json_key(path)), [main, places])
-    path.write_bytes(header + main + places)
+    frame = CacheFile(papercache.MAGIC, fmt, key_size=24, sections=3)
+    header = frame.pack_header(stat_key_bytes(json_key(path)), [main, places, lengths])
+    path.write_bytes(header + main + places + lengths)
 
 
 # -- the module on its own --------------------------------------------------------------------
@@ -175,12 +182,12 @@ def test_truncated_cache_is_none(tmp_path: Path, keep: int) -> None:
 def test_garbage_and_other_formats_are_none(tmp_path: Path) -> None:
     path = tmp_path / papercache.CACHE_FILE
     assert save(path, make_papers(2))
-    main, places = sections_of(path)
+    main, places, lengths = sections_of(path)
     path.write_bytes(b"\x00" * 200)
     assert load(path) is None
-    write_raw(path, main, places, fmt=papercache.FORMAT + 1)
+    write_raw(path, main, places, lengths, fmt=papercache.FORMAT + 1)
     assert load(path) is None
-    write_raw(path, main, places)  # the same bytes with this format's header: fine again
+    write_raw(path, main, places, lengths)  # the same bytes with this format's header: fine again
     assert load(path) == make_papers(2)
     path.write_bytes(b"NOTMAGIC" + path.read_bytes()[8:])
     assert load(path) is None
@@ -189,20 +196,21 @@ def test_garbage_and_other_formats_are_none(tmp_path: Path) -> None:
 def test_garbled_payload_is_none(tmp_path: Path) -> None:
     path = tmp_path / papercache.CACHE_FILE
     assert save(path, make_papers(4))
-    main, places = sections_of(path)
+    main, places, lengths = sections_of(path)
     garbled = bytearray(main)
     garbled[len(garbled) // 2 :] = b"\xff" * (len(garbled) - len(garbled) // 2)
-    write_raw(path, bytes(garbled), places)
+    write_raw(path, bytes(garbled), places, lengths)
     assert load(path) is None
 
 
 @pytest.mark.parametrize("damage", ["an offset", "a length", "a checksum", "one place short"])
-def test_places_that_do_not_fit_papers_json_are_none(tmp_path: Path, damage: str) -> None:
+def test_places_that_do_not_fit_papers_json_are_never_read(tmp_path: Path, damage: str) -> None:
     """Places that pass their section's checksum (rewritten with it) but do not point at the
-    abstracts they were made for are never read as abstracts."""
+    abstracts they were made for are never read as abstracts: the read of that abstract fails
+    its own checks, takes papers.json's own, and removes the cache that lied."""
     path = tmp_path / papercache.CACHE_FILE
     assert save(path, make_papers(4))
-    main, raw = sections_of(path)
+    main, raw, lengths = sections_of(path)
     places = Places.from_bytes(raw, 4)
     assert places is not None
     if damage == "an offset":
@@ -214,18 +222,82 @@ def test_places_that_do_not_fit_papers_json_are_none(tmp_path: Path, damage: str
     damaged = places.to_bytes()
     if damage == "one place short":
         damaged = Places(places.offsets[:3], places.lengths[:3], places.crcs[:3]).to_bytes()
-    write_raw(path, main, damaged)
-    assert load(path) is None
-    write_raw(path, main, raw)  # undamaged: used, so the check above is about the damage
+    write_raw(path, main, damaged, lengths)
+    loaded = load(path)
+    if damage == "one place short":
+        assert loaded is None
+    else:
+        assert loaded is not None
+        assert [paper.abstract for paper in loaded] == [p.abstract for p in make_papers(4)]
+        assert not path.exists()  # the next open reads papers.json and writes a new one
+    write_raw(path, main, raw, lengths)  # undamaged: used, so the check above is about the damage
     assert load(path) == make_papers(4)
+    assert path.exists()
+
+
+def test_a_place_outside_papers_json_is_none(tmp_path: Path) -> None:
+    path = tmp_path / papercache.CACHE_FILE
+    assert save(path, make_papers(3))
+    main, raw, lengths = sections_of(path)
+    places = Places.from_bytes(raw, 3)
+    assert places is not None
+    places.offsets[1] = (tmp_path / "papers.json").stat().st_size - 3
+    write_raw(path, main, places.to_bytes(), lengths)
+    assert load(path) is None
+
+
+def test_a_wrong_length_in_characters_is_never_trusted(tmp_path: Path) -> None:
+    """The lengths section is checked against each abstract read (damage its checksum missed)."""
+    path = tmp_path / papercache.CACHE_FILE
+    assert save(path, make_papers(3))
+    main, raw, lengths = sections_of(path)
+    counts = array("I", lengths)
+    counts[0] += 1
+    write_raw(path, main, raw, counts.tobytes())
+    loaded = load(path)
+    assert loaded is not None
+    assert loaded[0].abstract == make_papers(3)[0].abstract
+    assert not path.exists()
 
 
 def test_an_abstract_changed_in_papers_json_is_never_read(tmp_path: Path) -> None:
-    """papers.json changed in place (same size, mtime kept): the abstract's checksum fails."""
+    """papers.json changed in place (same size, mtime kept) after the cache was loaded: the
+    abstract's checksum fails, and papers.json's own abstract is read instead."""
     path = tmp_path / papercache.CACHE_FILE
     assert save(path, make_papers(12))
+    loaded = load(path)
+    assert loaded is not None
     change_in_place(tmp_path / "papers.json", b"problem paper 7", b"problem paper 8")
-    assert load(path) is None
+    now = papercache.current_abstract(tmp_path / "papers.json", make_papers(12)[7].id)
+    assert now is not None and "problem paper 8" in now
+    assert loaded[7].abstract == now != make_papers(12)[7].abstract
+    assert not path.exists()
+    assert loaded[6].abstract == make_papers(12)[6].abstract
+
+
+def test_an_abstract_of_a_paper_gone_from_papers_json_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / papercache.CACHE_FILE
+    assert save(path, make_papers(3))
+    loaded = load(path)
+    assert loaded is not None
+    change_in_place(tmp_path / "papers.json", make_papers(3)[1].id.encode(), b"0" * 12)
+    change_in_place(tmp_path / "papers.json", b"problem paper 1", b"problem paper 2")
+    with pytest.raises(LibraryError, match=r"no longer holds paper .*reopen the library"):
+        _ = loaded[1].abstract
+
+
+@given(papers=papers_strategy)
+def test_loaded_papers_hold_no_abstract(tmp_path_factory: pytest.TempPathFactory, papers) -> None:
+    """Loaded papers read their abstracts from papers.json: none is held as a string, and
+    each answers exactly as papers.json's record does (its length too, without a read)."""
+    path = tmp_path_factory.mktemp("cache") / papercache.CACHE_FILE
+    assert save(path, papers)
+    loaded = load(path)
+    assert loaded is not None
+    assert all(stored_abstract(paper) is not None for paper in loaded)
+    records = json.loads((path.parent / "papers.json").read_bytes())["papers"].values()
+    assert [paper.abstract for paper in loaded] == [record["abstract"] for record in records]
+    assert list(map(abstract_length, loaded)) == [len(paper.abstract) for paper in papers]
 
 
 def columns_of(papers: list[Paper]) -> list[list[object]]:
@@ -268,12 +340,12 @@ def test_a_payload_that_does_not_fit_paper_is_none(tmp_path: Path, damage: str) 
         payload = (tuple(fields), tuple(map(tuple, columns)), "extra")  # type: ignore[assignment]
     path = tmp_path / papercache.CACHE_FILE
     assert save(path, make_papers(3))
-    _, places = sections_of(path)
-    write_raw(path, marshal.dumps(payload), places)
+    _, places, lengths = sections_of(path)
+    write_raw(path, marshal.dumps(payload), places, lengths)
     assert load(path) is None
     # The same file undamaged is used, so the check above is about the damage only.
     intact = (papercache._FIELDS, tuple(map(tuple, columns_of(make_papers(3)))))
-    write_raw(path, marshal.dumps(intact), places)
+    write_raw(path, marshal.dumps(intact), places, lengths)
     assert load(path) == make_papers(3)
 
 
@@ -467,3 +539,44 @@ def test_open_and_list_import_no_parser(root: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_a_library_reloads_papers_json_whose_abstract_failed_its_check(root: Path) -> None:
+    """Another program rewrote papers.json in place, keeping its size and mtime: the key
+    says nothing changed, but the failed read makes the next refresh read papers.json itself
+    and write a cache that fits it."""
+    library = Library.open(root, seed=False)
+    assert stored_abstract(library.papers()[7]) is not None
+    assert library.refresh() is False
+    change_in_place(root / "papers.json", b"problem paper 7", b"problem paper 8")
+    assert "problem paper 8" in library.papers()[7].abstract
+    assert library.refresh() is True
+    assert "problem paper 8" in library.papers()[7].abstract
+    assert stored_abstract(library.papers()[7]) is None  # read from papers.json itself
+    again = load(root / papercache.CACHE_FILE)
+    assert again is not None and "problem paper 8" in again[7].abstract
+
+
+def test_papers_read_their_abstracts_from_their_version_after_another_import(root: Path) -> None:
+    """Another process replaces papers.json (an import): papers loaded before still read the
+    abstracts of the version they came from (held open), and the refresh brings the new ones."""
+    reader = Library.open(root, seed=False)
+    old = list(reader.papers())
+    assert all(stored_abstract(paper) is not None for paper in old)
+    Library.open(root, seed=False).import_papers(make_papers(2, prefix="late"), "late.txt")
+    (root / papercache.CACHE_FILE).unlink()  # nothing left on disk but the new papers.json
+    assert [paper.abstract for paper in old] == [paper.abstract for paper in make_papers(12)]
+    assert reader.refresh() is True
+    assert len(reader.papers()) == 14
+    assert reader.papers()[13].abstract == make_papers(2, prefix="late")[1].abstract
+
+
+def test_an_abstract_file_closed_reads_from_papers_json(tmp_path: Path) -> None:
+    path = tmp_path / papercache.CACHE_FILE
+    assert save(path, make_papers(3))
+    found = papercache.load(path, json_key(path), tmp_path / "papers.json")
+    assert found is not None
+    papers, _, file = found
+    file.close()
+    assert [paper.abstract for paper in papers] == [paper.abstract for paper in make_papers(3)]
+    assert not file.stale and path.exists()  # closing is not damage: the cache stays

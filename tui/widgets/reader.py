@@ -15,6 +15,7 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.visual import Visual
 
+from papershelf.storage.errors import PapershelfError
 from papershelf.storage.library.source_titles import source_title
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.engine import field_text, highlight_spans, snippet
@@ -264,13 +265,22 @@ def reader_content(paper: Paper, entry: Entry, hit: Hit | None) -> Content:
     lines.append(Content(""))
     lines.extend(_record_lines(paper, spans))
     lines.extend(_meta_lines(paper, entry, terms))
-    display = display_text(paper.abstract)
+    display = display_text(_abstract_of(paper))
     abstract_matches = highlight_spans(display.text, terms) if terms else []
     why = _why_matched(paper, entry, hit, abstract_matches)
     if why is not None:
         lines.extend([Content(""), why])
     lines.extend([Content(""), _abstract(display.text, display.styles, abstract_matches)])
     return Content("\n").join(lines)
+
+
+def _abstract_of(paper: Paper) -> str:
+    """The paper's abstract, or the one line that says why it cannot be read (papers.json
+    changed behind papershelf's back and lost the paper: the next refresh reloads it)."""
+    try:
+        return paper.abstract
+    except PapershelfError as error:
+        return f"({error})"
 
 
 def _heading_line(
