@@ -8,9 +8,10 @@ change (a locked read-modify-write of state.json) with a small and with a large 
 `bench/bench_import.py --side-by-side OLD [--repeat N] [CORPUS ...]` runs `papershelf import`
 (the CLI, one process per run, into an empty temp library) of each corpus (default: the
 10,815-paper corpus, and /tmp/papershelf-100k.jsonl when it exists) with an old checkout and with
-this one (with its default worker processes, and with none: PAPERSHELF_IMPORT_WORKERS=0), and
-prints CPU seconds (the process and its worker processes, user + system), wall seconds and peak
-RSS (the largest of the processes: the importing one), the median of N runs.
+this one (without worker processes and with one: PAPERSHELF_IMPORT_WORKERS=0 and 1; by default
+the import runs those the idle CPUs allow, `ingest.naming.free_workers`), and prints CPU
+seconds (the process and its worker processes, user + system), wall seconds and peak RSS (the
+largest of the processes: the importing one), the median of N runs.
 OLD is a checkout of the code to compare with, e.g. `git worktree add --detach
 /tmp/papershelf-main main`; it runs with this venv, OLD first on PYTHONPATH. On a shared machine
 read CPU seconds first: wall time counts the other processes too (the load is printed).
@@ -73,7 +74,7 @@ def side_by_side(old: Path, corpora: list[Path], repeat: int) -> None:
     and with none), the median of `repeat` runs each."""
     print(f"load average before: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)")
     print(f"{'corpus':<24} {'code':<16} {'CPU s':>7} {'wall s':>7} {'peak MB':>8}")
-    codes = (("old", old, None), ("new, no workers", HERE, "0"), ("new", HERE, None))
+    codes = (("old", old, None), ("new, no workers", HERE, "0"), ("new, 1 worker", HERE, "1"))
     for corpus in corpora:
         for label, checkout, workers in codes:
             runs = [cli_import(checkout, corpus, workers) for _ in range(repeat)]

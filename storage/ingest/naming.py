@@ -106,7 +106,8 @@ def derive_names(args: list[NameArgs]) -> list[str]:
 
 
 def worker_count() -> int:
-    """Worker processes for a large import: `PAPERSHELF_IMPORT_WORKERS`, else CPUs - 1."""
+    """Worker processes for a large import: `PAPERSHELF_IMPORT_WORKERS`, else those the CPUs
+    the machine leaves idle can run (`free_workers`)."""
     value = os.environ.get(WORKERS_VARIABLE, "").strip()
     if value.isdigit():
         return min(int(value), MAX_WORKERS)
@@ -114,7 +115,20 @@ def worker_count() -> int:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cpus = os.cpu_count() or 1
-    return max(0, min(cpus - 1, MAX_WORKERS))
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average here: take the CPUs as idle
+        load = 1.0
+    return free_workers(cpus, load)
+
+
+def free_workers(cpus: int, load: float) -> int:
+    """Workers for `cpus` CPUs at this load average (the import's own process counted in it):
+    one fewer than the CPUs left idle, at most `MAX_WORKERS`. A worker on a busy CPU only adds
+    its cost (measured at 100,000 papers on two CPUs at load 8 to 13: 46.5 s of CPU and 175 s
+    without a worker, 61.5 s and 239 s with one)."""
+    idle = cpus - max(load - 1.0, 0.0)  # the import itself is running: it is not the load
+    return max(0, min(int(idle + 0.5) - 1, cpus - 1, MAX_WORKERS))
 
 
 def named(items: Iterable[T], args_of: Callable[[T], NameArgs]) -> Iterator[tuple[T, str]]:
