@@ -16,7 +16,9 @@ each round running the three in turn. OLD is a checkout of the code to compare w
 `git worktree add --detach /tmp/papershelf-main main`; it runs with this venv, OLD first on
 PYTHONPATH. On a shared machine read the least CPU time: wall time counts the other processes
 too (the load is printed), and a busy machine inflates CPU time as well (by a third or more at a
-load average of 10 on 2 CPUs).
+load average of 10 on 2 CPUs). `bench/bench_import.py --together OLD [--repeat N] [CORPUS ...]`
+runs the old and the new import (no worker) at the same time, N times (default 3): both meet the
+same contention, and the difference of their CPU times is printed.
 """
 
 from __future__ import annotations
@@ -95,7 +97,50 @@ def side_by_side(old: Path, corpora: list[Path], repeat: int) -> None:
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
+def together(old: Path, corpora: list[Path], repeat: int) -> None:
+    """Old and new (no worker) imports of each corpus run at the same time, `repeat` times:
+    both meet the same contention, so their CPU times compare on a busy machine."""
+    print(f"load average before: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)")
+    for corpus in corpora:
+        for _ in range(repeat):
+            with tempfile.TemporaryDirectory(prefix="papershelf-bench-") as directory:
+                started = {}
+                for label, checkout in (("old", old), ("new", HERE)):
+                    environment = dict(os.environ, PYTHONPATH=str(checkout))
+                    environment["PAPERSHELF_IMPORT_WORKERS"] = "0"
+                    root = str(Path(directory) / label)
+                    command = [sys.executable, "-m", "papershelf", "--db", root, "import"]
+                    started[label] = subprocess.Popen(
+                        [*command, str(corpus)],
+                        env=environment,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                    )
+                cpu = {}
+                for label, process in started.items():
+                    _, status, usage = os.wait4(process.pid, 0)
+                    if os.waitstatus_to_exitcode(status):
+                        raise SystemExit(f"the {label} import of {corpus} failed")
+                    cpu[label] = usage.ru_utime + usage.ru_stime
+            print(
+                f"{corpus.name}: old {cpu['old']:.1f} s CPU, new {cpu['new']:.1f} s "
+                f"({cpu['new'] / cpu['old'] - 1:+.0%})",
+                flush=True,
+            )
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+
+
 def main() -> None:
+    if "--together" in sys.argv:
+        args = [arg for arg in sys.argv[1:] if arg != "--together"]
+        repeat = 3
+        if "--repeat" in args:
+            at = args.index("--repeat")
+            repeat = int(args[at + 1])
+            del args[at : at + 2]
+        old, corpora = Path(args[0]), [Path(arg) for arg in args[1:]] or [CORPUS]
+        together(old, corpora, repeat)
+        return
     if "--side-by-side" in sys.argv:
         args = sys.argv[1:]
         at = args.index("--side-by-side")
