@@ -8,12 +8,17 @@ change (a locked read-modify-write of state.json) with a small and with a large 
 `bench/bench_import.py --side-by-side OLD [--repeat N] [CORPUS ...]` runs `papershelf import`
 (the CLI, one process per run, into an empty temp library) of each corpus (default: the
 10,815-paper corpus, and /tmp/papershelf-100k.jsonl when it exists) with an old checkout and with
-this one (with its default worker processes, and with none: PAPERSHELF_IMPORT_WORKERS=0), and
-prints CPU seconds (the process and its worker processes, user + system), wall seconds and peak
-RSS (the largest of the processes: the importing one), the median of N runs.
-OLD is a checkout of the code to compare with, e.g. `git worktree add --detach
-/tmp/papershelf-main main`; it runs with this venv, OLD first on PYTHONPATH. On a shared machine
-read CPU seconds first: wall time counts the other processes too (the load is printed).
+this one (without worker processes and with one: PAPERSHELF_IMPORT_WORKERS=0 and 1; by default
+the import runs those the idle CPUs allow, `ingest.naming.free_workers`), and prints CPU
+seconds (the process and its worker processes, user + system), wall seconds and peak RSS (the
+largest of the processes: the importing one): the least CPU time and the medians of N rounds,
+each round running the three in turn. OLD is a checkout of the code to compare with, e.g.
+`git worktree add --detach /tmp/papershelf-main main`; it runs with this venv, OLD first on
+PYTHONPATH. On a shared machine read the least CPU time: wall time counts the other processes
+too (the load is printed), and a busy machine inflates CPU time as well (by a third or more at a
+load average of 10 on 2 CPUs). `bench/bench_import.py --together OLD [--repeat N] [CORPUS ...]`
+runs the old and the new import (no worker) at the same time, N times (default 3): both meet the
+same contention, and the difference of their CPU times is printed.
 """
 
 from __future__ import annotations
@@ -69,20 +74,73 @@ def cli_import(checkout: Path, corpus: Path, workers: str | None) -> tuple[float
 
 
 def side_by_side(old: Path, corpora: list[Path], repeat: int) -> None:
-    """The import of each corpus with the old checkout and this one (with its default workers
-    and with none), the median of `repeat` runs each."""
+    """The import of each corpus with the old checkout and this one (no worker, one worker),
+    `repeat` rounds that take each in turn (so a busy spell of the machine falls on all three):
+    the least CPU time (the machine's other load only adds to it) and the medians."""
     print(f"load average before: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)")
-    print(f"{'corpus':<24} {'code':<16} {'CPU s':>7} {'wall s':>7} {'peak MB':>8}")
-    codes = (("old", old, None), ("new, no workers", HERE, "0"), ("new", HERE, None))
+    print(f"{'corpus':<24} {'code':<16} {'min CPU s':>9} {'CPU s':>7} {'wall s':>7} {'peak MB':>8}")
+    codes = (("old", old, None), ("new, no workers", HERE, "0"), ("new, 1 worker", HERE, "1"))
     for corpus in corpora:
-        for label, checkout, workers in codes:
-            runs = [cli_import(checkout, corpus, workers) for _ in range(repeat)]
-            cpu, wall, peak = (statistics.median(column) for column in zip(*runs, strict=True))
-            print(f"{corpus.name:<24} {label:<16} {cpu:7.1f} {wall:7.1f} {peak:8.0f}", flush=True)
+        runs: dict[str, list[tuple[float, float, int]]] = {label: [] for label, _, _ in codes}
+        for _ in range(repeat):
+            for label, checkout, workers in codes:
+                runs[label].append(cli_import(checkout, corpus, workers))
+        for label, _, _ in codes:
+            least = min(run[0] for run in runs[label])
+            cpu, wall, peak = (
+                statistics.median(column) for column in zip(*runs[label], strict=True)
+            )
+            print(
+                f"{corpus.name:<24} {label:<16} {least:9.1f} {cpu:7.1f} {wall:7.1f} {peak:8.0f}",
+                flush=True,
+            )
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+
+
+def together(old: Path, corpora: list[Path], repeat: int) -> None:
+    """Old and new (no worker) imports of each corpus run at the same time, `repeat` times:
+    both meet the same contention, so their CPU times compare on a busy machine."""
+    print(f"load average before: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)")
+    for corpus in corpora:
+        for _ in range(repeat):
+            with tempfile.TemporaryDirectory(prefix="papershelf-bench-") as directory:
+                started = {}
+                for label, checkout in (("old", old), ("new", HERE)):
+                    environment = dict(os.environ, PYTHONPATH=str(checkout))
+                    environment["PAPERSHELF_IMPORT_WORKERS"] = "0"
+                    root = str(Path(directory) / label)
+                    command = [sys.executable, "-m", "papershelf", "--db", root, "import"]
+                    started[label] = subprocess.Popen(
+                        [*command, str(corpus)],
+                        env=environment,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                    )
+                cpu = {}
+                for label, process in started.items():
+                    _, status, usage = os.wait4(process.pid, 0)
+                    if os.waitstatus_to_exitcode(status):
+                        raise SystemExit(f"the {label} import of {corpus} failed")
+                    cpu[label] = usage.ru_utime + usage.ru_stime
+            print(
+                f"{corpus.name}: old {cpu['old']:.1f} s CPU, new {cpu['new']:.1f} s "
+                f"({cpu['new'] / cpu['old'] - 1:+.0%})",
+                flush=True,
+            )
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
 def main() -> None:
+    if "--together" in sys.argv:
+        args = [arg for arg in sys.argv[1:] if arg != "--together"]
+        repeat = 3
+        if "--repeat" in args:
+            at = args.index("--repeat")
+            repeat = int(args[at + 1])
+            del args[at : at + 2]
+        old, corpora = Path(args[0]), [Path(arg) for arg in args[1:]] or [CORPUS]
+        together(old, corpora, repeat)
+        return
     if "--side-by-side" in sys.argv:
         args = sys.argv[1:]
         at = args.index("--side-by-side")

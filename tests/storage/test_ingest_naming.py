@@ -126,12 +126,30 @@ def test_the_variable_sets_the_worker_count(
 
 
 @pytest.mark.parametrize("value", ["", "many", "-1"])
-def test_without_a_count_the_workers_are_one_fewer_than_the_cpus(
+def test_without_a_count_the_workers_are_what_the_idle_cpus_allow(
     monkeypatch: pytest.MonkeyPatch, value: str
 ) -> None:
     monkeypatch.setenv(naming.WORKERS_VARIABLE, value)
-    cpus = len(os.sched_getaffinity(0))
-    assert naming.worker_count() == max(0, min(cpus - 1, naming.MAX_WORKERS))
+    assert 0 <= naming.worker_count() <= min(len(os.sched_getaffinity(0)) - 1, naming.MAX_WORKERS)
+
+
+@pytest.mark.parametrize(
+    ("cpus", "load", "expected"),
+    [
+        (2, 0.0, 1),  # an idle machine: this process and a worker
+        (2, 1.0, 1),  # the load is this import
+        (2, 1.6, 0),  # most of the other CPU is taken
+        (2, 8.0, 0),  # a shared machine: a worker would only add its cost
+        (1, 0.0, 0),
+        (4, 1.0, 3),
+        (4, 2.2, 2),
+        (16, 0.5, naming.MAX_WORKERS),
+    ],
+)
+def test_workers_run_only_on_cpus_the_machine_leaves_idle(
+    cpus: int, load: float, expected: int
+) -> None:
+    assert naming.free_workers(cpus, load) == expected
 
 
 def test_while_a_worker_is_busy_this_process_names_a_chunk_it_has_not_started() -> None:
