@@ -166,7 +166,9 @@ def run_once(
             tmux("send-keys", "-t", SESSION, key)
             if event:
                 reader.wait_for(event, after=sent)
-            time.sleep(0.3)
+            # An escape with a key close behind it reads as alt+key (the terminal's encoding):
+            # 'Escape q' sent 0.3 s apart on a busy machine was alt+q, and the app never quit.
+            time.sleep(1.0)
         peak = reader.wait_for("peak-rss")
         detail = next(d for t, name, d in reader.events if name == "peak-rss" and t == peak)
         figures["peak_rss_mb"] = [float(detail)]
