@@ -27,7 +27,9 @@ from papershelf.storage.search.postings import bits_to_ids, ids_to_bits
 from papershelf.storage.search.quality import (
     EXACT,
     FIELD_WEIGHTS,
+    FINISHED_PREFIX,
     INFIX_FIELDS,
+    PREFIX,
     Tier,
     WordMatch,
     match_quality,
@@ -100,6 +102,8 @@ class SearchRun(Explainer):
         self.exacts: list[tuple[str, frozenset[str] | None]] = []
         self.prefixes: list[tuple[str, frozenset[str] | None]] = []
         self._explained: dict[int, tuple[tuple[str, ...], Mapping[str, Spans]]] = {}
+        self._typing = _typing_term(query)
+        """The word term still being typed (the query's last, no space after it), if any."""
         self._field_spans: dict[tuple[int, str], Spans] = {}
 
     # --- entries ---------------------------------------------------------------------------
@@ -211,10 +215,11 @@ class SearchRun(Explainer):
         if term.kind == "word":
             bits = self.all_bits
             units: list[list[Tier]] = []
-            for token in term.tokens:
+            last = len(term.tokens) - 1 if term is self._typing else -1
+            for number, token in enumerate(term.tokens):
                 token_bits, tiers = self.word_tiers(token, fields)
                 bits &= token_bits
-                units.append(tiers)
+                units.append(tiers if number == last else _finished(tiers))
                 if record:
                     match = self.index.match_word(token, *((fields,) if fields else ()))
                     self.words.append((match, where))
@@ -281,13 +286,26 @@ class SearchRun(Explainer):
         # Papers of equal score as one bitset each (`search.rank`): no loop over the papers. A
         # tier scores its saturated weight times its word's idf (`search.quality`); its own
         # weight still orders the tiers and picks each paper's field.
+        # Abstract tiers also weigh by the abstract's length (BM25's b): one scoring per
+        # length bucket, each over that bucket's papers.
         every = [tier for unit in units for tier in unit]
         fields = best_fields(result, every, FIELDS)
-        weights = []
-        for unit in units:
-            idf = _unit_idf(unit, size)
-            weights.append([saturated(tier.weight) * idf for tier in unit])
-        add_ranked(hits, score_groups(result, units, weights), fields, size)
+        idfs = [_unit_idf(unit, size) for unit in units]
+        groups: dict[float, int] = {}
+        for length, bucket in self.index.lengths.buckets():
+            part = result & bucket
+            if not part:
+                continue
+            weights = [
+                [
+                    saturated(tier.weight, _length_of(tier, length)) * (tier.idf or idf)
+                    for tier in unit
+                ]
+                for unit, idf in zip(units, idfs, strict=True)
+            ]
+            for score, bits in score_groups(part, units, weights).items():
+                groups[score] = groups.get(score, 0) | bits
+        add_ranked(hits, groups, fields, size)
 
     def _add_rank(
         self, hits: Results, tiers: Sequence[Tier], result: int, assigned: int, idf: float
@@ -414,6 +432,34 @@ def _unit_idf(tiers: Sequence[Tier], size: int) -> float:
     for tier in tiers:
         bits |= tier.bits
     return word_idf(bits.bit_count(), size)
+
+
+def _typing_term(query: Query) -> Term | None:
+    """The query's last term when it is a word the user may still be typing (no space after)."""
+    if not query.clauses or query.text[-1:].isspace():
+        return None
+    term = query.clauses[-1][-1]
+    return term if term.kind == "word" and not term.negated else None
+
+
+def _finished(tiers: list[Tier]) -> list[Tier]:
+    """The tiers of a word the user has finished typing: its prefix tiers weaker
+    (`FINISHED_PREFIX`), re-sorted (best first)."""
+    if not any(tier.prefix for tier in tiers):
+        return tiers
+    changed = [
+        Tier(tier.weight // PREFIX * FINISHED_PREFIX, tier.field, tier.bits, True, tier.idf)
+        if tier.prefix
+        else tier
+        for tier in tiers
+    ]
+    changed.sort(key=lambda tier: -tier.weight)
+    return changed
+
+
+def _length_of(tier: Tier, length: float) -> float:
+    """The length a tier's weight is normalised by: an abstract's, else the average (1)."""
+    return length if tier.field == "abstract" else 1.0
 
 
 @lru_cache(maxsize=65536)

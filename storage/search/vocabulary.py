@@ -73,7 +73,7 @@ class Vocabulary:
 
     def typo_matches(self, word: str, lo: int, hi: int) -> dict[int, int]:
         """Token id -> fuzzy quality, for tokens outside vocab[lo:hi] matched with typos."""
-        k = max_typos(word)
+        k = max_typos(word, known=lo < hi)
         found: dict[int, int] = {}
         if not k:
             return found
