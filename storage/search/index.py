@@ -51,10 +51,12 @@ from papershelf.storage.search.vocabulary import Vocabulary
 from papershelf.storage.text.authors import authors_text
 from papershelf.storage.text.titles import display_title, shown_text
 
-INDEXED_FIELDS = ("name", "title", "authors", "repeats", "abstract")
-"""The indexed columns: four fields of a paper, and `repeats` (abstract tokens said twice or
-more), which is no field of its own: its matches are abstract matches that score higher. The
-abstract comes last, as it did before `repeats`: a listing's postings end with its ids."""
+INDEXED_FIELDS = ("name", "title", "authors", "repeats", "source", "abstract")
+"""The indexed columns: four fields of a paper, `repeats` (abstract tokens said twice or more),
+which is no field of its own: its matches are abstract matches that score higher, and `source`
+(abstract tokens only its LaTeX source has, `mathbb` of `$\\mathbb{R}$`: where an exact `'`
+term must read the text, see `containing_bits`). The abstract comes last, as it did before
+`repeats`: a listing's postings end with its ids."""
 WORD_FIELDS = ("name", "title", "abstract")
 """The indexed fields a word without a field key looks in: not the authors, whose names (Long,
 Wang, Graph) would add noise to every topic search; `author:` looks there."""
@@ -64,7 +66,8 @@ split at `_`, folded (`k2ie` for `K²IE`), and the words of the text as shown in
 authors indexed (a fourth field), and keyed by them too; 9: `æ`, `œ`, `þ` folded to `ae`, `oe`,
 `th` (`text.fold`), and a corporate author indexed without its braces (`authors_text`); 10: the
 papers of each first letter's tokens and of the broadest two- and three-letter prefixes saved
-too (`prefix_groups`); 11: the `repeats` column; 12: the abstracts' lengths (`search.lengths`)."""
+too (`prefix_groups`); 11: the `repeats` column; 12: the abstracts' lengths (`search.lengths`)
+and the `source` column."""
 FORMAT = f"papershelf-search-index {_FILE_FORMAT} {sys.byteorder}"
 """Changes with the saved layout (and the byte order of packed ids): other caches are ignored."""
 _FILE = CacheFile(b"PSSEARCH", _FILE_FORMAT, key_size=40)
@@ -156,6 +159,7 @@ class SearchIndex:
         self.lengths = lengths if lengths is not None else Lengths(bytes(size))
         """Each paper's abstract length, for BM25's length normalisation (`search.lengths`)."""
         self._group_cache: dict[tuple[str, int, int], int] = {}
+        self._containing: dict[tuple[str, str], tuple[int, int]] = {}
         self._words: OrderedDict[tuple[str, tuple[str, ...]], WordMatch] = OrderedDict()
 
     # --- building and caching --------------------------------------------------------------
@@ -173,7 +177,7 @@ class SearchIndex:
         total = size * sum(_BUILD_COST.values())
         done = 0
         for field in INDEXED_FIELDS:
-            if field in ("abstract", "repeats"):
+            if field in ("abstract", "repeats", "source"):
                 continue
             acc = found[field]
             for start in range(0, size, _PROGRESS_STEP):
@@ -187,7 +191,7 @@ class SearchIndex:
                     done += step * _BUILD_COST[field]
                     progress(done, total)
         # The abstract's words once for both of its columns (its tokens and those repeated).
-        abstracts, repeats = found["abstract"], found["repeats"]
+        abstracts, repeats, source = found["abstract"], found["repeats"], found["source"]
         findall = TOKEN_RE.findall
         codes = bytearray(size)
         for start in range(0, size, _PROGRESS_STEP):
@@ -201,7 +205,10 @@ class SearchIndex:
                         for token in _repeated(written):
                             repeats[token].append(i)
                     if "$" in text or "\\" in text:
-                        tokens.update(findall(fold_text(shown_text(text))))
+                        shown = set(findall(fold_text(shown_text(text))))
+                        for token in tokens - shown:
+                            source[token].append(i)
+                        tokens |= shown
                     for token in tokens:
                         abstracts[token].append(i)
             if progress is not None:
@@ -213,8 +220,9 @@ class SearchIndex:
     def _packed(
         cls, size: int, found: Mapping[str, Mapping[str, list[int]]], fprint: str, codes: bytes
     ) -> SearchIndex:
-        # `repeats` holds abstract tokens only: no token of its own in the vocabulary.
-        vocab = sorted(set().union(*(found[f] for f in INDEXED_FIELDS if f != "repeats")))
+        # `repeats` and `source` hold abstract tokens only: no token of their own.
+        own = ("name", "title", "authors", "abstract")
+        vocab = sorted(set().union(*(found[f] for f in own)))
         postings = {
             field: FieldPostings.pack(vocab, dict(found[field]), size) for field in INDEXED_FIELDS
         }
@@ -396,6 +404,7 @@ class SearchIndex:
         """Forget cached word results and tables (benchmarks measure cold searches with this)."""
         self.vocabulary.clear_caches()
         self._group_cache.clear()
+        self._containing.clear()
         self._words.clear()
 
     # --- postings ----------------------------------------------------------------------------
@@ -423,6 +432,21 @@ class SearchIndex:
                 bits |= ids_to_bits([i for i in sparse if i < self.size], self.size)
         # Bits past the last paper (a damaged bitset's padding, ids just past it) are no paper.
         return bits & self.all_bits
+
+    def containing_bits(self, value: str) -> tuple[int, int]:
+        """Papers whose abstract has a token containing `value` (one word's letters, folded),
+        and those of them where that may be only in the LaTeX source (`source`): the papers an
+        exact `'value` finds in the abstracts are the first less those of the second whose
+        text, as shown, lacks it. From the index: no key reads every abstract."""
+        key = ("'", value)
+        found = self._containing.get(key)
+        if found is None:
+            tids = self.vocabulary.containing(value)
+            found = (self.tids_bits("abstract", tids), self.tids_bits("source", tids))
+            if len(self._containing) >= _WORD_CACHE_SIZE:
+                self._containing.clear()
+            self._containing[key] = found
+        return found
 
     def range_bits(self, field: str, lo: int, hi: int) -> int:
         """Papers whose `field` holds any token in vocab[lo:hi] (cached: prefix groups repeat)."""

@@ -128,6 +128,30 @@ def test_exact_terms_hold_and_excluded_exact_terms_do_not(included, excluded):
     assert {hit.paper_id for hit in hits} == expected
 
 
+@st.composite
+def abstract_piece(draw: st.DrawFn) -> str:
+    """A piece of one paper's abstract as an exact term reads it (as shown, folded): a phrase
+    across words, a piece of punctuation, or a word's inside."""
+    paper = draw(st.sampled_from(PAPERS[:80]))
+    text = fold_text(field_text(paper, Entry(), "abstract"))
+    start = draw(st.integers(0, max(0, len(text) - 3)))
+    return text[start : start + draw(st.integers(2, 14))]
+
+
+@given(abstract_piece())
+@example(piece="diffusion model")
+@example(piece="mathbb")  # the LaTeX source's, not the text's: a paper's source says it
+def test_exact_pieces_of_abstracts_are_found_from_the_index(piece):
+    # The index answers an exact term (the tokens holding it, then the text of a phrase's
+    # candidates, or of those where only the LaTeX source has it): exactly the brute force.
+    assume('"' not in piece and piece.strip())
+    hits = ENGINE.search(f'\'"{piece}"', ENTRIES)
+    value = fold_text(piece)
+    assume(value == value.strip())
+    expected = {paper.id for paper in PAPERS if any(value in text for text in texts(paper))}
+    assert {hit.paper_id for hit in hits} == expected
+
+
 def reference(words: list[str]) -> list[tuple[str, float]]:
     """Brute force over every paper's tokens with the reference `match_quality` (less the typo
     matches `likely_typos` drops, for the indexed fields).
