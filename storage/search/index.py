@@ -81,7 +81,7 @@ _WORD_CACHE_SIZE = 512
 _SAVED_PREFIX_TOKENS = 1000
 """A two- or three-letter prefix of this many tokens or more has its papers saved with the
 index: ORing its postings took tens of milliseconds of a keystroke at 100k papers (`co`, `con`)."""
-_BANDED_PREFIX_TOKENS = 256
+_BANDED_PREFIX_TOKENS = 64
 """A prefix of at most this many tokens after it scores its tokens in bands of rarity
 (`_prefix_bands`); a broader one (the first letters typed) as one range, cached."""
 _PROGRESS_STEP = 4096

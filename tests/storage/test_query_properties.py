@@ -262,10 +262,10 @@ def _count(token: str, fields: tuple[str, ...] = WORD) -> int:
 
 
 def bucket_ratio(code: int, average: float) -> float:
-    """A paper's abstract length against the average, in quarter octaves from half to twice."""
+    """A paper's abstract length against the average, in half octaves from half to twice."""
     ratio = code / average
-    step = max(-4, min(4, round(4 * math.log2(ratio)))) if ratio > 0 else -4
-    return round(2 ** (step / 4), 4)
+    step = max(-2, min(2, round(2 * math.log2(ratio)))) if ratio > 0 else -2
+    return round(2 ** (step / 2), 4)
 
 
 def typo(word: str, kind: int, at: int) -> str:
