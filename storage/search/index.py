@@ -81,6 +81,7 @@ _WORD_CACHE_SIZE = 512
 _SAVED_PREFIX_TOKENS = 1000
 """A two- or three-letter prefix of this many tokens or more has its papers saved with the
 index: ORing its postings took tens of milliseconds of a keystroke at 100k papers (`co`, `con`)."""
+_COUNT_CACHE_SIZE = 65536
 _BANDED_PREFIX_TOKENS = 64
 """A prefix of at most this many tokens after it scores its tokens in bands of rarity
 (`_prefix_bands`); a broader one (the first letters typed) as one range, cached."""
@@ -160,6 +161,7 @@ class SearchIndex:
         """Each paper's abstract length, for BM25's length normalisation (`search.lengths`)."""
         self._group_cache: dict[tuple[str, int, int], int] = {}
         self._containing: dict[tuple[str, str], tuple[int, int]] = {}
+        self._counts: dict[int, int] = {}
         self._words: OrderedDict[tuple[str, tuple[str, ...]], WordMatch] = OrderedDict()
 
     # --- building and caching --------------------------------------------------------------
@@ -405,6 +407,7 @@ class SearchIndex:
         self.vocabulary.clear_caches()
         self._group_cache.clear()
         self._containing.clear()
+        self._counts.clear()
         self._words.clear()
 
     # --- postings ----------------------------------------------------------------------------
@@ -484,7 +487,12 @@ class SearchIndex:
         start = lo + 1 if exact is not None else lo
         bands = self._prefix_bands(start, hi)
         # The word itself scores with its own idf, not that of every token it starts.
-        exact_idf = 0.0 if exact is None else word_idf(self.token_count(exact), self.size)
+        held: dict[str, int] = {}
+        exact_idf = 0.0
+        if exact is not None:
+            held = {column: self.tids_bits(column, (exact,)) for column in WORD_FIELDS}
+            union = held["name"] | held["title"] | held["abstract"]
+            exact_idf = word_idf(union.bit_count(), self.size)
         tiers: list[Tier] = []
         columns = [(field, field, FIELD_WEIGHTS[field]) for field in fields]
         if "abstract" in fields:
@@ -492,7 +500,7 @@ class SearchIndex:
             columns.append(("repeats", "abstract", REPEATED_WEIGHT))
         for column, field, weight in columns:
             if exact is not None:
-                bits = self.tids_bits(column, (exact,))
+                bits = held[column] if column in held else self.tids_bits(column, (exact,))
                 tiers.append(Tier(weight * EXACT, field, bits, idf=exact_idf))
             for idf, tids in bands:
                 if exact is not None:
@@ -540,11 +548,18 @@ class SearchIndex:
         return [(least[band], by_band[band]) for band in sorted(by_band, reverse=True)]
 
     def token_count(self, tid: int) -> int:
-        """How many papers hold token `tid` in a field a word looks in (name, title, abstract)."""
-        bits = 0
-        for field in WORD_FIELDS:
-            bits |= self.tids_bits(field, (tid,))
-        return bits.bit_count()
+        """How many papers hold token `tid` in a field a word looks in (name, title, abstract)
+        (kept: a word's typos ask for the same tokens' counts key after key)."""
+        count = self._counts.get(tid)
+        if count is None:
+            bits = 0
+            for field in WORD_FIELDS:
+                bits |= self.tids_bits(field, (tid,))
+            count = bits.bit_count()
+            if len(self._counts) >= _COUNT_CACHE_SIZE:
+                self._counts.clear()
+            self._counts[tid] = count
+        return count
 
     def _likely_typos(self, word: str, exact: int | None, found: dict[int, int]) -> dict[int, int]:
         """The typo matches of `word` worth searching for (`quality.likely_typos`), the same

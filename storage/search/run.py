@@ -289,37 +289,47 @@ class SearchRun(Explainer):
         # tier scores its saturated weight times its word's idf (`search.quality`); its own
         # weight still orders the tiers and picks each paper's field.
         # Then the best `_LENGTH_RANKED` hits or so again, their abstract tiers weighed by the
-        # abstract's length too (BM25's b): one scoring per length bucket, each over that
-        # bucket's papers among them. All of them took several times a keystroke's budget at
-        # 100k papers, for a change that matters where a person looks.
+        # abstract's length too (BM25's b). All of them took several times a keystroke's
+        # budget at 100k papers, for a change that matters where a person looks.
         every = [tier for unit in units for tier in unit]
         fields = best_fields(result, every, FIELDS)
         idfs = [_unit_idf(unit, size) for unit in units]
-        weights = [
-            [saturated(tier.weight) * (tier.idf or idf) for tier in unit]
-            for unit, idf in zip(units, idfs, strict=True)
-        ]
-        groups = score_groups(result, units, weights)
-        top, count = 0, 0
-        for score in sorted(groups, reverse=True):
-            if count >= _LENGTH_RANKED:
-                break
-            group = groups.pop(score)
-            top |= group
-            count += group.bit_count()
-        for length, bucket in self.index.lengths.buckets():
-            part = top & bucket
-            if not part:
-                continue
+        if result.bit_count() <= _LENGTH_RANKED:
+            top, groups = result, {}
+        else:
             weights = [
-                [
-                    saturated(tier.weight, _length_of(tier, length)) * (tier.idf or idf)
-                    for tier in unit
-                ]
+                [saturated(tier.weight) * (tier.idf or idf) for tier in unit]
                 for unit, idf in zip(units, idfs, strict=True)
             ]
-            for score, bits in score_groups(part, units, weights).items():
-                groups[score] = groups.get(score, 0) | bits
+            groups = score_groups(result, units, weights)
+            top, count = 0, 0
+            for score in sorted(groups, reverse=True):
+                if count >= _LENGTH_RANKED:
+                    break
+                group = groups.pop(score)
+                top |= group
+                count += group.bit_count()
+        # One pass over `top`: each abstract tier split by length bucket, the parts (disjoint)
+        # in its place, each weighed by its bucket's length.
+        buckets = self.index.lengths.buckets()
+        split: list[list[Tier]] = []
+        split_weights: list[list[float]] = []
+        for unit, idf in zip(units, idfs, strict=True):
+            tiers: list[Tier] = []
+            unit_weights: list[float] = []
+            for tier in unit:
+                tier_idf = tier.idf or idf
+                if tier.field != "abstract":
+                    tiers.append(tier)
+                    unit_weights.append(saturated(tier.weight) * tier_idf)
+                    continue
+                for length, bucket in buckets:
+                    tiers.append(Tier(tier.weight, tier.field, tier.bits & bucket))
+                    unit_weights.append(saturated(tier.weight, length) * tier_idf)
+            split.append(tiers)
+            split_weights.append(unit_weights)
+        for score, bits in score_groups(top, split, split_weights).items():
+            groups[score] = groups.get(score, 0) | bits
         add_ranked(hits, groups, fields, size)
 
     def _add_rank(
