@@ -25,6 +25,7 @@ from pathlib import Path
 
 from papershelf.storage.caches.frame import CacheFile, load_or_build
 from papershelf.storage.model import Paper, abstract_length
+from papershelf.storage.search.lengths import Lengths, length_code
 from papershelf.storage.search.parse import TOKEN_RE, fold_text, words_of
 from papershelf.storage.search.postings import (
     FieldPostings,
@@ -44,38 +45,46 @@ from papershelf.storage.search.quality import (
     Tier,
     WordMatch,
     likely_typos,
+    word_idf,
 )
 from papershelf.storage.search.vocabulary import Vocabulary
 from papershelf.storage.text.authors import authors_text
 from papershelf.storage.text.titles import display_title, shown_text
 
-INDEXED_FIELDS = ("name", "title", "authors", "repeats", "abstract")
-"""The indexed columns: four fields of a paper, and `repeats` (abstract tokens said twice or
-more), which is no field of its own: its matches are abstract matches that score higher. The
-abstract comes last, as it did before `repeats`: a listing's postings end with its ids."""
+INDEXED_FIELDS = ("name", "title", "authors", "repeats", "source", "abstract")
+"""The indexed columns: four fields of a paper, `repeats` (abstract tokens said twice or more),
+which is no field of its own: its matches are abstract matches that score higher, and `source`
+(abstract tokens only its LaTeX source has, `mathbb` of `$\\mathbb{R}$`: where an exact `'`
+term must read the text, see `containing_bits`). The abstract comes last, as it did before
+`repeats`: a listing's postings end with its ids."""
 WORD_FIELDS = ("name", "title", "abstract")
 """The indexed fields a word without a field key looks in: not the authors, whose names (Long,
 Wang, Graph) would add noise to every topic search; `author:` looks there."""
-_FILE_FORMAT = 11
+_FILE_FORMAT = 12
 """search-index.bin's format number; 6: the `storage.caches.frame` frame, with a checksum; 7: words
 split at `_`, folded (`k2ie` for `K²IE`), and the words of the text as shown indexed too; 8: the
 authors indexed (a fourth field), and keyed by them too; 9: `æ`, `œ`, `þ` folded to `ae`, `oe`,
 `th` (`text.fold`), and a corporate author indexed without its braces (`authors_text`); 10: the
 papers of each first letter's tokens and of the broadest two- and three-letter prefixes saved
-too (`prefix_groups`); 11: the `repeats` column."""
+too (`prefix_groups`); 11: the `repeats` column; 12: the abstracts' lengths (`search.lengths`)
+and the `source` column."""
 FORMAT = f"papershelf-search-index {_FILE_FORMAT} {sys.byteorder}"
 """Changes with the saved layout (and the byte order of packed ids): other caches are ignored."""
 _FILE = CacheFile(b"PSSEARCH", _FILE_FORMAT, key_size=40)
 """search-index.bin: keyed by the papers' `fingerprint` (40 hex digits), one marshal section."""
 
-PARTS = ("format", "size", "vocab", "head", "head text", "head starts")
+PARTS = ("format", "size", "vocab", "head", "head text", "head starts", "lengths")
 """What `SearchIndex.parts()` holds: FORMAT, the number of papers, the sorted vocabulary, the ids
-of the tokens in names or titles (packed uint32), those tokens joined by newlines, and where each
-starts in that text (packed uint32)."""
+of the tokens in names or titles (packed uint32), those tokens joined by newlines, where each
+starts in that text (packed uint32), and each paper's abstract length (`search.lengths`)."""
 _WORD_CACHE_SIZE = 512
 _SAVED_PREFIX_TOKENS = 1000
 """A two- or three-letter prefix of this many tokens or more has its papers saved with the
 index: ORing its postings took tens of milliseconds of a keystroke at 100k papers (`co`, `con`)."""
+_COUNT_CACHE_SIZE = 65536
+_BANDED_PREFIX_TOKENS = 64
+"""A prefix of at most this many tokens after it scores its tokens in bands of rarity
+(`_prefix_bands`); a broader one (the first letters typed) as one range, cached."""
 _PROGRESS_STEP = 4096
 """Papers indexed between two calls of a build's `progress`."""
 _BUILD_COST = {"name": 1, "title": 1, "authors": 1, "abstract": 12}
@@ -138,6 +147,7 @@ class SearchIndex:
         fingerprint: str,
         head: Sequence[int],
         head_table: tuple[str, Sequence[int]] | None = None,
+        lengths: Lengths | None = None,
     ) -> None:
         self.size = size
         self.all_bits = (1 << size) - 1
@@ -147,7 +157,11 @@ class SearchIndex:
         self.head = head
         """Ids of the tokens found in names or titles, ascending (where infixes are looked for)."""
         self.vocabulary = Vocabulary(vocab, head, head_table)
+        self.lengths = lengths if lengths is not None else Lengths(bytes(size))
+        """Each paper's abstract length, for BM25's length normalisation (`search.lengths`)."""
         self._group_cache: dict[tuple[str, int, int], int] = {}
+        self._containing: dict[tuple[str, str], tuple[int, int]] = {}
+        self._counts: dict[int, int] = {}
         self._words: OrderedDict[tuple[str, tuple[str, ...]], WordMatch] = OrderedDict()
 
     # --- building and caching --------------------------------------------------------------
@@ -165,7 +179,7 @@ class SearchIndex:
         total = size * sum(_BUILD_COST.values())
         done = 0
         for field in INDEXED_FIELDS:
-            if field in ("abstract", "repeats"):
+            if field in ("abstract", "repeats", "source"):
                 continue
             acc = found[field]
             for start in range(0, size, _PROGRESS_STEP):
@@ -179,38 +193,44 @@ class SearchIndex:
                     done += step * _BUILD_COST[field]
                     progress(done, total)
         # The abstract's words once for both of its columns (its tokens and those repeated).
-        abstracts, repeats = found["abstract"], found["repeats"]
+        abstracts, repeats, source = found["abstract"], found["repeats"], found["source"]
         findall = TOKEN_RE.findall
+        codes = bytearray(size)
         for start in range(0, size, _PROGRESS_STEP):
             for i in range(start, min(size, start + _PROGRESS_STEP)):
                 text = papers[i].abstract
                 if text:
                     written = findall(fold_text(text))
+                    codes[i] = length_code(len(written))
                     tokens = set(written)
                     if len(tokens) < len(written):
                         for token in _repeated(written):
                             repeats[token].append(i)
                     if "$" in text or "\\" in text:
-                        tokens.update(findall(fold_text(shown_text(text))))
+                        shown = set(findall(fold_text(shown_text(text))))
+                        for token in tokens - shown:
+                            source[token].append(i)
+                        tokens |= shown
                     for token in tokens:
                         abstracts[token].append(i)
             if progress is not None:
                 done += (min(size, start + _PROGRESS_STEP) - start) * _BUILD_COST["abstract"]
                 progress(done, total)
-        return cls._packed(size, found, fingerprint(papers))
+        return cls._packed(size, found, fingerprint(papers), bytes(codes))
 
     @classmethod
     def _packed(
-        cls, size: int, found: Mapping[str, Mapping[str, list[int]]], fprint: str
+        cls, size: int, found: Mapping[str, Mapping[str, list[int]]], fprint: str, codes: bytes
     ) -> SearchIndex:
-        # `repeats` holds abstract tokens only: no token of its own in the vocabulary.
-        vocab = sorted(set().union(*(found[f] for f in INDEXED_FIELDS if f != "repeats")))
+        # `repeats` and `source` hold abstract tokens only: no token of their own.
+        own = ("name", "title", "authors", "abstract")
+        vocab = sorted(set().union(*(found[f] for f in own)))
         postings = {
             field: FieldPostings.pack(vocab, dict(found[field]), size) for field in INDEXED_FIELDS
         }
         names, titles = found["name"], found["title"]
         head = array("I", [tid for tid, t in enumerate(vocab) if t in names or t in titles])
-        return cls(size, vocab, postings, fprint, head)
+        return cls(size, vocab, postings, fprint, head, lengths=Lengths(codes))
 
     def extended(self, papers: Sequence[Paper]) -> SearchIndex:
         """A new index for `papers`, whose first `self.size` papers are the ones indexed here."""
@@ -228,7 +248,8 @@ class SearchIndex:
                         # `< index.size`: a damaged cache may name papers it does not hold.
                         ids.extend(i + offset for i in _ids(posting) if i < index.size)
             found[field] = merged
-        return SearchIndex._packed(len(papers), found, fingerprint(papers))
+        codes = self.lengths.codes + new.lengths.codes
+        return SearchIndex._packed(len(papers), found, fingerprint(papers), codes)
 
     def state(self) -> tuple[object, ...]:
         """The index as plain values for marshal (`from_state` is the inverse), with the
@@ -307,7 +328,7 @@ class SearchIndex:
         when the parts are not of this format."""
         if type(parts) is not tuple or len(parts) != len(PARTS):
             return None
-        fmt, size, vocab, raw_head, joined, raw_starts = parts
+        fmt, size, vocab, raw_head, joined, raw_starts, codes = parts
         if fmt != FORMAT or type(size) is not int or size < 0 or type(vocab) is not list:
             return None
         if not set(map(type, vocab)) <= {str} or set(postings) != set(INDEXED_FIELDS):
@@ -318,6 +339,8 @@ class SearchIndex:
             return None
         if type(raw_starts) is not bytes or len(raw_starts) != len(raw_head):
             return None
+        if type(codes) is not bytes or len(codes) != size:
+            return None
         head, starts = array("I"), array("I")
         head.frombytes(raw_head)
         starts.frombytes(raw_starts)
@@ -327,13 +350,14 @@ class SearchIndex:
             return None  # a name/title token to find, but none to name (see `infix_matches`)
         # Any string and starts make a search that ends (see `Vocabulary.infix_matches`); a
         # table that does not fit the vocabulary only comes from a damaged file, not trusted.
-        return cls(size, vocab, postings, fprint, head, (joined, starts))
+        return cls(size, vocab, postings, fprint, head, (joined, starts), Lengths(codes))
 
-    def parts(self) -> tuple[str, int, list[str], bytes, str, bytes]:
+    def parts(self) -> tuple[str, int, list[str], bytes, str, bytes, bytes]:
         """What `from_parts` takes besides the postings (see `PARTS`)."""
         joined, starts = self.vocabulary.head_table()
         head = array("I", self.head).tobytes()
-        return (FORMAT, self.size, self.vocab, head, joined, array("I", starts).tobytes())
+        starts_bytes = array("I", starts).tobytes()
+        return (FORMAT, self.size, self.vocab, head, joined, starts_bytes, self.lengths.codes)
 
     def save(self, path: Path) -> bool:
         """Write the index to `path` (see `_FILE`), atomically; False when it cannot be written
@@ -382,6 +406,8 @@ class SearchIndex:
         """Forget cached word results and tables (benchmarks measure cold searches with this)."""
         self.vocabulary.clear_caches()
         self._group_cache.clear()
+        self._containing.clear()
+        self._counts.clear()
         self._words.clear()
 
     # --- postings ----------------------------------------------------------------------------
@@ -409,6 +435,21 @@ class SearchIndex:
                 bits |= ids_to_bits([i for i in sparse if i < self.size], self.size)
         # Bits past the last paper (a damaged bitset's padding, ids just past it) are no paper.
         return bits & self.all_bits
+
+    def containing_bits(self, value: str) -> tuple[int, int]:
+        """Papers whose abstract has a token containing `value` (one word's letters, folded),
+        and those of them where that may be only in the LaTeX source (`source`): the papers an
+        exact `'value` finds in the abstracts are the first less those of the second whose
+        text, as shown, lacks it. From the index: no key reads every abstract."""
+        key = ("'", value)
+        found = self._containing.get(key)
+        if found is None:
+            tids = self.vocabulary.containing(value)
+            found = (self.tids_bits("abstract", tids), self.tids_bits("source", tids))
+            if len(self._containing) >= _WORD_CACHE_SIZE:
+                self._containing.clear()
+            self._containing[key] = found
+        return found
 
     def range_bits(self, field: str, lo: int, hi: int) -> int:
         """Papers whose `field` holds any token in vocab[lo:hi] (cached: prefix groups repeat)."""
@@ -443,6 +484,15 @@ class SearchIndex:
         extra = self._likely_typos(word, exact, words.typo_matches(word, lo, hi))
         typo_tokens = frozenset(vocab[tid] for tid in extra)
         infix = words.infix_matches(word) if len(word) >= 3 else []
+        start = lo + 1 if exact is not None else lo
+        bands = self._prefix_bands(start, hi)
+        # The word itself scores with its own idf, not that of every token it starts.
+        held: dict[str, int] = {}
+        exact_idf = 0.0
+        if exact is not None:
+            held = {column: self.tids_bits(column, (exact,)) for column in WORD_FIELDS}
+            union = held["name"] | held["title"] | held["abstract"]
+            exact_idf = word_idf(union.bit_count(), self.size)
         tiers: list[Tier] = []
         columns = [(field, field, FIELD_WEIGHTS[field]) for field in fields]
         if "abstract" in fields:
@@ -450,10 +500,13 @@ class SearchIndex:
             columns.append(("repeats", "abstract", REPEATED_WEIGHT))
         for column, field, weight in columns:
             if exact is not None:
-                tiers.append(Tier(weight * EXACT, field, self.tids_bits(column, (exact,))))
-            start = lo + 1 if exact is not None else lo
-            if start < hi:
-                tiers.append(Tier(weight * PREFIX, field, self.range_bits(column, start, hi)))
+                bits = held[column] if column in held else self.tids_bits(column, (exact,))
+                tiers.append(Tier(weight * EXACT, field, bits, idf=exact_idf))
+            for idf, tids in bands:
+                if exact is not None:
+                    idf = min(idf, exact_idf)  # no completion says more than the word itself
+                bits = self.tids_bits(column, tids) if tids else self.range_bits(column, start, hi)
+                tiers.append(Tier(weight * PREFIX, field, bits, prefix=True, idf=idf))
             by_quality: defaultdict[int, list[int]] = defaultdict(list)
             for tid, quality in extra.items():
                 by_quality[quality].append(tid)
@@ -470,12 +523,43 @@ class SearchIndex:
             bits |= tier.bits
         return WordMatch(word, tuple(tiers), bits, typo_tokens)
 
+    def _prefix_bands(self, start: int, hi: int) -> list[tuple[float, list[int]]]:
+        """The tokens vocab[start:hi] a word is a prefix of, in bands of rarity: (the idf of
+        the band's most common token, its token ids); one band of every token (ids left
+        empty: the cached range) when there are many, as for the first letters typed.
+
+        A word cut short is more likely the start of a rare word of the paper meant than of
+        a common one (`nonconv` of nonconvex, not of nonlinear): rarer completions score more.
+        """
+        if start >= hi:
+            return []
+        if hi - start > _BANDED_PREFIX_TOKENS:
+            return [(0.0, [])]
+        column, size = self.postings["abstract"], self.size
+        by_band: dict[int, list[int]] = {}
+        least: dict[int, float] = {}
+        for tid in range(start, hi):
+            posting = column.get(tid)
+            count = 0 if posting is None else _count(posting)
+            idf = word_idf(count, size)
+            band = int(idf)
+            by_band.setdefault(band, []).append(tid)
+            least[band] = min(least.get(band, idf), idf)
+        return [(least[band], by_band[band]) for band in sorted(by_band, reverse=True)]
+
     def token_count(self, tid: int) -> int:
-        """How many papers hold token `tid` in a field a word looks in (name, title, abstract)."""
-        bits = 0
-        for field in WORD_FIELDS:
-            bits |= self.tids_bits(field, (tid,))
-        return bits.bit_count()
+        """How many papers hold token `tid` in a field a word looks in (name, title, abstract)
+        (kept: a word's typos ask for the same tokens' counts key after key)."""
+        count = self._counts.get(tid)
+        if count is None:
+            bits = 0
+            for field in WORD_FIELDS:
+                bits |= self.tids_bits(field, (tid,))
+            count = bits.bit_count()
+            if len(self._counts) >= _COUNT_CACHE_SIZE:
+                self._counts.clear()
+            self._counts[tid] = count
+        return count
 
     def _likely_typos(self, word: str, exact: int | None, found: dict[int, int]) -> dict[int, int]:
         """The typo matches of `word` worth searching for (`quality.likely_typos`), the same
@@ -484,6 +568,10 @@ class SearchIndex:
             return found
         exact_count = None if exact is None else self.token_count(exact)
         return likely_typos(found, exact_count, self.token_count)
+
+
+def _count(posting: Posting) -> int:
+    return posting.bit_count() if isinstance(posting, int) else len(posting)
 
 
 def _packed_column(postings: Postings) -> FieldPostings:

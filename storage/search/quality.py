@@ -20,6 +20,9 @@ INFIX_FIELDS = frozenset({"name", "title", "tags", "note"})
 
 # Match qualities (higher is better), from the best way a query word matches a text token.
 EXACT, PREFIX, INFIX, FUZZY1, FUZZY_PREFIX1, FUZZY2, FUZZY_PREFIX2 = 10, 8, 6, 6, 5, 4, 3
+FINISHED_PREFIX = 4
+"""The quality of a prefix match for a query word followed by another (its typing is done):
+`train identify` means train, and only weakly training; the last word typed keeps `PREFIX`."""
 FIELD_WEIGHTS = {"name": 10, "title": 9, "tags": 8, "authors": 7, "note": 5, "abstract": 3}
 """A word's score in a paper: best field weight x quality (a title typo beats an abstract hit).
 Only `author:` terms look in the authors."""
@@ -44,19 +47,31 @@ _UNIT = FIELD_WEIGHTS["abstract"] * EXACT
 """The weight that counts as one plain occurrence (the word once in the abstract)."""
 
 
-@lru_cache(maxsize=1024)
-def saturated(weight: int) -> float:
+LENGTH_B = 0.3
+"""BM25's b: how much an abstract's length against the average scales its words' weight."""
+
+
+@lru_cache(maxsize=4096)
+def saturated(weight: int, length: float = 1.0) -> float:
     """A tier's weight as BM25F counts it: weight / `_UNIT` as a term frequency, saturated
-    (tf (k1 + 1) / (tf + k1)). Field weights order the tiers, but summed over several words a
-    title match counts 1.6 times an abstract one, not 3 times: a rare word found in the
-    abstract outweighs a common one found in the title."""
+    (tf (k1 + 1) / (tf + k1 norm)). Field weights order the tiers, but summed over several
+    words a title match counts 1.6 times an abstract one, not 3 times: a rare word found in the
+    abstract outweighs a common one found in the title.
+
+    `length`: the abstract's length against the average, for an abstract tier (BM25's norm,
+    1 - b + b length): the same word counts more in a short abstract than in a long one."""
     tf = weight / _UNIT
-    return round(tf * (K1 + 1) / (tf + K1), 4)
+    norm = 1 - LENGTH_B + LENGTH_B * length
+    return round(tf * (K1 + 1) / (tf + K1 * norm), 4)
 
 
-def max_typos(word: str) -> int:
-    """Typos a word of this length tolerates: none below 5 characters, 2 from 9."""
+def max_typos(word: str, known: bool = True) -> int:
+    """Typos a word of this length tolerates: none below 5 characters, 2 from 9; one in a
+    4-letter word that no token starts (`known` False: `stae` is state, `csts` costs), where
+    a word that is one (`mode`) would find too many others (more, made)."""
     n = len(word)
+    if n == 4 and not known:
+        return 1
     return 0 if n < 5 else 1 if n < 9 else 2
 
 
@@ -94,7 +109,7 @@ def likely_typos(
     return kept
 
 
-def match_quality(word: str, token: str, infix: bool = False) -> int:
+def match_quality(word: str, token: str, infix: bool = False, known: bool = True) -> int:
     """How `token` (a text token) matches `word` (a query token): a quality, or 0 for no match.
 
     The reference definition; the index computes the same answers for the whole vocabulary at once.
@@ -102,7 +117,8 @@ def match_quality(word: str, token: str, infix: bool = False) -> int:
     (optimal string alignment distance: a transposition is one typo), so `trasnf` matches
     transformer and `difusion` matches diffusion. The token must start with the word's first or
     second letter (a swapped first pair is still found): this keeps typo search to a few
-    thousand candidates, as search engines' "prefix length" does.
+    thousand candidates, as search engines' "prefix length" does. `known`: whether any token
+    starts with the word (see `max_typos`).
     """
     if token == word:
         return EXACT
@@ -110,7 +126,7 @@ def match_quality(word: str, token: str, infix: bool = False) -> int:
         return PREFIX
     if infix and len(word) >= 3 and word in token:
         return INFIX
-    k = max_typos(word)
+    k = max_typos(word, known)
     if not k or token[0] not in word[:2]:
         return 0
     from rapidfuzz.distance import OSA  # imported on first use: a quick CLI run may not need it
@@ -139,6 +155,12 @@ class Tier:
     weight: int
     field: str
     bits: int
+    prefix: bool = False
+    """Tokens the word is a proper prefix of (`diff` in diffusion): weaker for a word the user
+    has finished typing (`FINISHED_PREFIX`)."""
+    idf: float = 0.0
+    """The idf this tier's matches score with (a prefix's band of rare completions, see
+    `SearchIndex._prefix_bands`); 0: the idf of the word's papers."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,9 @@ from papershelf.storage.search.postings import bits_to_ids, ids_to_bits
 from papershelf.storage.search.quality import (
     EXACT,
     FIELD_WEIGHTS,
+    FINISHED_PREFIX,
     INFIX_FIELDS,
+    PREFIX,
     Tier,
     WordMatch,
     match_quality,
@@ -100,6 +102,8 @@ class SearchRun(Explainer):
         self.exacts: list[tuple[str, frozenset[str] | None]] = []
         self.prefixes: list[tuple[str, frozenset[str] | None]] = []
         self._explained: dict[int, tuple[tuple[str, ...], Mapping[str, Spans]]] = {}
+        self._typing = _typing_term(query)
+        """The word term still being typed (the query's last, no space after it), if any."""
         self._field_spans: dict[tuple[int, str], Spans] = {}
 
     # --- entries ---------------------------------------------------------------------------
@@ -140,10 +144,12 @@ class SearchRun(Explainer):
         fields = only or (("name", "title") if prefix else ("name", "title", "abstract"))
         for field in fields:
             if prefix:
-                ids = self.engine.prefix_ids(field, value)
+                bits = ids_to_bits(self.engine.prefix_ids(field, value), size)
+            elif field == "abstract":
+                bits = self.engine.abstract_bits(value)  # from the index: no scan
             else:
-                ids = self.engine.substring_ids(field, value)
-            tiers.append(Tier(FIELD_WEIGHTS[field] * EXACT, field, ids_to_bits(ids, size)))
+                bits = ids_to_bits(self.engine.substring_ids(field, value), size)
+            tiers.append(Tier(FIELD_WEIGHTS[field] * EXACT, field, bits))
         if not prefix and not only:
             for field in ("tags", "note"):
                 ids = [
@@ -211,10 +217,11 @@ class SearchRun(Explainer):
         if term.kind == "word":
             bits = self.all_bits
             units: list[list[Tier]] = []
-            for token in term.tokens:
+            last = len(term.tokens) - 1 if term is self._typing else -1
+            for number, token in enumerate(term.tokens):
                 token_bits, tiers = self.word_tiers(token, fields)
                 bits &= token_bits
-                units.append(tiers)
+                units.append(tiers if number == last else _finished(tiers))
                 if record:
                     match = self.index.match_word(token, *((fields,) if fields else ()))
                     self.words.append((match, where))
@@ -281,13 +288,49 @@ class SearchRun(Explainer):
         # Papers of equal score as one bitset each (`search.rank`): no loop over the papers. A
         # tier scores its saturated weight times its word's idf (`search.quality`); its own
         # weight still orders the tiers and picks each paper's field.
+        # Then the best `_LENGTH_RANKED` hits or so again, their abstract tiers weighed by the
+        # abstract's length too (BM25's b). All of them took several times a keystroke's
+        # budget at 100k papers, for a change that matters where a person looks.
         every = [tier for unit in units for tier in unit]
         fields = best_fields(result, every, FIELDS)
-        weights = []
-        for unit in units:
-            idf = _unit_idf(unit, size)
-            weights.append([saturated(tier.weight) * idf for tier in unit])
-        add_ranked(hits, score_groups(result, units, weights), fields, size)
+        idfs = [_unit_idf(unit, size) for unit in units]
+        if result.bit_count() <= _LENGTH_RANKED:
+            top, groups = result, {}
+        else:
+            weights = [
+                [saturated(tier.weight) * (tier.idf or idf) for tier in unit]
+                for unit, idf in zip(units, idfs, strict=True)
+            ]
+            groups = score_groups(result, units, weights)
+            top, count = 0, 0
+            for score in sorted(groups, reverse=True):
+                if count >= _LENGTH_RANKED:
+                    break
+                group = groups.pop(score)
+                top |= group
+                count += group.bit_count()
+        # One pass over `top`: each abstract tier split by length bucket, the parts (disjoint)
+        # in its place, each weighed by its bucket's length.
+        buckets = self.index.lengths.buckets()
+        split: list[list[Tier]] = []
+        split_weights: list[list[float]] = []
+        for unit, idf in zip(units, idfs, strict=True):
+            tiers: list[Tier] = []
+            unit_weights: list[float] = []
+            for tier in unit:
+                tier_idf = tier.idf or idf
+                if tier.field != "abstract":
+                    tiers.append(tier)
+                    unit_weights.append(saturated(tier.weight) * tier_idf)
+                    continue
+                for length, bucket in buckets:
+                    tiers.append(Tier(tier.weight, tier.field, tier.bits & bucket))
+                    unit_weights.append(saturated(tier.weight, length) * tier_idf)
+            split.append(tiers)
+            split_weights.append(unit_weights)
+        for score, bits in score_groups(top, split, split_weights).items():
+            groups[score] = groups.get(score, 0) | bits
+        add_ranked(hits, groups, fields, size)
 
     def _add_rank(
         self, hits: Results, tiers: Sequence[Tier], result: int, assigned: int, idf: float
@@ -393,6 +436,8 @@ class SearchRun(Explainer):
         return tuple(merge_spans(found)) if found else ()
 
 
+_LENGTH_RANKED = 500
+"""Hits (whole groups of one score, best first) whose abstract tiers are weighed by length."""
 _FIRST_SCREEN = 128
 """Hits a search lists before it returns: more than a screen's rows (the rest when read)."""
 
@@ -414,6 +459,34 @@ def _unit_idf(tiers: Sequence[Tier], size: int) -> float:
     for tier in tiers:
         bits |= tier.bits
     return word_idf(bits.bit_count(), size)
+
+
+def _typing_term(query: Query) -> Term | None:
+    """The query's last term when it is a word the user may still be typing (no space after)."""
+    if not query.clauses or query.text[-1:].isspace():
+        return None
+    term = query.clauses[-1][-1]
+    return term if term.kind == "word" and not term.negated else None
+
+
+def _finished(tiers: list[Tier]) -> list[Tier]:
+    """The tiers of a word the user has finished typing: its prefix tiers weaker
+    (`FINISHED_PREFIX`), re-sorted (best first)."""
+    if not any(tier.prefix for tier in tiers):
+        return tiers
+    changed = [
+        Tier(tier.weight // PREFIX * FINISHED_PREFIX, tier.field, tier.bits, True, tier.idf)
+        if tier.prefix
+        else tier
+        for tier in tiers
+    ]
+    changed.sort(key=lambda tier: -tier.weight)
+    return changed
+
+
+def _length_of(tier: Tier, length: float) -> float:
+    """The length a tier's weight is normalised by: an abstract's, else the average (1)."""
+    return length if tier.field == "abstract" else 1.0
 
 
 @lru_cache(maxsize=65536)

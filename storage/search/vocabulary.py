@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from itertools import accumulate
-from operator import itemgetter
+from itertools import accumulate, compress, repeat
+from operator import contains, itemgetter
 
 from papershelf.storage.search.quality import fuzzy_quality, match_quality, max_typos
 
 _MAX_CHAR = "\U0010ffff"
+_CONTAINING_CACHE_SIZE = 256
 
 
 class Vocabulary:
@@ -32,6 +33,7 @@ class Vocabulary:
         """Ids of the tokens found in names or titles, ascending (where infixes are looked for)."""
         self._head_table = head_table
         self._prefix_tables: dict[tuple[int, str], list[str]] = {}
+        self._containing: dict[str, list[int]] = {}
 
     def token_id(self, token: str) -> int | None:
         """The position of `token` in the vocabulary, or None when no paper has it."""
@@ -58,6 +60,7 @@ class Vocabulary:
         """Forget the tables (benchmarks measure cold searches with this)."""
         self._head_table = None
         self._prefix_tables.clear()
+        self._containing.clear()
 
     def prefix_table(self, length: int, first: str) -> list[str]:
         """The distinct `token[:length]` of the tokens starting with `first`: the prefixes of
@@ -73,7 +76,7 @@ class Vocabulary:
 
     def typo_matches(self, word: str, lo: int, hi: int) -> dict[int, int]:
         """Token id -> fuzzy quality, for tokens outside vocab[lo:hi] matched with typos."""
-        k = max_typos(word)
+        k = max_typos(word, known=lo < hi)
         found: dict[int, int] = {}
         if not k:
             return found
@@ -98,6 +101,25 @@ class Vocabulary:
                         quality = fuzzy_quality(distance, len(vocab[tid]) == length)
                         if quality > found.get(tid, 0):
                             found[tid] = quality
+        return found
+
+    def containing(self, value: str) -> list[int]:
+        """Ids of the tokens containing `value` anywhere (cached: typing `'diff` asks for `d`,
+        `di`, ...; each is looked for among the tokens of the previous one, in C)."""
+        found = self._containing.get(value)
+        if found is None:
+            tokens = self.tokens
+            within = self._containing.get(value[:-1]) if len(value) > 1 else None
+            if within is None and len(value) > 1:
+                within = self._containing.get(value[1:])
+            if within is None:
+                found = list(compress(range(len(tokens)), map(contains, tokens, repeat(value))))
+            else:
+                held = map(contains, map(tokens.__getitem__, within), repeat(value))
+                found = list(compress(within, held))
+            if len(self._containing) >= _CONTAINING_CACHE_SIZE:
+                self._containing.clear()
+            self._containing[value] = found
         return found
 
     def head_table(self) -> tuple[str, Sequence[int]]:

@@ -30,18 +30,24 @@ class ReferenceTypos:
             vocab |= held | field_tokens("authors", ", ".join(paper.authors))
         self.vocab = sorted(vocab)
         self.kept = cache(self._kept)
+        self.known = cache(self._known)
 
     def _kept(self, word: str) -> frozenset[str]:
+        known = self.known(word)
         found = {
             token: quality
             for token in self.vocab
-            if not token.startswith(word) and (quality := match_quality(word, token))
+            if not token.startswith(word) and (quality := match_quality(word, token, False, known))
         }
         exact = self.counts.get(word, 0) if word in self.counts or word in self.vocab else None
         return frozenset(likely_typos(found, exact, lambda t: self.counts.get(t, 0)))
 
+    def _known(self, word: str) -> bool:
+        """Whether any token starts with `word` (a 4-letter word no token starts has typos)."""
+        return any(token.startswith(word) for token in self.vocab)
+
     def quality(self, word: str, token: str, infix: bool = False) -> int:
-        quality = match_quality(word, token, infix)
+        quality = match_quality(word, token, infix, self.known(word))
         if not quality or token.startswith(word):
             return quality
         if infix and len(word) >= 3 and word in token:

@@ -213,12 +213,17 @@ def test_an_abstract_changed_in_papers_json_makes_the_listing_unusable(root: Pat
         shelf.papers[0].abstract  # noqa: B018 - the read is the test
 
 
-def test_a_word_search_reads_no_abstract_and_an_exact_one_does(built: Path) -> None:
+def test_a_word_search_reads_no_abstract_and_an_exact_phrase_does(built: Path) -> None:
     with listing.load(built) as shelf:
         engine = shelf.engine()
         assert len(engine.results("diffusion graph", {})) > 0
         assert shelf.abstracts is None
+        # An exact word is answered from the index (its tokens' postings): still no abstract.
         assert len(engine.results("'diffusion", {})) > 0
+        assert len(engine.results("'iffusio", {})) > 0
+        assert shelf.abstracts is None
+        # A phrase reads the abstracts of the papers holding its words.
+        assert len(engine.results('"diffusion model"', {})) > 0
         assert shelf.abstracts is not None
 
 
@@ -406,8 +411,9 @@ def test_damaged_abstracts_raise_only_when_read(root: Path, sealed: bool) -> Non
     with listing.load(root) as shelf:
         engine = shelf.engine()
         assert len(engine.results("diffusion", {})) > 0  # no abstract needed
+        assert len(engine.results("'diffusion", {})) > 0  # an exact word: from the index
         with pytest.raises(ListingUnusable):
-            engine.results("'diffusion", {})
+            engine.results('"diffusion model"', {})
 
 
 def test_one_changed_byte_of_the_abstracts_raises_when_read(root: Path) -> None:

@@ -117,8 +117,14 @@ def test_prefixes_match_while_typing(engine):
 
 
 def test_short_words_need_no_typo_tolerance(engine):
-    # Four letters tolerate no typo: `tred` must not match "tree".
-    assert ids(engine, "tred") == []
+    # Below four letters no typo; four letters only when no word starts so (then a typo is
+    # likelier than nothing: `tred` is "tree"); a word that starts one (`mont`) has none.
+    assert ids(engine, "tre") == ["p0"]
+    assert ids(engine, "tred") == ["p0"]
+    assert ids(engine, "mont") == ["p0"]
+    assert ids(engine, "stpe") == ["p4"]  # steps
+    assert ids(engine, "mdel") == ["p0", "p4"]  # models
+    assert ids(engine, "xree") == []  # never the first letter
 
 
 def test_word_inside_a_name_matches(engine):

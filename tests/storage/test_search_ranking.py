@@ -69,3 +69,41 @@ def test_a_correct_word_finds_no_rarer_word_one_letter_off_but_misspellings() ->
     assert not found & {"modal", "modal2", "modal3"}  # a common word of its own
     assert {"model", "model2", "model3", "model4", "typo"} <= found  # mdoel: a paper's typo
     assert set(ranked(papers, "modle")) >= {"model", "model2"}  # the user's typo: found
+
+
+def test_of_two_abstracts_holding_the_words_the_shorter_ranks_first() -> None:
+    # BM25's length normalisation: the same two words say more in a short abstract.
+    long = "Sparse probes of the attention heads. " + "We run many further studies here. " * 12
+    papers = [
+        paper("long", "Interpreting models", long),
+        paper("short", "Interpreting networks", "Sparse probes of attention heads."),
+        *FILLER,
+    ]
+    assert ranked(papers, "sparse probes")[:2] == ["short", "long"]
+
+
+def test_a_finished_word_means_itself_before_its_longer_forms() -> None:
+    # `train` followed by another word is finished: an abstract about a train (said twice)
+    # beats a title's "Training"; the last word typed may still grow (`trai`).
+    papers = [
+        paper("training", "Training robots fast", "Robots learn to walk on legs."),
+        paper("train", "Robots on rails", "Robots ride a train; the train is fast."),
+        *FILLER,
+    ]
+    assert ranked(papers, "train robots")[:2] == ["train", "training"]
+    assert ranked(papers, "robots trai")[:2] == ["training", "train"]
+
+
+def test_a_prefix_scores_its_rarer_completion_higher() -> None:
+    # `conv` cut short: the paper with the rare completion (convexity, once) before the one
+    # with the common one (convolution, in many abstracts).
+    common = [
+        paper(f"c{i}", f"Vision {i}", f"A convolution network for images, number {i}.")
+        for i in range(6)
+    ]
+    papers = [
+        *common,
+        paper("usual", "Optimisation in practice", "Landscapes of a convolution network."),
+        paper("rare", "Optimisation in theory", "On the convexity of loss landscapes."),
+    ]
+    assert ranked(papers, "landscapes conv")[:2] == ["rare", "usual"]
