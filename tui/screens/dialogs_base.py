@@ -25,7 +25,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import ClassVar, TypeVar
 
-from textual import events
+from textual import events, on
 from textual.app import App
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
@@ -115,9 +115,15 @@ class DialogScreen(ModalScreen[ResultT]):
     # dialogs.tcss sizes lists in cells per class: relative max-heights are not honoured
     # inside an auto-height container, and a 24-row terminal needs smaller lists.
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (34, "-tall")]
+    # Under 50 columns the confirm buttons are narrowed to fit side by side (dialogs.tcss).
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-slim"), (50, "-broad")]
 
     FOCUS: ClassVar[str | None] = None
     """CSS selector of the widget keys go to first (None: the first focusable one)."""
+
+    TINY_BELOW: ClassVar[int] = 16
+    """Below this many rows the dialog is `-tiny` too (besides `-short`): dialogs.tcss drops
+    what can go (explanations, the known-tag list) so the buttons and key hints stay in sight."""
 
     AUTO_FOCUS = None  # focus is set in on_mount, synchronously, before keys are released
 
@@ -128,8 +134,13 @@ class DialogScreen(ModalScreen[ResultT]):
         self.dialog_closed = False
         """True once the dialog has dismissed (it never dismisses twice)."""
 
+    @on(events.Resize)
+    def _fit_height(self, event: events.Resize) -> None:
+        self.set_class(event.size.height < self.TINY_BELOW, "-tiny")
+
     def on_mount(self) -> None:
         """Runs after the subclass's on_mount: focus the key widget, then take held keys."""
+        self.set_class(self.app.size.height < self.TINY_BELOW, "-tiny")
         target: Widget | None = None
         if self.FOCUS is not None:
             target = self.query_one(self.FOCUS)
