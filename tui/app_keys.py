@@ -18,6 +18,7 @@ from papershelf.tui.app_bindings import APP, MOVE, OUT, PAPERS
 from papershelf.tui.app_columns import toggle_authors_column
 from papershelf.tui.app_workflow import WORKFLOW_BINDINGS
 from papershelf.tui.commands import BoundAction, help_sections
+from papershelf.tui.key_names import hint_keys
 from papershelf.tui.screens.help import HelpScreen
 from papershelf.tui.widgets.filter_bar import FilterBar
 from papershelf.tui.widgets.paper_list import PaperList
@@ -26,6 +27,10 @@ from papershelf.tui.widgets.tag_pane import TagPane
 
 if TYPE_CHECKING:
     from papershelf.tui.app import PapershelfApp
+
+
+_BULK_KEYS = (("tag", "t"), ("to-read", "T"), ("status", "s"), ("star", "asterisk"))
+"""The app's keys that act on every marked paper, by binding id (`app.tag`) and default key."""
 
 
 def _app(mixin: KeyActions) -> PapershelfApp:
@@ -38,8 +43,15 @@ class KeyActions:
 
     def action_mark_all(self) -> None:
         """Mark every paper in the results."""
-        count = _app(self).paper_list.mark_all()
-        _app(self).notify_info(f"Marked {count} papers: t, T, s and * now apply to them (U clears)")
+        app = _app(self)
+        count = app.paper_list.mark_all()
+        # The keys as the config's [keys] remapped them.
+        bulk = [hint_keys(app, f"app.{name}", key) for name, key in _BULK_KEYS]
+        named = [key for key in bulk if key is not None]
+        keys = ", ".join(named[:-1]) + f" and {named[-1]}" if len(named) > 1 else "".join(named)
+        clear = hint_keys(app, "app.clear-marks", "U")
+        clears = f" ({clear} clears)" if clear else ""
+        app.notify_info(f"Marked {count} papers: {keys} now apply to them{clears}")
 
     def action_clear_marks(self) -> None:
         """Unmark every paper."""

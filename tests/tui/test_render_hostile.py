@@ -419,7 +419,7 @@ def test_tag_editor_rows_show_names_and_tags(name: str, tag: str, other: str) ->
 @given(urls=st.lists(hostile_line, min_size=1, max_size=3), note=hostile_text)
 def test_link_chooser_and_note_editor_text(urls: list[str], note: str) -> None:
     for index, url in enumerate(urls):
-        prompt = LinkChooser._prompt(index, url)
+        prompt = LinkChooser._prompt(str(index + 1), url)
         assert prompt.plain == f"{index + 1} {dialog_line(url)}"
         assert_inert(content_segments(prompt), "link chooser")
     assert NoteEditor("name", note).note == dialog_text(note)

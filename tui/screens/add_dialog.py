@@ -64,16 +64,20 @@ class AddDialog(DialogScreen[tuple[Identifier, ...]]):
         with Vertical(id="dialog", classes="-add") as dialog:
             dialog.border_title = "Add papers by identifier"
             yield Label("arXiv ids, DOIs or OpenReview links")
-            yield IdsInput(
+            field = IdsInput(
                 placeholder=PLACEHOLDER, id="ids", max_length=MAX_IDS_CHARS, select_on_focus=False
             )
+            yield field
             yield Static(
                 "Separated by spaces; fetched from arXiv, Crossref or OpenReview.",
                 id="ids-help",
                 markup=False,
             )
             yield Static("", id="error", markup=False)
-            yield key_hints(("enter", "fetch and add"), ("esc", "cancel"))
+            yield key_hints(
+                (self.hint_key("add.run", field), "fetch and add"),
+                (self.hint_key("dialog.cancel", field), "cancel"),
+            )
 
     def on_mount(self) -> None:
         """No error to show yet."""

@@ -43,10 +43,10 @@ class Confirm(DialogScreen[bool]):
                 yield Button(Content(clean_line(self.no)), id="no", variant="primary")
                 yield Button(Content(clean_line(self.yes)), id="yes", variant="error")
             yield key_hints(
-                ("y", clean_line(self.yes)),
-                ("n", clean_line(self.no)),
+                (self.hint_key("confirm.yes"), clean_line(self.yes)),
+                (self.hint_key("confirm.no"), clean_line(self.no)),
                 ("enter", "focused button"),
-                ("esc", clean_line(self.no)),
+                (self.hint_key("dialog.cancel"), clean_line(self.no)),
             )
 
     def action_answer(self, yes: bool) -> None:

@@ -35,6 +35,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Input, Static, TextArea
 
+from papershelf.tui.key_names import hint_keys
+
 ResultT = TypeVar("ResultT")
 
 # Direction overrides and isolates can reorder what the terminal shows (a "Trojan Source" style
@@ -72,8 +74,12 @@ def shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "…"
 
 
-def key_hints(*pairs: tuple[str, str] | None) -> Static:
-    """The key-hint lines of a dialog: each key in bold, then what it does; None breaks the line."""
+def key_hints(*pairs: tuple[str | None, str] | None) -> Static:
+    """The key-hint lines of a dialog: each key in bold, then what it does; None breaks the line.
+
+    A pair whose key is None (a remapped binding left without a key that works here) is
+    left out.
+    """
     parts: list[str | tuple[str, str]] = []
     line_start = True
     for pair in pairs:
@@ -82,6 +88,8 @@ def key_hints(*pairs: tuple[str, str] | None) -> Static:
             line_start = True
             continue
         key, what = pair
+        if key is None:
+            continue
         if not line_start:
             parts.append((" · ", "dim"))
         parts.append((key, "bold"))
@@ -111,6 +119,8 @@ class DialogScreen(ModalScreen[ResultT]):
         (20, "-short"),
         (34, "-tall"),
     ]
+    # Under 50 columns the confirm buttons are narrowed to fit side by side (dialogs.tcss).
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-slim"), (50, "-broad")]
 
     FOCUS: ClassVar[str | None] = None
     """CSS selector of the widget keys go to first (None: the first focusable one)."""
@@ -141,6 +151,19 @@ class DialogScreen(ModalScreen[ResultT]):
         self.dialog_ready = True
         if isinstance(self.app, DialogKeys):
             self.app.release_held_keys()
+
+    def hint_key(self, binding_id: str, field: Widget | None = None) -> str | None:
+        """The keys a hint names for this dialog's binding `binding_id`, remap included, less
+        those `field` (the text field the keys go to) keeps for itself; None when none is left.
+        """
+        binding = next(
+            binding
+            for cls in type(self).__mro__
+            for binding in Binding.make_bindings(vars(cls).get("BINDINGS", ()))
+            if binding.id == binding_id
+        )
+        # A priority binding runs before the field sees the key.
+        return hint_keys(self.app, binding_id, binding.key, None if binding.priority else field)
 
     def refuse_paste(self, text: str) -> bool:
         """True to drop a paste before it reaches the focused widget (say why yourself)."""

@@ -110,7 +110,8 @@ class ExportDialog(DialogScreen[ExportRequest]):
             yield OptionList(*options, id="scope")
             yield Label("Save to")
             # The path stays exact (a folder name may hold an escape); PathInput draws it safely.
-            yield PathInput(self._auto_path, id="path", select_on_focus=False)
+            path = PathInput(self._auto_path, id="path", select_on_focus=False)
+            yield path
             yield Label("Format")
             yield OptionList(*(self._format_prompt(fmt) for fmt in FORMATS), id="format")
             yield Static("", id="error", markup=False)
@@ -118,7 +119,8 @@ class ExportDialog(DialogScreen[ExportRequest]):
                 ("↑↓", "choose"),
                 ("tab", "path, format"),
                 ("enter", "export"),
-                ("esc", "cancel"),
+                # Named only when it works in the path field too (a letter is typed there).
+                (self.hint_key("dialog.cancel", path), "cancel"),
             )
 
     def on_mount(self) -> None:

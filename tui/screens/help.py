@@ -16,6 +16,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from papershelf.tui.key_names import hint_keys
 from papershelf.tui.screens.dialogs_base import DialogScreen
 from papershelf.tui.text import plain
 from papershelf.tui.widgets.paper_row import LEGEND
@@ -69,14 +70,23 @@ class HelpScreen(DialogScreen[None]):
 
     def compose(self) -> ComposeResult:
         """A title, the keys, and how to close."""
-        with VerticalScroll(id="help-body"):
+        with VerticalScroll(id="help-body") as body:
             yield Static(Content("papershelf — keys"), id="help-title")
             yield Static(help_content(self._all_sections()), id="help-keys")
-            yield Static(Content("esc / q / ? closes · ctrl+p finds any command by name"))
+            yield Static(self._closing_hint(body))
             if self._config_path is not None:
                 # The user's own text (a path): plain Content, never markup.
                 shown = plain(f"Settings and key remapping: {self._config_path}", one_line=True)
                 yield Static(shown, id="help-config")
+
+    def _closing_hint(self, body: VerticalScroll) -> Content:
+        """How to close, and the palette: the keys as remapped in the config, if they are
+        (a key the scrolling body keeps for itself is not named)."""
+        close = self.hint_key("help.close", body)
+        palette = hint_keys(self.app, "app.palette", "ctrl+p")
+        parts = [f"{close} closes"] if close else []
+        parts += [f"{palette} finds any command by name"] if palette else []
+        return plain(" · ".join(parts), one_line=True)
 
     def _all_sections(self) -> list[HelpSection]:
         return [*self._sections, LEGEND_SECTION]

@@ -43,16 +43,29 @@ class LinkChooser(DialogScreen[str]):
         """The numbered URL list and the key hints."""
         with Vertical(id="dialog", classes="-links") as dialog:
             dialog.border_title = Content(clean_line(self.heading))
+            links = OptionList(id="links")
+            # Each link beside the key that chooses it (`1`, or its remap in the config).
+            keys = [
+                self.hint_key(f"links.choose-{number}", links)
+                for number in range(1, min(len(self.urls), _DIRECT_KEYS) + 1)
+            ]
             options = [
-                Option(self._prompt(index, url), id=f"url-{index}")
+                Option(
+                    self._prompt(keys[index] if index < len(keys) else None, url), id=f"url-{index}"
+                )
                 for index, url in enumerate(self.urls)
             ] or [Option(Content("(no links)"), disabled=True)]
-            yield OptionList(*options, id="links")
-            last = min(len(self.urls), _DIRECT_KEYS)
+            links.add_options(options)
+            yield links
+            defaults = [str(number) for number in range(1, len(keys) + 1)]
+            if keys == defaults:
+                choose = f"1-{len(keys)}" if len(keys) > 1 else "1"
+            else:
+                choose = "the key beside a link" if any(keys) else None
             yield key_hints(
-                (f"1-{last}" if last > 1 else "1", "choose"),
+                (choose, "choose"),
                 ("↑↓ enter", "choose highlighted"),
-                ("esc", "cancel"),
+                (self.hint_key("dialog.cancel", links), "cancel"),
             )
 
     def on_mount(self) -> None:
@@ -62,9 +75,9 @@ class LinkChooser(DialogScreen[str]):
             links.highlighted = 0
 
     @staticmethod
-    def _prompt(index: int, url: str) -> Content:
-        number = f"{index + 1} " if index < _DIRECT_KEYS else "  "
-        return Content.assemble((number, "bold"), clean_line(url))
+    def _prompt(key: str | None, url: str) -> Content:
+        """A link, after the key that chooses it (blank beyond the ninth, or without a key)."""
+        return Content.assemble((f"{key or ' '} ", "bold"), clean_line(url))
 
     def action_choose(self, index: int) -> None:
         """Choose the URL at `index`, when there is one."""

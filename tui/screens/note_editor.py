@@ -57,25 +57,21 @@ class NoteEditor(DialogScreen[str]):
         """A title naming the paper, the text area and the key hints."""
         with Vertical(id="dialog", classes="-note") as dialog:
             dialog.border_title = Content("Note · " + shorten(clean_line(self.paper_name), 60))
-            yield SafeTextArea(
+            area = SafeTextArea(
                 self.note,
                 id="note",
                 soft_wrap=True,
                 tab_behavior="focus",
                 placeholder=Content("Write a note about this paper…"),
             )
+            yield area
             yield Static("", id="error", markup=False)
             yield key_hints(
-                (self._key("note.save", "ctrl+s"), "save"),
-                (self._key("note.editor", "ctrl+e"), "your editor"),
-                (self._key("dialog.cancel", "esc"), "cancel"),
+                (self.hint_key("note.save", area), "save"),
+                (self.hint_key("note.editor", area), "your editor"),
+                (self.hint_key("dialog.cancel", area), "cancel"),
                 ("ctrl+z", "undo"),
             )
-
-    def _key(self, binding_id: str, default: str) -> str:
-        """A binding's key as the hint names it: the config's [keys] remap, if any."""
-        keymap: dict[str, str] = getattr(self.app, "applied_keymap", None) or {}
-        return keymap[binding_id].replace(",", " / ") if binding_id in keymap else default
 
     def on_mount(self) -> None:
         """Type straight away, after the existing text (the base focuses the area)."""

@@ -169,13 +169,19 @@ class RelatedScreen(DialogScreen[str]):
         with Vertical(id="dialog") as dialog:
             name = shorten(clean_line(self.source_name), 60)
             dialog.border_title = Content(f"More like {name}")
+            related: RelatedList | None = None
             if self.items:
-                yield RelatedList([related_prompt(item) for item in self.items], id="related")
+                related = RelatedList([related_prompt(item) for item in self.items], id="related")
+                yield related
             else:
                 yield Static(
                     Content("No related papers: no other paper shares its terms."), id="none"
                 )
-            yield key_hints(("↑↓", "move"), ("enter", "go to it in the list"), ("esc", "close"))
+            yield key_hints(
+                ("↑↓", "move"),
+                ("enter", "go to it in the list"),
+                (self.hint_key("dialog.cancel", related), "close"),
+            )
 
     def on_mount(self) -> None:
         """Trace the first paint (the base focuses the list)."""

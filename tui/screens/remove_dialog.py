@@ -22,6 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Static
 
+from papershelf.tui.key_names import hint_keys
 from papershelf.tui.screens.confirm import Confirm
 from papershelf.tui.screens.dialogs_base import clean_line, key_hints, shorten
 
@@ -71,9 +72,11 @@ class RemoveDialog(Confirm):
             dialog.border_title = "Remove papers" if len(self.names) > 1 else "Remove paper"
             yield Static(Content(self.question), id="question", markup=False)
             yield Static(Content(self._names_text()), id="names", markup=False)
+            # The app's undo key, as the config may have remapped it.
+            undo = hint_keys(self.app, "app.undo", "u") or "Undo (in the command palette)"
             yield Static(
                 Content(
-                    "u undoes it, with their tags and notes. Importing the file again skips "
+                    f"{undo} undoes it, with their tags and notes. Importing the file again skips "
                     "them (papershelf import --include-removed brings them back)."
                 ),
                 id="after",
@@ -83,9 +86,9 @@ class RemoveDialog(Confirm):
                 yield Button(Content(self.no), id="no", variant="primary")
                 yield Button(Content(self.yes), id="yes", variant="error")
             yield key_hints(
-                ("y", "remove"),
-                ("n", "keep"),
-                ("esc", "keep"),
+                (self.hint_key("confirm.yes"), "remove"),
+                (self.hint_key("confirm.no"), "keep"),
+                (self.hint_key("dialog.cancel"), "keep"),
                 None,
                 ("tab", "other button"),
                 ("enter", "focused button"),

@@ -83,25 +83,29 @@ class TagEditor(DialogScreen[TagChange]):
             if several:
                 yield Static(Content(self._names_line()), id="names", markup=False)
             yield Label("Tags on these papers" if several else "Tags on this paper")
-            yield OptionList(id="current")
-            yield SafeInput(
+            current = OptionList(id="current")
+            yield current
+            field = SafeInput(
                 placeholder="add a tag (a, b, -c) · -tag removes",
                 id="tag-input",
                 suggester=TagSuggester(self._by_use, self._removable),
             )
+            yield field
             yield Static("", id="error", markup=False)
             yield Label("Known tags", id="known-label")
             yield _Suggestions(id="known")
+            # The keys as remapped in the config; the input keeps its own (a letter, ctrl+w).
+            up_down = [self.hint_key("tags.previous", field), self.hint_key("tags.next", field)]
             yield key_hints(
                 ("enter", "add"),
                 ("-tag", "remove"),
                 ("→", "complete"),
-                ("↑↓", "known tags"),
+                (_pair(*up_down), "known tags"),
                 None,
                 ("tab", "current tags"),
-                ("del", "remove/restore"),
-                ("ctrl+s", "apply"),
-                ("esc", "cancel"),
+                (self.hint_key("tags.toggle", current), "remove/restore"),
+                (self.hint_key("tags.apply", field), "apply"),
+                (self.hint_key("dialog.cancel", field), "cancel"),
             )
 
     def on_mount(self) -> None:
@@ -281,3 +285,10 @@ class TagEditor(DialogScreen[TagChange]):
         if pending and not self._take_input():
             return
         self.dismiss(self.edits.change())
+
+
+def _pair(first: str | None, second: str | None) -> str | None:
+    """Two keys named as one hint (`↑↓`, as the default keys read); either may be missing."""
+    if first is None or second is None:
+        return first or second
+    return first + second if len(first) == len(second) == 1 else f"{first} {second}"
