@@ -163,3 +163,56 @@ def test_a_library_copied_whole_gets_its_own_id_at_its_first_sync(tmp_path: Path
     assert own_id(tmp_path / "copy") == own_id(tmp_path / "first") is not None
     sync_library(Library.open(tmp_path / "copy", seed=False), tmp_path / "first")
     assert own_id(tmp_path / "copy") not in (None, own_id(tmp_path / "first"))
+
+
+def test_a_note_that_holds_the_other_side_s_text_already_is_not_merged_again() -> None:
+    # Found by an attacker pass: B synced from A after A had merged B's note (B had never
+    # synced, so A's record could not name it), and a sync repeated after its record was lost
+    # (kill -9 before sync.json): each time theirs was appended again, and a note grew past
+    # the limit kept ours only, so the two never agreed.
+    base = Entry()
+    merged_there = "note from A\n\n--- from B ---\nnote from B"
+    merged, conflicts = merge_entry(
+        entry(note="note from B"), base, entry(note=merged_there), base, "A"
+    )
+    assert merged.note == merged_there and conflicts == []
+    merged, conflicts = merge_entry(
+        entry(note=merged_there), base, entry(note="note from B"), base, "B"
+    )
+    assert merged.note == merged_there and conflicts == []
+    # Theirs holds all of ours (in another order): theirs is the merge.
+    three = merged_there + "\n\n--- from C ---\nnote from C"
+    ours = "note from B\n\n--- from A ---\nnote from A"
+    merged, conflicts = merge_entry(entry(note=ours), base, entry(note=three), base, "C")
+    assert merged.note == three and conflicts == []
+    # Only what is new to us comes in, under its own line.
+    ours += "\n\n--- from D ---\nnote from D"
+    merged, conflicts = merge_entry(entry(note=ours), base, entry(note=three), base, "C")
+    assert merged.note == ours + "\n\n--- from C ---\nnote from C"
+    assert [c.kept for c in conflicts] == ["both"]
+    # A long note they extended: theirs holds ours whole, so it is taken, not refused.
+    long = "x" * 15_000
+    merged, conflicts = merge_entry(
+        entry(note=long), base, entry(note=long + "\n\n--- from B ---\nmore"), base, "B"
+    )
+    assert merged.note == long + "\n\n--- from B ---\nmore" and conflicts == []
+
+
+def test_a_hostile_library_name_cannot_forge_lines_in_a_merged_note() -> None:
+    merged, _ = merge_entry(entry(note="a"), Entry(), entry(note="b"), Entry(), "x ---\n\x1b[2Jy")
+    assert merged.note.count("\n") == 3 and "\x1b" not in merged.note
+
+
+def test_a_sync_repeated_after_its_record_was_lost_adds_no_text(tmp_path: Path) -> None:
+    ours = synthetic_library(tmp_path / "ours", 2)
+    theirs = synthetic_library(tmp_path / "theirs", 2)
+    pid = ours.papers()[0].id
+    ours.set_note(pid, "mine")
+    theirs.set_note(pid, "yours")
+    sync_library(ours, tmp_path / "theirs")
+    note = Library.open(tmp_path / "ours", seed=False).entry(pid).note
+    assert note == "mine\n\n--- from theirs ---\nyours"
+    (tmp_path / "ours" / SYNC_FILE).unlink()  # as a kill -9 between state.json and sync.json
+    report = sync_library(Library.open(tmp_path / "ours", seed=False), tmp_path / "theirs")
+    assert Library.open(tmp_path / "ours", seed=False).entry(pid).note == note
+    assert report.changed == 0 and report.conflicts == ()
