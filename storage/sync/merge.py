@@ -61,10 +61,36 @@ _SEPARATOR = re.compile(r"(\n\n--- from [^\n]* ---\n)")
 def _note_parts(note: str, label: str) -> list[tuple[str, str]]:
     """A note as its parts, each with the line before it (the first: `note_separator(label)`,
     the line it would get were it appended to another note)."""
+    if not note:
+        return []
     pieces = _SEPARATOR.split(note)
     parts = [(note_separator(label), pieces[0])]
     parts += [(pieces[i], pieces[i + 1]) for i in range(1, len(pieces) - 1, 2)]
     return parts
+
+
+def _joined(parts: list[tuple[str, str]]) -> str:
+    """Parts back into one note (the first without its line)."""
+    if not parts:
+        return ""
+    return parts[0][1] + "".join(line + text for line, text in parts[1:])
+
+
+def _their_edit(ours: str, base_theirs: str, theirs: str, label: str) -> str:
+    """Their edit of a note we have not changed since we last synced with them: theirs, but
+    the parts of ours they never saw (merged in from them or another library after they were
+    read) stay, less the parts they removed: they cannot have meant to drop text they never
+    had (found by an attacker pass: our own note, merged with theirs, was replaced by their
+    next edit of theirs and lost on both sides)."""
+    seen = {text for _line, text in _note_parts(base_theirs, label)}
+    ours_parts = _note_parts(ours, label)
+    if all(text in seen for _line, text in ours_parts):
+        return theirs
+    their_parts = _note_parts(theirs, label)
+    gone = seen - {text for _line, text in their_parts}
+    kept = [(line, text) for line, text in ours_parts if text not in gone]
+    held = {text for _line, text in kept}
+    return _joined(kept + [(line, text) for line, text in their_parts if text not in held])
 
 
 def _merged_note(ours: str, theirs: str, label: str) -> str | None:
@@ -140,7 +166,11 @@ def merge_entry(
     if theirs.note != base_theirs.note and theirs.note != ours.note:
         both = _merged_note(ours.note, theirs.note, label) if ours.note and theirs.note else ""
         if ours.note == base_ours.note or not ours.note:
-            note = theirs.note
+            note = _their_edit(ours.note, base_theirs.note, theirs.note, label)
+            if len(note) > NOTE_MAX_CHARS:
+                note = ours.note
+                kept = f"ours: both together are over {NOTE_MAX_CHARS:,} characters"
+                conflicts.append(FieldConflict("note", ours.note, theirs.note, kept))
         elif both is None:
             # One holds the other's text already (a sync back after they merged ours, or one
             # repeated): the fuller note is the merge, and no conflict is left to tell.

@@ -216,3 +216,42 @@ def test_a_sync_repeated_after_its_record_was_lost_adds_no_text(tmp_path: Path) 
     report = sync_library(Library.open(tmp_path / "ours", seed=False), tmp_path / "theirs")
     assert Library.open(tmp_path / "ours", seed=False).entry(pid).note == note
     assert report.changed == 0 and report.conflicts == ()
+
+
+def test_their_edit_of_their_note_keeps_the_text_of_ours_they_never_saw() -> None:
+    # Found by an attacker pass: A noted "note A", B "note B"; A synced from B (both kept);
+    # B, not having synced back, edited its note; A's next sync took B's edit whole and
+    # "note A" was gone from both libraries.
+    merged_here = "note A\n\n--- from B ---\nnote B"
+    merged, conflicts = merge_entry(
+        entry(note=merged_here),
+        entry(note=merged_here),
+        entry(note="note B, edited"),
+        entry(note="note B"),
+        "B",
+    )
+    assert merged.note == "note A\n\n--- from B ---\nnote B, edited" and conflicts == []
+    # A note of ours they never saw at all, and they wrote their first.
+    merged, _ = merge_entry(
+        entry(note="mine"), entry(note="mine"), entry(note="theirs"), Entry(), "B"
+    )
+    assert merged.note == "mine\n\n--- from B ---\ntheirs"
+    # An edit of a note they had seen whole is taken as it is (emptied too).
+    for edited in ("rewritten", ""):
+        merged, conflicts = merge_entry(
+            entry(note="same"), entry(note="same"), entry(note=edited), entry(note="same"), "B"
+        )
+        assert merged.note == edited and conflicts == []
+
+
+def test_a_note_edited_on_the_other_side_after_a_merge_loses_nothing(tmp_path: Path) -> None:
+    ours = synthetic_library(tmp_path / "ours", 2)
+    theirs = synthetic_library(tmp_path / "theirs", 2)
+    pid = ours.papers()[0].id
+    ours.set_note(pid, "note A")
+    theirs.set_note(pid, "note B")
+    sync_library(ours, tmp_path / "theirs")
+    theirs.set_note(pid, "note B, edited")
+    sync_library(Library.open(tmp_path / "ours", seed=False), tmp_path / "theirs")
+    note = Library.open(tmp_path / "ours", seed=False).entry(pid).note
+    assert note == "note A\n\n--- from theirs ---\nnote B, edited"
