@@ -255,3 +255,25 @@ def test_a_note_edited_on_the_other_side_after_a_merge_loses_nothing(tmp_path: P
     sync_library(Library.open(tmp_path / "ours", seed=False), tmp_path / "theirs")
     note = Library.open(tmp_path / "ours", seed=False).entry(pid).note
     assert note == "note A\n\n--- from theirs ---\nnote B, edited"
+
+
+def test_a_newer_papershelf_s_record_is_left_as_it_is_and_a_damaged_one_is_kept_aside(
+    tmp_path: Path,
+) -> None:
+    # Found by an attacker pass: a sync.json of a newer version was rewritten as version 1
+    # with the one peer of this sync (every other record gone, and our id changed, so no peer
+    # knew us); a damaged one was replaced with nothing kept.
+    ours = synthetic_library(tmp_path / "ours", 2)
+    synthetic_library(tmp_path / "theirs", 2)
+    newer = {"format": "papershelf-sync", "version": 2, "self": "me", "peers": {"x": {}}}
+    record = tmp_path / "ours" / SYNC_FILE
+    record.write_text(json.dumps(newer), encoding="utf-8")
+    report = sync_library(ours, tmp_path / "theirs")
+    assert json.loads(record.read_text(encoding="utf-8")) == newer
+    assert any("newer papershelf" in notice for notice in report.notices)
+
+    record.write_bytes(b"\x00garbage")
+    report = sync_library(Library.open(tmp_path / "ours", seed=False), tmp_path / "theirs")
+    kept = list((tmp_path / "ours").glob(f"{SYNC_FILE}.corrupt-*"))
+    assert [path.read_bytes() for path in kept] == [b"\x00garbage"]
+    assert load_base(tmp_path / "ours", str((tmp_path / "theirs").resolve()))[1] is None
