@@ -277,3 +277,28 @@ def test_a_newer_papershelf_s_record_is_left_as_it_is_and_a_damaged_one_is_kept_
     kept = list((tmp_path / "ours").glob(f"{SYNC_FILE}.corrupt-*"))
     assert [path.read_bytes() for path in kept] == [b"\x00garbage"]
     assert load_base(tmp_path / "ours", str((tmp_path / "theirs").resolve()))[1] is None
+
+
+def test_a_paper_coming_in_is_cleaned_as_an_import_would_clean_it(tmp_path: Path) -> None:
+    # Found by an attacker pass: a hand-made papers.json on the other side brought a paper
+    # whose name, title, abstract and authors held terminal escapes and bidi overrides into
+    # our papers.json as they were (an import would have cleaned them): `export --format csv`
+    # then wrote the escapes to the file.
+    ours = synthetic_library(tmp_path / "ours", 1)
+    synthetic_library(tmp_path / "theirs", 1).import_papers(make_papers(1, prefix="x"), "x.txt")
+    path = tmp_path / "theirs" / "papers.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for record in data["papers"].values():
+        if record["name"] == "MethodX0":
+            record["name"] = "Evil\x1b[2J\x1b]0;pwn\x07"
+            record["title"] = "Title \u202eturned\x1b[31m"
+            record["abstract"] += " \x1b[5mblink\x00"
+            record["authors"] = ["Ann\x1b[8m Hidden"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert sync_library(ours, tmp_path / "theirs").papers_in == 1
+    stored = (tmp_path / "ours" / "papers.json").read_text(encoding="utf-8")
+    for raw in ("\\u001b", "\\u0007", "\\u202e", "\\u0000"):
+        assert raw not in stored
+    paper = Library.open(tmp_path / "ours", seed=False).papers()[-1]
+    assert (paper.name, paper.title, paper.authors) == ("Evil", "Title turned", ("Ann Hidden",))
+    assert paper.abstract.endswith("blink")
