@@ -17,6 +17,8 @@ from papershelf.storage.errors import PapershelfError
 from papershelf.storage.export.backup import read_backup
 from papershelf.storage.files.jsonstore import AtomicJSONStorage, CorruptFileError
 from papershelf.storage.files.layout import PAPERS_FILE, STATE_FILE
+from papershelf.storage.ingest.limits import capped_authors, capped_title, cut_at_word
+from papershelf.storage.ingest.parse import MAX_ABSTRACT_CHARS
 from papershelf.storage.library.journal import JournalStore
 from papershelf.storage.library.records import entries_of, papers_of, read_checked, removed_of
 from papershelf.storage.model import Entry, Paper
@@ -96,9 +98,9 @@ def _read_library(given: Path, path: Path) -> Other:
 
 
 def clean_paper(paper: Paper) -> Paper:
-    """A paper of theirs with its text as an import would have left it: no control characters,
-    escapes or bidi overrides (their papers.json may be anyone's hand-made file, and a paper
-    that comes in is stored here as it is)."""
+    """A paper of theirs as an import would have left it: no control characters, escapes or
+    bidi overrides, title, authors and abstract capped (their papers.json may be anyone's
+    hand-made file, and a paper that comes in is stored here as it is)."""
     changes: dict[str, object] = {}
     for name in _TEXT_FIELDS:
         value = getattr(paper, name)
@@ -110,7 +112,14 @@ def clean_paper(paper: Paper) -> Paper:
             items = tuple(_clean_item(item) for item in value)
             if items != value:
                 changes[name] = items
-    return replace(paper, **changes) if changes else paper
+    cleaned = replace(paper, **changes) if changes else paper
+    # Capped as an import caps (an abstract over the import's limit, which an import refuses,
+    # is cut: the rest of the sync should not be refused for it).
+    title, authors = capped_title(cleaned.title), capped_authors(cleaned.authors)
+    abstract = cut_at_word(cleaned.abstract, MAX_ABSTRACT_CHARS)
+    if (title, authors, abstract) != (cleaned.title, cleaned.authors, cleaned.abstract):
+        cleaned = replace(cleaned, title=title, authors=authors, abstract=abstract)
+    return cleaned
 
 
 def _clean_item(item: object) -> object:

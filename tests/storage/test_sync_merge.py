@@ -9,6 +9,8 @@ from pathlib import Path
 
 from synthetic import make_papers, synthetic_library
 
+from papershelf.storage.ingest.limits import MAX_AUTHORS, MAX_TITLE_CHARS
+from papershelf.storage.ingest.parse import MAX_ABSTRACT_CHARS
 from papershelf.storage.library.journal import Step
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Entry
@@ -302,3 +304,24 @@ def test_a_paper_coming_in_is_cleaned_as_an_import_would_clean_it(tmp_path: Path
     paper = Library.open(tmp_path / "ours", seed=False).papers()[-1]
     assert (paper.name, paper.title, paper.authors) == ("Evil", "Title turned", ("Ann Hidden",))
     assert paper.abstract.endswith("blink")
+
+
+def test_a_paper_coming_in_is_capped_as_an_import_would_cap_it(tmp_path: Path) -> None:
+    # Found by an attacker pass: a hand-made paper with a 1 MB title, 100,000 authors and an
+    # 8 MB abstract came in whole (an import caps the first two and refuses the third);
+    # `papershelf show` then printed 10 MB.
+    ours = synthetic_library(tmp_path / "ours", 1)
+    synthetic_library(tmp_path / "theirs", 1).import_papers(make_papers(1, prefix="x"), "x.txt")
+    path = tmp_path / "theirs" / "papers.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for record in data["papers"].values():
+        if record["name"] == "MethodX0":
+            record["title"] = "word " * 2_000
+            record["authors"] = [f"Author {i}" for i in range(MAX_AUTHORS + 10)]
+            record["abstract"] = "abstract " * (MAX_ABSTRACT_CHARS // 4)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert sync_library(ours, tmp_path / "theirs").papers_in == 1
+    paper = Library.open(tmp_path / "ours", seed=False).papers()[-1]
+    assert paper.title is not None and len(paper.title) <= MAX_TITLE_CHARS
+    assert len(paper.authors) == MAX_AUTHORS + 1 and paper.authors[-1] == "others"
+    assert len(paper.abstract) <= MAX_ABSTRACT_CHARS
