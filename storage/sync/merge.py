@@ -29,7 +29,7 @@ from papershelf.storage.library.journal import Step
 from papershelf.storage.model import STATUSES, Entry
 from papershelf.storage.text.clean import clean_line
 
-__all__ = ["FieldConflict", "change_times", "merge_entry", "note_separator"]
+__all__ = ["FieldConflict", "change_times", "merge_entry", "note_parts", "note_separator"]
 
 _DEFAULT = Entry()
 
@@ -58,7 +58,7 @@ def note_separator(label: str) -> str:
 _SEPARATOR = re.compile(r"(\n\n--- from [^\n]* ---\n)")
 
 
-def _note_parts(note: str, label: str) -> list[tuple[str, str]]:
+def note_parts(note: str, label: str) -> list[tuple[str, str]]:
     """A note as its parts, each with the line before it (the first: `note_separator(label)`,
     the line it would get were it appended to another note)."""
     if not note:
@@ -82,11 +82,11 @@ def _their_edit(ours: str, base_theirs: str, theirs: str, label: str) -> str:
     read) stay, less the parts they removed: they cannot have meant to drop text they never
     had (found by an attacker pass: our own note, merged with theirs, was replaced by their
     next edit of theirs and lost on both sides)."""
-    seen = {text for _line, text in _note_parts(base_theirs, label)}
-    ours_parts = _note_parts(ours, label)
+    seen = {text for _line, text in note_parts(base_theirs, label)}
+    ours_parts = note_parts(ours, label)
     if all(text in seen for _line, text in ours_parts):
         return theirs
-    their_parts = _note_parts(theirs, label)
+    their_parts = note_parts(theirs, label)
     gone = seen - {text for _line, text in their_parts}
     kept = [(line, text) for line, text in ours_parts if text not in gone]
     held = {text for _line, text in kept}
@@ -97,8 +97,8 @@ def _merged_note(ours: str, theirs: str, label: str) -> str | None:
     """Both notes in one, ours first, then each part of theirs ours does not hold already
     under its own line (a part merged before is not appended twice); None when one of them
     holds every part of the other already (then that one is the merge: nothing is lost)."""
-    our_texts = {text for _line, text in _note_parts(ours, label)}
-    their_parts = _note_parts(theirs, label)
+    our_texts = {text for _line, text in note_parts(ours, label)}
+    their_parts = note_parts(theirs, label)
     new = [(line, text) for line, text in their_parts if text not in our_texts]
     if not new or our_texts <= {text for _line, text in their_parts}:
         return None
