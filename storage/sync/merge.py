@@ -20,14 +20,16 @@ first sync with a library), both bases are the default entry: every difference i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from papershelf.storage.library.changes import NOTE_MAX_CHARS
 from papershelf.storage.library.journal import Step
 from papershelf.storage.model import STATUSES, Entry
+from papershelf.storage.text.clean import clean_line
 
-__all__ = ["FieldConflict", "change_times", "merge_entry", "note_separator"]
+__all__ = ["FieldConflict", "change_times", "merge_entry", "note_parts", "note_separator"]
 
 _DEFAULT = Entry()
 
@@ -47,8 +49,60 @@ class FieldConflict:
 
 
 def note_separator(label: str) -> str:
-    """The line between our note and theirs when both changed it."""
-    return f"\n\n--- from {label} ---\n"
+    """The line between our note and theirs when both changed it. The label (a directory's
+    name) is one clean line, so a name with a newline cannot forge a part of the note."""
+    return f"\n\n--- from {clean_line(label) or '?'} ---\n"
+
+
+# A merged note's parts are told apart by the lines `note_separator` wrote between them.
+_SEPARATOR = re.compile(r"(\n\n--- from [^\n]* ---\n)")
+
+
+def note_parts(note: str, label: str) -> list[tuple[str, str]]:
+    """A note as its parts, each with the line before it (the first: `note_separator(label)`,
+    the line it would get were it appended to another note)."""
+    if not note:
+        return []
+    pieces = _SEPARATOR.split(note)
+    parts = [(note_separator(label), pieces[0])]
+    parts += [(pieces[i], pieces[i + 1]) for i in range(1, len(pieces) - 1, 2)]
+    return parts
+
+
+def _joined(parts: list[tuple[str, str]]) -> str:
+    """Parts back into one note (the first without its line)."""
+    if not parts:
+        return ""
+    return parts[0][1] + "".join(line + text for line, text in parts[1:])
+
+
+def _their_edit(ours: str, base_theirs: str, theirs: str, label: str) -> str:
+    """Their edit of a note we have not changed since we last synced with them: theirs, but
+    the parts of ours they never saw (merged in from them or another library after they were
+    read) stay, less the parts they removed: they cannot have meant to drop text they never
+    had (found by an attacker pass: our own note, merged with theirs, was replaced by their
+    next edit of theirs and lost on both sides)."""
+    seen = {text for _line, text in note_parts(base_theirs, label)}
+    ours_parts = note_parts(ours, label)
+    if all(text in seen for _line, text in ours_parts):
+        return theirs
+    their_parts = note_parts(theirs, label)
+    gone = seen - {text for _line, text in their_parts}
+    kept = [(line, text) for line, text in ours_parts if text not in gone]
+    held = {text for _line, text in kept}
+    return _joined(kept + [(line, text) for line, text in their_parts if text not in held])
+
+
+def _merged_note(ours: str, theirs: str, label: str) -> str | None:
+    """Both notes in one, ours first, then each part of theirs ours does not hold already
+    under its own line (a part merged before is not appended twice); None when one of them
+    holds every part of the other already (then that one is the merge: nothing is lost)."""
+    our_texts = {text for _line, text in note_parts(ours, label)}
+    their_parts = note_parts(theirs, label)
+    new = [(line, text) for line, text in their_parts if text not in our_texts]
+    if not new or our_texts <= {text for _line, text in their_parts}:
+        return None
+    return ours + "".join(line + text for line, text in new)
 
 
 def merge_entry(
@@ -110,11 +164,20 @@ def merge_entry(
 
     note = ours.note
     if theirs.note != base_theirs.note and theirs.note != ours.note:
+        both = _merged_note(ours.note, theirs.note, label) if ours.note and theirs.note else ""
         if ours.note == base_ours.note or not ours.note:
-            note = theirs.note
-        elif theirs.note:
-            note = ours.note + note_separator(label) + theirs.note
-        if ours.note != base_ours.note:
+            note = _their_edit(ours.note, base_theirs.note, theirs.note, label)
+            if len(note) > NOTE_MAX_CHARS:
+                note = ours.note
+                kept = f"ours: both together are over {NOTE_MAX_CHARS:,} characters"
+                conflicts.append(FieldConflict("note", ours.note, theirs.note, kept))
+        elif both is None:
+            # One holds the other's text already (a sync back after they merged ours, or one
+            # repeated): the fuller note is the merge, and no conflict is left to tell.
+            note = theirs.note if len(theirs.note) > len(ours.note) else ours.note
+        elif both:
+            note = both
+        if ours.note != base_ours.note and both is not None:
             kept = "both" if ours.note and theirs.note else "theirs" if theirs.note else "ours"
             if len(note) > NOTE_MAX_CHARS:
                 # A note the library could not take (nor a backup hold): ours stays, theirs

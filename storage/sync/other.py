@@ -17,13 +17,15 @@ from papershelf.storage.errors import PapershelfError
 from papershelf.storage.export.backup import read_backup
 from papershelf.storage.files.jsonstore import AtomicJSONStorage, CorruptFileError
 from papershelf.storage.files.layout import PAPERS_FILE, STATE_FILE
+from papershelf.storage.ingest.limits import capped_authors, capped_title, cut_at_word
+from papershelf.storage.ingest.parse import MAX_ABSTRACT_CHARS
 from papershelf.storage.library.journal import JournalStore
 from papershelf.storage.library.records import entries_of, papers_of, read_checked, removed_of
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.sync.merge import change_times
-from papershelf.storage.text.clean import clean_text
+from papershelf.storage.text.clean import clean_line, clean_text
 
-__all__ = ["Other", "SyncError", "read_other"]
+__all__ = ["Other", "SyncError", "clean_paper", "read_other"]
 
 
 class SyncError(PapershelfError):
@@ -93,3 +95,41 @@ def _read_library(given: Path, path: Path) -> Other:
     # Its undo history, read as it is: a damaged one reads as empty and is left alone.
     times = change_times(JournalStore(path).peek().undo)
     return Other(path, cleaned, dict(papers), dict(removed), times)
+
+
+def clean_paper(paper: Paper) -> Paper:
+    """A paper of theirs as an import would have left it: no control characters, escapes or
+    bidi overrides, title, authors and abstract capped (their papers.json may be anyone's
+    hand-made file, and a paper that comes in is stored here as it is)."""
+    changes: dict[str, object] = {}
+    for name in _TEXT_FIELDS:
+        value = getattr(paper, name)
+        if isinstance(value, str):
+            clean = clean_text(value).strip() if name == "abstract" else clean_line(value)
+            if clean != value:
+                changes[name] = clean if clean or name in ("name", "abstract") else None
+        elif isinstance(value, tuple):
+            items = tuple(_clean_item(item) for item in value)
+            if items != value:
+                changes[name] = items
+    cleaned = replace(paper, **changes) if changes else paper
+    # Capped as an import caps (an abstract over the import's limit, which an import refuses,
+    # is cut: the rest of the sync should not be refused for it).
+    title, authors = capped_title(cleaned.title), capped_authors(cleaned.authors)
+    abstract = cut_at_word(cleaned.abstract, MAX_ABSTRACT_CHARS)
+    if (title, authors, abstract) != (cleaned.title, cleaned.authors, cleaned.abstract):
+        cleaned = replace(cleaned, title=title, authors=authors, abstract=abstract)
+    return cleaned
+
+
+def _clean_item(item: object) -> object:
+    """One item of a tuple field: a text, or a pair of texts (`extra`)."""
+    if isinstance(item, str):
+        return clean_line(item)
+    if isinstance(item, tuple):
+        return tuple(clean_line(part) if isinstance(part, str) else part for part in item)
+    return item
+
+
+# Every field of a Paper but its id (kept: it names the paper on both sides).
+_TEXT_FIELDS = tuple(name for name in Paper.__dataclass_fields__ if name != "id")

@@ -24,6 +24,8 @@ A missing file, or a peer it does not name, means the two never agreed: both bas
 A damaged or foreign file is read as empty too (and said once): the merge then takes every
 difference for a change on both sides, which can bring back a tag one side removed, but never
 drops one.
+Before it is rewritten, a damaged or foreign file is kept aside (`sync.json.corrupt-<time>`); a
+newer papershelf's is read as empty and never rewritten (its records are not ours to drop).
 """
 
 from __future__ import annotations
@@ -34,9 +36,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from papershelf.storage.files.jsonstore import CorruptFileError, atomic_write, dumps, parse_object
+from papershelf.storage.errors import SaveError
+from papershelf.storage.files.jsonstore import (
+    CorruptFileError,
+    atomic_write,
+    dumps,
+    keep_aside,
+    parse_object,
+)
+from papershelf.storage.files.layout import StatKey
 from papershelf.storage.files.readfile import read_regular
-from papershelf.storage.model import Entry, utc_now
+from papershelf.storage.model import Entry, file_stamp, utc_now
 
 __all__ = [
     "SYNC_FILE",
@@ -100,41 +110,52 @@ def _side_json(base: Base) -> dict[str, Any]:
     return {"entries": entries, "listed": sorted(base.listed), "removed": sorted(base.removed)}
 
 
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """sync.json as read: its peers (unchecked per peer) and `self` id, and what is wrong."""
+
+    peers: dict[str, Any] = field(default_factory=dict)
+    own: str | None = None
+    problem: str | None = None
+    """One line to tell, when the file could not be used."""
+    newer: bool = False
+    """A newer papershelf's: never overwritten by this one."""
+    damaged: StatKey | None = None
+    """The version read, when it is damaged or foreign: kept aside before it is replaced."""
+
+
 def _read(root: Path) -> tuple[dict[str, Any], str | None]:
     """The peers of sync.json as stored (unchecked per peer), and a problem to tell, if any."""
-    peers, _self, problem = _read_whole(root)
-    return peers, problem
+    found = _read_file(root)
+    return found.peers, found.problem
 
 
-def _read_whole(root: Path) -> tuple[dict[str, Any], str | None, str | None]:
-    """sync.json's peers (unchecked per peer), its `self` id, and a problem to tell."""
-    peers, found, problem = _read_file(root)
-    own = found.get("self") if found else None
-    return peers, own if isinstance(own, str) and own else None, problem
-
-
-def _read_file(root: Path) -> tuple[dict[str, Any], dict[str, Any] | None, str | None]:
+def _read_file(root: Path) -> _Found:
     path = root / SYNC_FILE
     try:
         key, raw = read_regular(path, max_bytes=MAX_BYTES)
     except FileNotFoundError:
-        return {}, None, None
+        return _Found()
     except OSError as error:
-        return {}, None, f"{path} could not be read ({error.strerror or error})"
+        return _Found(problem=f"{path} could not be read ({error.strerror or error})")
     try:
         data = parse_object(raw, path, key)
     except CorruptFileError as error:
-        return {}, None, f"{path} is damaged ({error.reason})"
+        return _Found(problem=f"{path} is damaged ({error.reason})", damaged=key)
     if data.get("format") != FORMAT or not isinstance(data.get("peers"), dict):
-        return {}, None, f"{path} is not a papershelf sync record"
-    if type(data.get("version")) is not int or data["version"] > VERSION:
-        return {}, None, f"{path} was written by a newer papershelf"
-    return data["peers"], data, None
+        return _Found(problem=f"{path} is not a papershelf sync record", damaged=key)
+    version = data.get("version")
+    if type(version) is not int or version < 1:
+        return _Found(problem=f"{path} is not a papershelf sync record", damaged=key)
+    if version > VERSION:
+        return _Found(problem=f"{path} was written by a newer papershelf", newer=True)
+    own = data.get("self")
+    return _Found(data["peers"], own if isinstance(own, str) and own else None)
 
 
 def own_id(root: Path) -> str | None:
     """The library's `self` id (None: it never synced, or its sync.json is unusable)."""
-    return _read_whole(root)[1]
+    return _read_file(root).own
 
 
 def their_view(other_root: Path, our_id: str | None) -> tuple[Base, str] | None:
@@ -143,7 +164,7 @@ def their_view(other_root: Path, our_id: str | None) -> tuple[Base, str] | None:
     every sync); None when it has none usable."""
     if our_id is None:
         return None
-    peers, _own, _problem = _read_whole(other_root)
+    peers = _read_file(other_root).peers
     found: tuple[str, str, Base] | None = None
     for record in peers.values():
         if not isinstance(record, dict) or record.get("peer_id") != our_id:
@@ -198,9 +219,19 @@ def save_base(
     seen_at: str | None = None,
 ) -> None:
     """Record what the two sides hold after a sync (under the library's lock); other peers'
-    records are kept as they are. Raises `PapershelfError` (`SaveError`) when it cannot."""
-    peers, own, _problem = _read_whole(root)
-    peers = dict(peers)
+    records are kept as they are. Raises `PapershelfError` (`SaveError`) when it cannot, and
+    when the file is a newer papershelf's (left as it is: its records are not this version's
+    to drop); a damaged or foreign one is kept aside (`sync.json.corrupt-<time>`) first."""
+    found = _read_file(root)
+    if found.newer:
+        raise SaveError(f"{root / SYNC_FILE} was written by a newer papershelf: left as it is")
+    if found.damaged is not None:
+        try:
+            keep_aside(root / SYNC_FILE, found.damaged, file_stamp())
+        except OSError as error:
+            where = root / SYNC_FILE
+            raise SaveError(f"{where} is damaged and could not be kept aside ({error})") from None
+    peers, own = dict(found.peers), found.own
     peers[peer] = {
         "synced_at": utc_now(),
         # Which sync this record is (times have seconds only, and syncs can be quicker).

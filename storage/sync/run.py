@@ -33,7 +33,7 @@ from papershelf.storage.library.journal import JournalStore
 from papershelf.storage.library.library import Library, MergePlan, MergeView
 from papershelf.storage.model import Entry, Paper
 from papershelf.storage.sync.merge import FieldConflict, change_times, merge_entry
-from papershelf.storage.sync.other import Other, SyncError, read_other
+from papershelf.storage.sync.other import Other, SyncError, clean_paper, read_other
 from papershelf.storage.sync.peers import (
     Base,
     PeerBase,
@@ -253,7 +253,9 @@ class _Planner:
                 self._conflict(pid, item)
             elif theirs_now == "listed":
                 # A removed paper comes back as our removed table keeps it.
-                add.append(view.removed.get(pid) or listed[pid])
+                # Theirs is stored here as it is: cleaned first, as an import would clean it
+                # (only the papers that come in: cleaning all of theirs took 0.5 s at 10,000).
+                add.append(view.removed.get(pid) or clean_paper(listed[pid]))
             elif ours_now == "listed":
                 ours = view.entries.get(pid, _DEFAULT)
                 base_ours = self._bases(pid)[0]
