@@ -48,8 +48,14 @@ COLUMNS: tuple[list[str], list[Bad]] = (
     [('authors = "yes"', "file")],
 )
 KEYS: tuple[list[str], list[Bad]] = (
-    ['"app.star" = "x"', '"app.tag" = ["g", "t"]'],
-    [('"app.strar" = "x"', "app"), ('"app.star" = "t"', "app"), ('"app.star" = 5', "file")],
+    ['"app.star" = "x"', '"app.tag" = ["f6", "t"]'],
+    [
+        ('"app.strar" = "x"', "app"),
+        ('"app.star" = "t"', "app"),
+        ('"app.star" = 5', "file"),
+        # g is the list's first-paper key: the list and the app meet one key press
+        ('"app.tag" = ["g", "t"]', "app"),
+    ],
 )
 
 
