@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import weakref
 from array import array
 from collections.abc import Callable, Sequence
@@ -30,9 +29,9 @@ from itertools import repeat
 from pathlib import Path
 
 from papershelf.storage.caches.frame import checksum
-from papershelf.storage.caches.places import Places
+from papershelf.storage.caches.places import Places, open_version
 from papershelf.storage.errors import LibraryError
-from papershelf.storage.files.layout import StatKey, stat_key
+from papershelf.storage.files.layout import StatKey
 
 __all__ = ["AbstractFile", "StoredAbstract"]
 
@@ -78,19 +77,11 @@ class AbstractFile:
         version `key` and every place lies inside it; else None (never raises)."""
         if len(lengths) != len(places) or len(ids) != len(places):
             return None
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        except (OSError, ValueError):
+        opened = open_version(path, key)
+        if opened is None:
             return None
-        try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode) or stat_key(info) != key:
-                os.close(fd)
-                return None
-        except OSError:
-            os.close(fd)
-            return None
-        if not _inside(places, info.st_size):
+        fd, size = opened
+        if not _inside(places, size):
             os.close(fd)
             return None
         return cls(fd, places, lengths, ids, fallback, cache)

@@ -146,18 +146,33 @@ def locate(raw: bytes, abstracts: Iterable[object]) -> Places | None:
     return finder.places
 
 
-def read_abstracts(path: Path, key: StatKey, places: Places) -> list[str] | None:
-    """The abstracts at `places` in the papers.json at `path`, when it is still the version
-    `key` and every one has its checksum and is a JSON string; else None (never raises)."""
+def open_version(path: Path, key: StatKey) -> tuple[int, int] | None:
+    """papers.json at `path` opened for reading, with its size, when it is a regular file and
+    still the version `key` (a cache's places describe that version only); else None, with
+    nothing left open (never raises). Non-blocking, so a FIFO put in its place cannot hang us."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except (OSError, ValueError):
         return None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or stat_key(info) != key:
-            return None
-        return _read_all(fd, places, info.st_size)
+        if stat.S_ISREG(info.st_mode) and stat_key(info) == key:
+            return fd, info.st_size
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
+def read_abstracts(path: Path, key: StatKey, places: Places) -> list[str] | None:
+    """The abstracts at `places` in the papers.json at `path`, when it is still the version
+    `key` and every one has its checksum and is a JSON string; else None (never raises)."""
+    opened = open_version(path, key)
+    if opened is None:
+        return None
+    fd, size = opened
+    try:
+        return _read_all(fd, places, size)
     except (OSError, ValueError, OverflowError, MemoryError):
         return None
     finally:
