@@ -29,7 +29,7 @@ from papershelf.storage.library.removal import (
     describe_removal,
     plan_removal,
 )
-from papershelf.storage.library.state_file import StateFile
+from papershelf.storage.library.state_file import StateFile, put_entry
 from papershelf.storage.model import STATUSES, Entry, Status, normalise_tag, utc_now
 from papershelf.storage.text.clean import clean_text
 
@@ -325,13 +325,7 @@ class EntryChanges:
                     wanted = replace(wanted, updated_at=now)
                 elif wanted == old:
                     continue
-                before[paper_id] = entries.get(paper_id)
-                if wanted.is_default:
-                    entries.pop(paper_id, None)
-                    after[paper_id] = None
-                else:
-                    entries[paper_id] = wanted
-                    after[paper_id] = wanted
+                put_entry(entries, (before, after), paper_id, wanted)
                 state.pending.add(paper_id)
             if after:
                 state.entries = entries

@@ -24,7 +24,7 @@ from papershelf.storage.library.journal import JournalStore, PaperChange, Step
 from papershelf.storage.library.lock import LibraryLock
 from papershelf.storage.library.papers_file import PapersFile
 from papershelf.storage.library.removal import apply_papers
-from papershelf.storage.library.state_file import StateFile
+from papershelf.storage.library.state_file import StateFile, put_entry
 from papershelf.storage.model import Entry, Paper, utc_now
 
 __all__ = ["MergePlan", "MergeView", "apply_merge"]
@@ -97,13 +97,7 @@ def apply_merge(
             old = entries.get(paper_id)
             if wanted == (old or _DEFAULT_ENTRY) or (wanted.is_default and old is None):
                 continue
-            before[paper_id] = old
-            if wanted.is_default:
-                entries.pop(paper_id, None)
-                after[paper_id] = None
-            else:
-                entries[paper_id] = wanted
-                after[paper_id] = wanted
+            put_entry(entries, (before, after), paper_id, wanted)
             state.pending.add(paper_id)
         if after or removals or additions:
             state.entries = entries

@@ -43,7 +43,7 @@ from papershelf.storage.library.records import (
 )
 from papershelf.storage.model import Entry
 
-__all__ = ["StateFile"]
+__all__ = ["StateFile", "put_entry"]
 
 
 class StateFile:
@@ -237,3 +237,22 @@ class StateFile:
         if meta_problem(data, "state") is not None or not isinstance(data.get("entries"), dict):
             raise ValueError("not a state file this papershelf reads")
         return entries_from_records(data["entries"], schema_of(data))
+
+
+def put_entry(
+    entries: dict[str, Entry],
+    changes: tuple[dict[str, Entry | None], dict[str, Entry | None]],
+    paper_id: str,
+    wanted: Entry,
+) -> None:
+    """Set `paper_id`'s entry in `entries` to `wanted` (a default entry is dropped, as
+    state.json never stores one), noting it in a step's (before, after) `changes`, where None
+    stands for no entry."""
+    before, after = changes
+    before[paper_id] = entries.get(paper_id)
+    if wanted.is_default:
+        entries.pop(paper_id, None)
+        after[paper_id] = None
+    else:
+        entries[paper_id] = wanted
+        after[paper_id] = wanted
