@@ -200,5 +200,5 @@ def in_neighbour_weight(data: bytes, root: Path) -> int:
         number = terms.index(term)
         for k in range(offsets[number], offsets[number + 1]):
             if positions[k] == neighbour:
-                return data.find(raw_weights) + 4 * k + 3  # float32: sign and exponent
+                return data.find(raw_weights) + 2 * k + 1  # uint16: its high byte
     raise AssertionError("the neighbour shares no queried term")

@@ -9,7 +9,8 @@ takes tens of milliseconds. The file is
   `search.listing` uses too) and `related.BUILD_FINGERPRINT`, the payload's length and CRC-32;
 - a marshal payload: the paper ids in order (a cheap check that the key's papers are the papers
   given), the idf table, the terms of the inverted index, and the postings as three buffers
-  (`array.tobytes()`): every term's start in the other two, the paper positions, the weights.
+  (`array.tobytes()`): every term's start in the other two, the paper positions (int32), the
+  weights (uint16, quantised: `related.index.WEIGHT_SCALE`).
 
 It is trusted only whole: `load` returns None (and the caller builds) for a missing file, a
 stale one (papers.json replaced since, other ids, another format or build), one shorter or
@@ -35,18 +36,20 @@ from papershelf.storage.related.index import BUILD_FINGERPRINT, QUERY_TERMS, Pos
 
 __all__ = ["FORMAT", "RELATED_CACHE", "load", "load_or_build", "save"]
 
-FORMAT = 3
+FORMAT = 4
 """Bump when the layout or the build's code changes (its settings are in the fingerprint).
 2: the `papershelf.storage.caches.frame` frame.
 3: weights as 32-bit floats (`array("f")`, in memory too): a third less on disk and in the app,
-   ranks as before to within float32's seven digits."""
+   ranks as before to within float32's seven digits.
+4: weights quantised to 16 bits (`array("H")`, `related.index.WEIGHT_SCALE`, in memory too):
+   65 MB to 50 MB at 100,000 papers."""
 MAGIC = b"PSRELATD"
 _FILE = CacheFile(MAGIC, FORMAT, key_size=28)
 """Keyed by papers.json's `StatKey` and the build fingerprint; one marshal section."""
 _FINGERPRINT = struct.Struct("<I")
 _PARTS = 6
 """ids, idf, terms, offsets, positions, weights."""
-_OFFSET, _POSITION, _WEIGHT = "q", "i", "f"
+_OFFSET, _POSITION, _WEIGHT = "q", "i", "H"
 """Array type codes of the three postings buffers."""
 
 
