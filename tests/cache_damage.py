@@ -27,7 +27,13 @@ CACHES = (PAPERS_CACHE, LISTING, SEARCH, RELATED)
 KEY_SIZES = {PAPERS_CACHE: 24, LISTING: 24, SEARCH: 40, RELATED: 28}
 """Each cache's key in its `storage.caches.frame` header; the header is 8 + 4 + key + 12 per
 section bytes long."""
-SECTIONS = {PAPERS_CACHE: 2, LISTING: 3, SEARCH: 1, RELATED: 1}
+SECTIONS = {PAPERS_CACHE: 4, LISTING: 2, SEARCH: 2, RELATED: 1}
+SECTION_NAMES = {
+    PAPERS_CACHE: ("listed", "others", "places", "lengths"),
+    LISTING: ("main", "abstracts"),
+    SEARCH: ("main", "postings"),
+    RELATED: ("payload",),
+}
 
 
 def change_in_place(path: Path, at: int, change: Callable[[int], int]) -> None:
@@ -131,7 +137,8 @@ def in_section(cache: str, number: int, fraction: float, offset: int = 0) -> Loc
 
 
 def in_block(cache: str, fraction: float) -> Locate:
-    """A byte inside the postings block `fraction` of the way through the listing's blocks."""
+    """A byte inside the postings block `fraction` of the way through search-index.bin's
+    blocks (the ones `papershelf list` reads in place)."""
 
     def locate(data: bytes, _root: Path) -> int:
         start, length = sections_of(data, cache)[1]
@@ -155,25 +162,16 @@ def in_text(cache: str, number: int, word: bytes) -> Locate:
 
 def in_posting(cache: str, token: str, what: str) -> Locate:
     """A byte of the abstract field's posting of `token` (`what`: "data", its first word's
-    second byte, or "offsets", its offset's low byte), in listing.cache or search-index.bin:
-    damage that changes what a search for the token finds, unless a checksum stops it."""
+    second byte, or "offsets", its offset's low byte), in search-index.bin: damage that
+    changes what a search for the token finds, unless a checksum stops it."""
 
     def locate(data: bytes, _root: Path) -> int:
-        start, _ = sections_of(data, cache)[0]
-        if cache == LISTING:
-            main_start, main_length = sections_of(data, cache)[0]
-            postings_start, _ = sections_of(data, cache)[1]
-            _, _, parts, layout, _ = marshal.loads(data[main_start : main_start + main_length])
-            offsets_at, data_at, _ = layout[INDEXED_FIELDS.index("abstract")]
-            offsets_at += postings_start
-            data_at += postings_start
-            vocab = parts[2]
-        else:
-            parts, columns, _groups = marshal.loads(data[start:])
-            raw_offsets, raw_data = columns[INDEXED_FIELDS.index("abstract")]
-            offsets_at, data_at = data.find(raw_offsets), data.find(raw_data)
-            vocab = parts[2]
-        tid = vocab.index(token)
+        (main_start, main_length), (postings_start, _) = sections_of(data, cache)
+        parts, layout, _, _ = marshal.loads(data[main_start : main_start + main_length])
+        offsets_at, data_at, _ = layout[INDEXED_FIELDS.index("abstract")]
+        offsets_at += postings_start
+        data_at += postings_start
+        tid = parts[2].index(token)
         if what == "offsets":
             return offsets_at + 4 * tid
         (first,) = struct.unpack_from("=I", data, offsets_at + 4 * tid)

@@ -3,14 +3,16 @@
 For each of the four caches of a library (papers.cache, listing.cache, search-index.bin,
 related-index.bin), bytes are changed in place (same size, mtime kept, so only the contents
 can tell) at many positions: every field of the header, the start, middle and end of every
-section, blocks of the listing's postings, its abstracts, and single characters of the papers'
-text. Each change is a changed byte, a flipped bit, or a changed character (still valid text,
-the case a reader without a checksum takes for the paper's own). After each change, every
-command that reads that cache must answer exactly as the same library with no caches at all
-(`Library.open(...).papers()` field by field, `show --json`, `list` and `list --json` for a
-word, a prefix, a typo, an exact 'word, a tag and has:code, `related --json`, and the search
-engine the app's index worker builds), must not crash, and must leave a whole, valid cache
-behind for the next run. papers.json and state.json are never written.
+section, blocks of the search index's postings (which `list` reads in place), the listing's
+abstracts, and single characters of the papers' text. Each change is a changed byte, a
+flipped bit, or a changed character (still valid text, the case a reader without a checksum
+takes for the paper's own). After each change, every command that reads that cache must
+answer exactly as the same library with no caches at all (`Library.open(...).papers()` field
+by field, `show --json`, `list` and `list --json` for a word, a prefix, a typo, an exact
+'word, a tag and has:code, `related --json`, and the search engine the app's index worker
+builds; `list` reads papers.cache, search-index.bin and listing.cache together, so its
+queries check all three), must not crash, and must leave a whole, valid cache behind for the
+next run. papers.json and state.json are never written.
 
 The changes are chosen from the file's layout (no randomness), so every run checks the same
 positions; `test_any_changed_byte_of_papers_cache_or_the_listing` adds hypothesis-chosen ones.
@@ -33,6 +35,7 @@ from cache_damage import (
     PAPERS_CACHE,
     RELATED,
     SEARCH,
+    SECTION_NAMES,
     SECTIONS,
     Damage,
     at_fixed,
@@ -126,36 +129,44 @@ def cli(*argv: str) -> Answer:
 
 def checks_for(cache: str, ids: list[str], sweep: str) -> list[Check]:
     """The commands that read `cache` (the others never open it)."""
+    listings = [Check(f"list {q}", cli("list", *q.split())) for q in (*QUERIES, sweep)]
     if cache == PAPERS_CACHE:
+        # The fast `list` reads only some sections: the last check opens the Library, which
+        # rewrites the damaged cache.
         return [
             Check("papers", papers_answer),
+            Check("list diffusion", cli("list", "diffusion")),
+            Check("list sweep", cli("list", *sweep.split())),
             Check("show", cli("show", ids[0], "--json")),
             Check("list --json", cli("list", "--json", "diffusion")),
             Check("related", cli("related", ids[1], "--json")),
             Check("engine", engine_answer),
         ]
     if cache == LISTING:
-        return [Check(f"list {q}", cli("list", *q.split())) for q in (*QUERIES, sweep)]
+        return listings
     if cache == SEARCH:
         return [
+            *listings,
             Check("engine", engine_answer),
             Check("list --json", cli("list", "--json", "'diffusion", "#to-read", "difusion")),
         ]
     return [Check("related", cli("related", ids[1], "--json"))]
 
 
-AGAIN = {PAPERS_CACHE: True, LISTING: False, SEARCH: True, RELATED: True}
-"""Whether each check of a cache gets the damage anew. A listing is read lazily, so its
-queries run one after another on the damaged file as a user's would: each that reads a
-damaged part rewrites it, one that does not answers from the parts it read; the last, the
-sweep, reads every part."""
+AGAIN = {PAPERS_CACHE: True, LISTING: False, SEARCH: False, RELATED: True}
+"""Whether each check of a cache gets the damage anew. The listing and the search index's
+postings are read lazily, so their queries run one after another on the damaged file as a
+user's would: each that reads a damaged part rewrites it, one that does not answers from the
+parts it read; the sweep reads every part, and the search index's checks end with the
+engine, which reads it whole."""
 
 
 # -- whole, valid caches ----------------------------------------------------------------------
 
 
 def listing_is_whole(root: Path) -> bool:
-    """Whether listing.cache is current and every part of it reads without damage."""
+    """Whether listing.cache is current and every part of it, and of what it reads in
+    papers.cache and search-index.bin, reads without damage."""
     shelf = listing.load(root)
     if shelf is None:
         return False
@@ -257,9 +268,6 @@ def shelf(tmp_path_factory: pytest.TempPathFactory) -> Shelf:
 # -- the damage ----------------------------------------------------------------------------------
 
 
-SECTION_NAMES = {LISTING: ("main", "postings", "abstracts")}
-
-
 def damages(cache: str) -> Iterator[Damage]:
     """The positions to damage in `cache`, and how."""
     key_size = KEY_SIZES[cache]
@@ -270,27 +278,25 @@ def damages(cache: str) -> Iterator[Damage]:
     fields += [("length high", 12 + key_size + 5), ("crc high", 12 + key_size + 11)]
     for n, (where, at) in enumerate(fields):
         yield Damage(cache, f"header {where}+{at}", "bit" if n % 2 else "byte", at_fixed(at))
-    names = SECTION_NAMES.get(cache, ("payload",))
-    for number, name in enumerate(names):
+    for number, name in enumerate(SECTION_NAMES[cache]):
         for where, fraction in (("start", 0.0), ("middle", 0.5), ("end", 1.0)):
             yield Damage(cache, f"{name} {where}", "bit", in_section(cache, number, fraction))
         yield Damage(cache, f"{name} third", "byte", in_section(cache, number, 1 / 3))
-    if cache in (LISTING, SEARCH):
+    if cache == SEARCH:
         # Inside what a search reads: structure alone cannot tell, only the checksum.
         for what in ("data", "offsets"):
             locate = in_posting(cache, "diffusion", what)
             yield Damage(cache, f"posting of diffusion, {what}", "bit", locate)
-    if cache == SEARCH:
         yield Damage(cache, "vocabulary text", "char", in_text(cache, 0, b"diffusion"))
+        for fraction in (0.2, 0.4, 0.6, 0.8):
+            yield Damage(cache, f"postings block {fraction:.0%}", "bit", in_block(cache, fraction))
     if cache == RELATED:
         yield Damage(cache, "a neighbour's weight", "byte", in_neighbour_weight)
     if cache == LISTING:
-        for fraction in (0.2, 0.4, 0.6, 0.8):
-            yield Damage(cache, f"postings block {fraction:.0%}", "bit", in_block(cache, fraction))
-        yield Damage(cache, "abstracts", "bit", in_section(cache, 2, 0.5))
-        yield Damage(cache, "main text", "char", in_text(cache, 0, b"Diffusion"))
+        yield Damage(cache, "abstracts", "bit", in_section(cache, 1, 0.5))
+        yield Damage(cache, "the index's fingerprint", "char", in_section(cache, 0, 1.0))
     if cache == PAPERS_CACHE:
-        yield Damage(cache, "abstract places", "bit", in_section(cache, 1, 0.5))
+        yield Damage(cache, "abstract places", "bit", in_section(cache, 2, 0.5))
         yield Damage(cache, "text Diffusion", "char", in_text(cache, 0, b"Diffusion"))
 
 
@@ -322,24 +328,27 @@ def test_the_damage_covers_every_cache_and_section() -> None:
     wheres = {(param.values[0].cache, param.values[0].where) for param in DAMAGES}
     for cache in CACHES:
         assert sum(1 for c, _ in wheres if c == cache) >= 10, cache
-    for name in ("main", "postings", "abstracts"):
-        assert (LISTING, f"{name} middle") in wheres
-    assert any(w.startswith("postings block") for _, w in wheres)
+    for cache, names in SECTION_NAMES.items():
+        for name in names:
+            assert (cache, f"{name} middle") in wheres, (cache, name)
+    assert any(c == SEARCH and w.startswith("postings block") for c, w in wheres)
     assert any(c == PAPERS_CACHE and w.startswith("text") for c, w in wheres)
-    assert any(c == LISTING and w.endswith("text") for c, w in wheres)
+    assert any(c == LISTING and w.endswith("fingerprint") for c, w in wheres)
 
 
 @settings(max_examples=20)
 @given(data=st.data())
 def test_any_changed_byte_of_papers_cache_or_the_listing(shelf: Shelf, data: st.DataObject):
-    """Positions and values chosen by hypothesis, for the two caches read on every start."""
-    cache = data.draw(st.sampled_from([PAPERS_CACHE, LISTING]))
+    """Positions and values chosen by hypothesis, for the three caches `list` reads."""
+    cache = data.draw(st.sampled_from([PAPERS_CACHE, LISTING, SEARCH]))
     at = data.draw(st.integers(0, len(shelf.pristine[cache]) - 1))
     xor = data.draw(st.integers(1, 255))
     shelf.restore()
     change_in_place(shelf.root / cache, at, lambda old: old ^ xor)
-    check = shelf.checks[cache][0 if cache == PAPERS_CACHE else -1]  # papers; the sweep
-    label = f"{check.name} #{0 if cache == PAPERS_CACHE else len(shelf.checks[cache]) - 1}"
+    # papers.cache: the papers; listing.cache: the sweep; search-index.bin: its sweep.
+    number = {PAPERS_CACHE: 0, LISTING: -1, SEARCH: len(QUERIES)}[cache] % len(shelf.checks[cache])
+    check = shelf.checks[cache][number]
+    label = f"{check.name} #{number}"
     assert check.answer(shelf.root) == shelf.expected[cache, label]
     assert cache_is_valid(shelf.root, cache)
     shelf.restore()
@@ -388,7 +397,8 @@ def test_an_import_after_damage_writes_no_damage_into_papers_json(
     elif what == "a name":
         change_in_place(cache, data.index(papers[4].name.encode()) + 1, other_letter)
     elif what == "an abstract's place":
-        # The abstracts are read from papers.json; the cache's last bytes say where each lies.
+        # The abstracts are read from papers.json; the cache's last sections say where each
+        # lies and how long it is.
         change_in_place(cache, len(data) - 6, flip_bit(0))
     else:
         change_in_place(cache, len(data) // 2, flip_bit(3))

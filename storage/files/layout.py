@@ -25,6 +25,7 @@ __all__ = [
     "KEYED_BY_PAPER_SCHEMA",
     "LISTING_FILE",
     "META_ID",
+    "PAPERS_CACHE",
     "PAPERS_FILE",
     "RELATED_CACHE",
     "SCHEMA_VERSION",
@@ -43,6 +44,8 @@ __all__ = [
 
 PAPERS_FILE = "papers.json"
 STATE_FILE = "state.json"
+PAPERS_CACHE = "papers.cache"
+"""The papers' columns, read instead of papers.json (`papershelf.storage.library.papers_cache`)."""
 LISTING_FILE = "listing.cache"
 """What `papershelf list` reads instead of the Library (see `papershelf.storage.search.listing`)."""
 RELATED_CACHE = "related-index.bin"

@@ -9,11 +9,15 @@ times faster. `papers.cache` sits next to papers.json and is only ever a copy of
   `(st_mtime_ns, st_size, st_ino)` of the papers.json it was made from as its key, and each
   section's length and CRC-32; `load` reads the header first, so a stale cache costs one small
   read, and uses a section only once its checksum matches;
-- its first section is `(field names, one tuple of values per field)` for every field but the
-  abstract; it is used only when the names are `Paper`'s fields now and every value has its
-  field's type, so a change to `Paper` or damage that the checksum missed makes the cache
-  unused, never a crash;
-- its second section is where each abstract lies in papers.json (`caches.places`), its third
+- its first two sections are `(field names, one tuple of values per field)`: the first for
+  the fields `papershelf list` prints and searches (`LISTED_FIELDS`: it reads that section
+  alone, see `storage.search.listing`, which before format 5 kept a copy of these columns),
+  the second for every other field but the abstract; a section is used only when its names are
+  the fields this code expects and every value has its field's type, so a change to `Paper`
+  or damage that the checksum missed makes the cache unused, never a crash. Equal values
+  (a venue, a source, an import time) are written once (marshal's references), so a load
+  makes one string of each, not one per paper;
+- its third section is where each abstract lies in papers.json (`caches.places`), its fourth
   each abstract's length in characters: the abstracts, most of the corpus, are neither copied
   (format 2 held them all again: 154 MB beside a 169 MB papers.json at 100,000 papers) nor read
   at load (format 3 read and decoded them all: 1.7-2.0 s CPU and ~140 MB of strings at
@@ -30,7 +34,6 @@ with every version; a cache is trusted only while papers.json's key equals the o
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import marshal
 from array import array
@@ -40,36 +43,49 @@ from functools import partial
 from itertools import repeat
 from operator import attrgetter
 from pathlib import Path
+from typing import Any
 
 from papershelf.storage.caches.abstracts import AbstractFile, Fallback
-from papershelf.storage.caches.columns import paper_column_checks, valid_columns
-from papershelf.storage.caches.frame import MARSHAL_VERSION, CacheFile, stat_key_bytes
+from papershelf.storage.caches.frame import MARSHAL_VERSION, stat_key_bytes
+from papershelf.storage.caches.papers_layout import (
+    FILE,
+    FORMAT,
+    LENGTHS,
+    LISTED,
+    LISTED_CHECKS,
+    LISTED_FIELDS,
+    MAGIC,
+    OTHER_CHECKS,
+    OTHER_FIELDS,
+    OTHERS,
+    PLACES,
+    columns_of,
+    listed,
+)
 from papershelf.storage.caches.places import Places
 from papershelf.storage.files.jsonstore import StatKey, stale_temp_files
+from papershelf.storage.files.layout import PAPERS_CACHE
 from papershelf.storage.files.readfile import read_regular
 from papershelf.storage.model import Paper, abstract_length, set_abstracts
 
-__all__ = ["CACHE_FILE", "FORMAT", "current_abstract", "load", "save", "temp_files"]
+__all__ = [
+    "CACHE_FILE",
+    "FILE",
+    "FORMAT",
+    "LISTED_FIELDS",
+    "MAGIC",
+    "current_abstract",
+    "listed",
+    "load",
+    "save",
+    "temp_files",
+]
 
-CACHE_FILE = "papers.cache"
-FORMAT = 4
-"""Bump when the payload's layout changes (a change of `Paper`'s fields is noticed anyway).
-2: the `papershelf.storage.caches.frame` frame, with a checksum.
-3: the abstracts' places in papers.json instead of the abstracts.
-4: the abstracts' lengths in characters (a third section): abstracts read on demand."""
-MAGIC = b"PSPAPERS"
-_FILE = CacheFile(MAGIC, FORMAT, key_size=24, sections=3)
-
-_ALL_FIELDS: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Paper))
-_ABSTRACT = _ALL_FIELDS.index("abstract")
-_FIELDS = _ALL_FIELDS[:_ABSTRACT] + _ALL_FIELDS[_ABSTRACT + 1 :]
-"""The fields the cache holds: all but the abstract."""
-
-_FIELD_CHECKS = tuple(
-    check
-    for name, check in zip(_ALL_FIELDS, paper_column_checks(), strict=True)
-    if name != "abstract"
-)
+CACHE_FILE = PAPERS_CACHE
+_FIELDS = LISTED_FIELDS + OTHER_FIELDS
+"""The fields the cache holds (all but the abstract), in the order its sections hold them."""
+_SHARED = frozenset({"venue", "sources", "imported_at", "kind", "year"})
+"""Columns whose values repeat from paper to paper: written as one object each."""
 _SETTERS = [getattr(Paper, name).__set__ for name in _FIELDS]
 """The slots' member descriptors: setting through them skips the frozen `__setattr__` (the
 abstract's is set by `model.set_abstracts`)."""
@@ -85,13 +101,26 @@ def save(path: Path, key: StatKey, papers: Iterable[Paper], places: Places | Non
     listed = list(papers)
     if places is None or len(places) != len(listed):
         return False
-    columns = tuple(tuple(map(attrgetter(name), listed)) for name in _FIELDS)
+    columns = [_column(listed, name) for name in _FIELDS]
+    first = len(LISTED_FIELDS)
     try:
-        main = marshal.dumps((_FIELDS, columns), MARSHAL_VERSION)
+        main = marshal.dumps((LISTED_FIELDS, tuple(columns[:first])), MARSHAL_VERSION)
+        others = marshal.dumps((OTHER_FIELDS, tuple(columns[first:])), MARSHAL_VERSION)
         lengths = array("I", map(abstract_length, listed))
     except (TypeError, ValueError, MemoryError, OverflowError):
         return False
-    return _FILE.save(path, stat_key_bytes(key), [main, places.to_bytes(), lengths.tobytes()])
+    sections = [main, others, places.to_bytes(), lengths.tobytes()]
+    return FILE.save(path, stat_key_bytes(key), sections)
+
+
+def _column(papers: list[Paper], name: str) -> tuple[object, ...]:
+    """One field's values, equal ones as one object where they repeat (see `_SHARED`)."""
+    values = map(attrgetter(name), papers)
+    if name not in _SHARED:
+        return tuple(values)
+    # Any: marshal takes these values (str, tuples of str, int, None) as they are.
+    shared: dict[Any, Any] = {}
+    return tuple(shared.setdefault(value, value) for value in values)
 
 
 def load(
@@ -107,24 +136,22 @@ def load(
     damaged (a checksum fails), holds a value of the wrong type, or places an abstract outside
     papers.json. (Each abstract's own checksum is checked when it is read.)
     """
-    sections = _FILE.load(path, stat_key_bytes(key))
+    sections = FILE.load(path, stat_key_bytes(key))
     if sections is None:
         return None
-    try:
-        value = marshal.loads(sections[0])
-    except (ValueError, EOFError, TypeError):
+    listed_columns = columns_of(sections[LISTED], LISTED_FIELDS, LISTED_CHECKS)
+    other_columns = columns_of(sections[OTHERS], OTHER_FIELDS, OTHER_CHECKS)
+    if listed_columns is None or other_columns is None:
         return None
-    if type(value) is not tuple or len(value) != 2:
+    columns = listed_columns + other_columns
+    count = len(columns[0])
+    if any(len(column) != count for column in columns):
         return None
-    fields, columns = value
-    if fields != _FIELDS or not valid_columns(columns, _FIELD_CHECKS):
-        return None
-    count = len(columns[0]) if columns else 0
-    places = Places.from_bytes(sections[1], count)
+    places = Places.from_bytes(sections[PLACES], count)
     lengths = array("I")
-    if places is None or lengths.itemsize != 4 or len(sections[2]) != 4 * count:
+    if places is None or lengths.itemsize != 4 or len(sections[LENGTHS]) != 4 * count:
         return None
-    lengths.frombytes(sections[2])
+    lengths.frombytes(sections[LENGTHS])
     ids: tuple[str, ...] = columns[_FIELDS.index("id")]
     if fallback is None:
         fallback = partial(current_abstract, papers_json)

@@ -23,7 +23,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
-from papershelf.storage.caches.frame import CacheFile, load_or_build
+from papershelf.storage.caches.frame import load_or_build
 from papershelf.storage.model import Paper, abstract_length
 from papershelf.storage.search.lengths import Lengths, length_code
 from papershelf.storage.search.parse import TOKEN_RE, fold_text, words_of
@@ -60,18 +60,17 @@ term must read the text, see `containing_bits`). The abstract comes last, as it 
 WORD_FIELDS = ("name", "title", "abstract")
 """The indexed fields a word without a field key looks in: not the authors, whose names (Long,
 Wang, Graph) would add noise to every topic search; `author:` looks there."""
-_FILE_FORMAT = 12
+_FILE_FORMAT = 13
 """search-index.bin's format number; 6: the `storage.caches.frame` frame, with a checksum; 7: words
 split at `_`, folded (`k2ie` for `K²IE`), and the words of the text as shown indexed too; 8: the
 authors indexed (a fourth field), and keyed by them too; 9: `æ`, `œ`, `þ` folded to `ae`, `oe`,
 `th` (`text.fold`), and a corporate author indexed without its braces (`authors_text`); 10: the
 papers of each first letter's tokens and of the broadest two- and three-letter prefixes saved
 too (`prefix_groups`); 11: the `repeats` column; 12: the abstracts' lengths (`search.lengths`)
-and the `source` column."""
+and the `source` column; 13: the postings in a section of their own, checked in blocks, which
+`papershelf list` reads in place (`search.index_file`)."""
 FORMAT = f"papershelf-search-index {_FILE_FORMAT} {sys.byteorder}"
 """Changes with the saved layout (and the byte order of packed ids): other caches are ignored."""
-_FILE = CacheFile(b"PSSEARCH", _FILE_FORMAT, key_size=40)
-"""search-index.bin: keyed by the papers' `fingerprint` (40 hex digits), one marshal section."""
 
 PARTS = ("format", "size", "vocab", "head", "head text", "head starts", "lengths")
 """What `SearchIndex.parts()` holds: FORMAT, the number of papers, the sorted vocabulary, the ids
@@ -315,6 +314,14 @@ class SearchIndex:
             if packed is None:
                 return None
             postings[field] = packed
+        return cls.from_saved(parts, postings, groups, fprint)
+
+    @classmethod
+    def from_saved(
+        cls, parts: object, postings: Mapping[str, Postings], groups: object, fprint: str
+    ) -> SearchIndex | None:
+        """An index from `parts`, postings for every field and the prefix groups `state()`
+        saved, or None when they are not a consistent whole."""
         index = cls.from_parts(parts, postings, fprint)
         if index is None or not index._restore_groups(groups):
             return None
@@ -360,28 +367,23 @@ class SearchIndex:
         return (FORMAT, self.size, self.vocab, head, joined, starts_bytes, self.lengths.codes)
 
     def save(self, path: Path) -> bool:
-        """Write the index to `path` (see `_FILE`), atomically; False when it cannot be written
-        (or is not an index held in memory): a missing cache only costs a build."""
-        key = self.fingerprint.encode("ascii", "replace")
-        try:
-            _packed_column(self.postings[INDEXED_FIELDS[0]])  # held in memory, or not saved
-            self.prefix_groups()  # what the first keys need, saved for the next process
-            state = self.state()
-        except TypeError:
-            return False  # postings read from a file, not held in memory
-        return _FILE.save_value(path, key, state)
+        """Write the index to `path` (`search.index_file`), atomically; False when it cannot be
+        written (or is not an index held in memory): a missing cache only costs a build."""
+        from papershelf.storage.search import index_file  # it imports this module
+
+        return index_file.save(path, self)
 
     @classmethod
     def load(cls, path: Path, papers: Sequence[Paper]) -> SearchIndex | None:
         """The index saved at `path` if it was built from exactly these papers, else None: no
         file, one of another format or other papers, or one that fails its checksum."""
+        from papershelf.storage.search import index_file  # it imports this module
+
         try:
             os.stat(path)
         except OSError:
             return None  # no file: spares hashing the papers for the key
-        fprint = fingerprint(papers)
-        state = _FILE.load_value(path, fprint.encode("ascii"))
-        index = cls.from_state(state, fprint)
+        index = index_file.load(path, fingerprint(papers))
         if index is None or index.size != len(papers):
             return None
         return index

@@ -1,43 +1,39 @@
-"""`listing.cache`: what `papershelf list` searches and prints, readable without the Library.
+"""`listing.cache`: what `papershelf list` needs beyond papers.cache and search-index.bin, so
+that it answers without the Library.
 
-A full open reads every paper (papers.cache, ~17 MB with the abstracts), imports TinyDB and
-filelock, and then the search index is loaded and checked against a hash of every paper. `list`
-prints only ids, names, titles and venues, so the listing cache holds just those columns (plus
-the code and link URLs the `has:` filters need, and the authors and year `author:` and `year:`
-read) and the search index, and is trusted under the same terms as
-`papershelf.storage.library.papers_cache`:
+A full open reads every paper (papers.cache, every column), imports TinyDB and filelock, and
+then the search index is loaded whole and checked against a hash of every paper. `list` prints
+only ids, names, titles and venues and searches a few postings, so it reads instead:
 
-- a `storage.caches.frame` header first: a tag, `FORMAT`, the `StatKey` `(st_mtime_ns, st_size,
-  st_ino)` of the papers.json it was made from, and the length and CRC-32 of each of its three
-  sections; a header that does not match papers.json as it is now, or the file's length, makes
-  the whole file unused (one small read);
-- the main section, `(FIELDS, columns, index parts, postings layout, block checksums)` in
-  marshal, used only when its checksum matches, the names are `FIELDS`, every value has its
-  column's type and the index parts are whole (`SearchIndex.from_parts`);
-- the postings: each field's `FieldPostings` buffers (offsets, then data), left in the file and
-  read with `os.pread` as a search asks for them (`search.filepostings`): a query touches a few
-  hundred of 70,000 postings, and reading all 3 MB into a fresh process costs more than the
-  search (page faults). So that `list` still never reads a damaged byte as data, the section
-  is read in blocks of `BLOCK` bytes, each checked against its CRC-32 in the main section's
-  table (and kept, so a block is read and checked once); offsets and ids are still checked to
-  lie inside the data and the papers, so that damage a checksum missed by chance cannot crash
-  a search;
-- the abstracts as an exact `'word` compares them (as shown, `storage.text.titles.shown_text`, and
-  folded, `query_parse.fold_text`), read (whole, checked against their CRC-32) only if a search
-  asks for one: kept so, `list` never converts 3,000 abstracts with math. Most abstracts
-  (7 in 10 of the real corpus) read so are just the abstract in lower case: for those the
-  section holds nothing but where the abstract lies in papers.json (`caches.places`, each
-  checked against its CRC-32 when read), and only the others' folded text, compressed (format
-  4 held every abstract again: 140 of the 181 MB at 100,000 papers; now ~20 MB).
+- from `papers.cache` (`library.papers_cache.listed`), its first section alone: the columns it
+  prints and searches (`papers_layout.LISTED_FIELDS`: ids, names, titles, venues, code URLs,
+  links and page, authors, year), and the abstracts' places in papers.json;
+- from `search-index.bin` (`search.index_file.open_lazy`), its main section (the vocabulary,
+  the prefix groups) with the postings left in the file, read with `os.pread` as a query asks
+  for them and checked block by block;
+- from this file, a `storage.caches.frame` keyed like papers.cache (the `StatKey`
+  `(st_mtime_ns, st_size, st_ino)` of the papers.json it was made from), two sections: the
+  search index's fingerprint (which search-index.bin holds these papers' index), and the
+  abstracts as an exact `'word` compares them (as shown, `storage.text.titles.shown_text`, and
+  folded, `query_parse.fold_text`), read only if a search asks for one: most abstracts (7 in 10
+  of the real corpus) read so are just the abstract in lower case, read from papers.json at
+  papers.cache's places (each checked against its CRC-32); the section holds only the others'
+  folded text, compressed, so that `list` never converts thousands of abstracts with math.
 
-Everything is read from the one open file, so a listing is always one version, whatever
-replaces the file meanwhile. `load` never raises for a stale, damaged or foreign file: it
-returns None and the caller takes the full path (`Library.open`), whose results are the same;
-a part found damaged later raises `ListingUnusable` before anything is printed, and the caller
-starts again on the full path. `save` writes atomically without fsync (a lost cache is rebuilt
-by the next full `list`) and never raises. The Library never writes this file; the CLI writes
-it after a full open (`open_engine`), keyed by the papers.json the Library read, so it can never
-describe papers the Library did not hold.
+Before format 7 this file held the printed columns and the postings again (76.6 MB at 100,000
+papers, beside 24.5 MB of papers.cache and 42.9 MB of search-index.bin); now it holds ~23 MB.
+
+Each file is trusted under its own key and checksums; together they describe one papers.json,
+because papers.cache and this file are keyed by its `StatKey` and this file names the index
+built from the very papers the Library read for that key. Every file is held open while the
+listing is used, so each is one version whatever replaces it meanwhile. `load` never raises for
+a stale, damaged or foreign file: it returns None and the caller takes the full path
+(`Library.open`), whose results are the same; a part found damaged later raises
+`ListingUnusable` before anything is printed, and the caller starts again on the full path.
+`save` writes atomically without fsync (a lost cache is rebuilt by the next full `list`) and
+never raises. The Library never writes this file; the CLI writes it after a full open
+(`open_engine`), keyed by the papers.json the Library read, so it can never describe papers the
+Library did not hold.
 """
 
 from __future__ import annotations
@@ -45,48 +41,33 @@ from __future__ import annotations
 import marshal
 import os
 import zlib
-from array import array
 from collections.abc import Sequence
 from itertools import repeat
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from papershelf.storage.caches.columns import (
-    is_optional_int,
-    is_optional_str,
-    is_str,
-    is_str_tuples,
-    valid_columns,
-)
+from papershelf.storage.caches import papers_layout
+from papershelf.storage.caches.columns import is_str
 from papershelf.storage.caches.frame import (
     MARSHAL_VERSION,
     CacheFile,
-    Section,
-    checksum,
+    Opened,
     stat_key_bytes,
 )
 from papershelf.storage.caches.places import Places, read_abstracts
 from papershelf.storage.files.layout import (
     LISTING_FILE,
+    PAPERS_CACHE,
     PAPERS_FILE,
     SEARCH_CACHE,
     StatKey,
     stat_key,
 )
-from papershelf.storage.search.filepostings import (
-    BLOCK,
-    CheckedPostings,
-    FilePostings,
-    ListingFile,
-    ListingUnusable,
-)
-from papershelf.storage.search.index import INDEXED_FIELDS, PARTS, SearchIndex
+from papershelf.storage.search.filepostings import BLOCK, FilePostings, ListingUnusable
+from papershelf.storage.search.index import SearchIndex
+from papershelf.storage.search.index_file import LazyIndex, open_lazy
 from papershelf.storage.search.parse import fold_text
-from papershelf.storage.search.postings import (
-    FieldPostings,
-    Postings,
-)
 from papershelf.storage.text.titles import shown_text
 
 if TYPE_CHECKING:
@@ -110,47 +91,60 @@ __all__ = [
     "save",
 ]
 
-FORMAT = 6
-"""Bump when the layout changes (the index's own FORMAT is checked by `SearchIndex.from_parts`).
+FORMAT = 7
+"""Bump when the layout changes (the index's own format is checked by `search.index_file`).
 2: the `storage.caches.frame` frame, with checksums of the sections and of the postings' blocks.
 3: `links_with_page` (the paper's own page counts for `has:links`) instead of `links`, and the
    abstracts as shown and folded (a format-2 file holds them as written).
 4: the authors and the year (`author:'x`, `author:^x` and `year:` read them).
 5: abstracts folded with `æ`, `œ`, `þ` as `ae`, `oe`, `th` (`text.fold`).
 6: the abstracts' places in papers.json, and the folded text only where it is not the lower case,
-   compressed (zlib)."""
+   compressed (zlib).
+7: no columns, postings or places of its own: they are read from papers.cache and
+   search-index.bin; the index's fingerprint names which."""
 MAGIC = b"PSLISTNG"
-_FILE = CacheFile(MAGIC, FORMAT, key_size=24, sections=3)
-"""main, postings, abstracts."""
-FIELDS = ("id", "name", "title", "venue", "code_urls", "links_with_page", "authors", "year")
+_FILE = CacheFile(MAGIC, FORMAT, key_size=24, sections=2)
+"""main (the index's fingerprint), abstracts."""
+FIELDS = papers_layout.LISTED_FIELDS
 """The `Paper` fields a listing holds for every paper (the abstract is loaded on demand)."""
+_ID, _NAME, _TITLE, _VENUE, _CODE, _LINKS, _URL, _AUTHORS, _YEAR = range(len(FIELDS))
+_LISTING, _POSITION = len(FIELDS), len(FIELDS) + 1
 
 
 class ListedPaper(tuple):  # type: ignore[type-arg]
     """The fields of one `Paper` that `list` prints and the search engine reads, by name.
 
-    A tuple `(*FIELDS, listing, position)`: 10k of them are made with one C-level `map` each
+    A tuple `(*FIELDS, listing, position)`: 100k of them are made with one C-level `map` each
     (a third of the time of setting slots one by one). `abstract` comes from the listing's
     last section, read for every paper the first time any paper's is asked for.
     """
 
     __slots__ = ()
 
-    id: str = property(itemgetter(0))  # type: ignore[assignment]
-    name: str = property(itemgetter(1))  # type: ignore[assignment]
-    title: str | None = property(itemgetter(2))  # type: ignore[assignment]
-    venue: str | None = property(itemgetter(3))  # type: ignore[assignment]
-    code_urls: tuple[str, ...] = property(itemgetter(4))  # type: ignore[assignment]
-    links_with_page: tuple[str, ...] = property(itemgetter(5))  # type: ignore[assignment]
-    authors: tuple[str, ...] = property(itemgetter(6))  # type: ignore[assignment]
-    year: int | None = property(itemgetter(7))  # type: ignore[assignment]
+    id: str = property(itemgetter(_ID))  # type: ignore[assignment]
+    name: str = property(itemgetter(_NAME))  # type: ignore[assignment]
+    title: str | None = property(itemgetter(_TITLE))  # type: ignore[assignment]
+    venue: str | None = property(itemgetter(_VENUE))  # type: ignore[assignment]
+    code_urls: tuple[str, ...] = property(itemgetter(_CODE))  # type: ignore[assignment]
+    links: tuple[str, ...] = property(itemgetter(_LINKS))  # type: ignore[assignment]
+    url: str | None = property(itemgetter(_URL))  # type: ignore[assignment]
+    authors: tuple[str, ...] = property(itemgetter(_AUTHORS))  # type: ignore[assignment]
+    year: int | None = property(itemgetter(_YEAR))  # type: ignore[assignment]
+
+    @property
+    def links_with_page(self) -> tuple[str, ...]:
+        """`Paper.links_with_page`: the links, then the paper's own page unless listed."""
+        url, links = self[_URL], self[_LINKS]
+        if url is None or url in self[_CODE] or url in links:
+            return links
+        return (*links, url)
 
     @property
     def abstract(self) -> str:
         """The paper's abstract as shown and folded, as exact terms compare it (the first one
         asked for reads them all)."""
-        listing: Listing = self[8]
-        return listing.abstract(self[9])
+        listing: Listing = self[_LISTING]
+        return listing.abstract(self[_POSITION])
 
     folded_abstract = abstract
     """What the search engine asks first for `'exact` terms (see `SearchEngine._forms`)."""
@@ -159,35 +153,23 @@ class ListedPaper(tuple):  # type: ignore[type-arg]
         return f"ListedPaper({self[0]!r}, {self[1]!r})"
 
 
-_CHECKS = (
-    is_str,
-    is_str,
-    is_optional_str,
-    is_optional_str,
-    is_str_tuples,
-    is_str_tuples,
-    is_str_tuples,
-    is_optional_int,
-)
-"""One per field of `FIELDS`."""
-
-
 class Listing:
     """A loaded listing: the papers (as `ListedPaper`s, library order) and the search index.
 
-    Holds the cache file open until `close()` (or the end of a `with` block): postings and
-    abstracts asked for later come from the same version of the file.
+    Holds its files open until `close()` (or the end of a `with` block): postings and
+    abstracts asked for later come from the same versions of the files.
     """
 
     def __init__(
-        self, file: ListingFile, abstracts: Section, papers_json: Path, key: StatKey
+        self, opened: Opened, lazy: LazyIndex, places: Places, papers_json: Path, key: StatKey
     ) -> None:
         self.papers: list[ListedPaper] = []
-        self.index: SearchIndex | None = None
+        self.index: SearchIndex = lazy.index
         self.abstracts: Sequence[str] | None = None
         """Every paper's abstract, in order, once one was asked for (see `abstract`)."""
-        self._file = file
-        self._abstracts_place = abstracts
+        self._opened = opened
+        self._lazy = lazy
+        self._places = places
         self._papers_json = papers_json
         self._key = key
 
@@ -209,46 +191,38 @@ class Listing:
         return abstracts[position]
 
     def _read_abstracts(self) -> Sequence[str]:
-        place = self._abstracts_place
-        raw = self._file.read(place.length, place.at)
-        if not place.holds(raw):
+        raw = self._opened.section(1)
+        if raw is None:
             raise ListingUnusable("the abstracts of the listing are damaged")
         try:
             value = marshal.loads(zlib.decompress(raw))
         except (ValueError, EOFError, TypeError, zlib.error, MemoryError):
             value = None
-        abstracts = self._abstracts_of(value) if type(value) is tuple and len(value) == 2 else None
+        abstracts = self._abstracts_of(value) if type(value) is dict else None
         if abstracts is None:
             raise ListingUnusable("the abstracts of the listing cannot be read")
         return abstracts
 
-    def _abstracts_of(self, value: tuple[object, object]) -> Sequence[str] | None:
-        """The folded abstracts from the section's `(places, folded)`: every one in `folded`
-        (no places), or each read from papers.json and lower-cased, but for those `folded`
-        holds by position."""
-        placed, folded = value
+    def _abstracts_of(self, folded: dict[object, object]) -> Sequence[str] | None:
+        """Every folded abstract: each read from papers.json and lower-cased, but for those
+        `folded` holds by position."""
         count = len(self.papers)
-        if placed is None:
-            good = type(folded) is tuple and len(folded) == count and is_str(folded)
-            return folded if good else None  # type: ignore[return-value]
-        if type(placed) is not bytes or type(folded) is not dict:
-            return None
         if not is_str(tuple(folded.values())):
             return None
-        if not all(type(at) is int and 0 <= at < count for at in folded):
+        if not all(type(at) is int and 0 <= at < count for at in folded):  # type: ignore[operator]
             return None
-        places = Places.from_bytes(placed, count)
-        texts = None if places is None else read_abstracts(self._papers_json, self._key, places)
+        texts = read_abstracts(self._papers_json, self._key, self._places)
         if texts is None:
             return None
         lowered = [text.lower() for text in texts]
         for at, text in folded.items():
-            lowered[at] = text
+            lowered[at] = text  # type: ignore[index,assignment]
         return lowered
 
     def close(self) -> None:
-        """Close the cache file (postings and abstracts not read by now cannot be any more)."""
-        self._file.close()
+        """Close the files (postings and abstracts not read by now cannot be any more)."""
+        self._opened.close()
+        self._lazy.close()
 
     def __enter__(self) -> Listing:
         return self
@@ -270,12 +244,11 @@ def _papers_key(root: Path) -> StatKey | None:
 
 
 def load(root: Path) -> Listing | None:
-    """The listing of the library in `root` when its cache matches papers.json as it is now.
+    """The listing of the library in `root` when its caches match papers.json as it is now.
 
-    None when papers.json or the cache is missing, the cache is stale, of another format, of
-    another length than its header says, its main section fails its checksum, or it holds a
-    value of the wrong type. Close the listing
-    (or use `with`) when done.
+    None when papers.json, papers.cache, search-index.bin or this cache is missing, stale, of
+    another format, of another length than its header says, a section read here fails its
+    checksum, or holds a value of the wrong type. Close the listing (or use `with`) when done.
     """
     key = _papers_key(root)
     if key is None:
@@ -283,63 +256,40 @@ def load(root: Path) -> Listing | None:
     opened = _FILE.open(root / LISTING_FILE, stat_key_bytes(key))
     if opened is None:
         return None
-    file = ListingFile(opened)
     listing = None
     try:
-        listing = _read(file, root / PAPERS_FILE, key)
+        listing = _read(opened, root, key)
     except MemoryError:
         listing = None
     finally:
         if listing is None:
-            file.close()
+            opened.close()
     return listing
 
 
-def _read(file: ListingFile, papers_json: Path, key: StatKey) -> Listing | None:
-    _, postings_place, abstracts_place = file.opened.sections
-    payload = file.opened.section(0)
-    if payload is None:
+def _read(opened: Opened, root: Path, key: StatKey) -> Listing | None:
+    raw = opened.section(0)
+    if raw is None:
         return None  # cannot be read, or damaged
     try:
-        fields, columns, parts, layout, table = marshal.loads(payload)
+        fingerprint = marshal.loads(raw)
     except (ValueError, EOFError, TypeError):
         return None
-    if fields != FIELDS or not valid_columns(columns, _CHECKS):
+    if type(fingerprint) is not str:
         return None
-    section = CheckedPostings.of(file, postings_place, table)
-    if section is None:
+    listed = papers_layout.listed(root / PAPERS_CACHE, key)
+    if listed is None:
         return None
-    size = len(columns[0])
-    good = type(parts) is tuple and len(parts) == len(PARTS) and type(parts[2]) is list
-    vocab_size = len(parts[2]) if good else -1
-    postings = _postings(section, layout, vocab_size, size)
-    index = SearchIndex.from_parts(parts, postings, "") if postings is not None else None
-    if index is None or index.size != size:
+    lazy = open_lazy(root / SEARCH_CACHE, fingerprint)
+    if lazy is None:
         return None
-    listing = Listing(file, abstracts_place, papers_json, key)
-    listing.index = index
-    listing.papers = _build(columns, listing)
+    size = len(listed.columns[0])
+    if lazy.index.size != size:
+        lazy.close()
+        return None
+    listing = Listing(opened, lazy, listed.places, root / PAPERS_FILE, key)
+    listing.papers = _build(listed.columns, listing)
     return listing
-
-
-def _postings(
-    section: CheckedPostings, layout: object, vocab_size: int, size: int
-) -> dict[str, Postings] | None:
-    """The fields' `FilePostings` from `layout` (per field: where its offsets and data start
-    in the postings section, and the data's length in words), or None if it does not fit."""
-    if type(layout) is not tuple or len(layout) != len(INDEXED_FIELDS) or vocab_size < 0:
-        return None
-    postings: dict[str, Postings] = {}
-    for field, place in zip(INDEXED_FIELDS, layout, strict=True):
-        if type(place) is not tuple or len(place) != 3 or {type(n) for n in place} != {int}:
-            return None
-        offsets_at, data_at, data_words = place
-        if min(place) < 0 or offsets_at + 4 * (vocab_size + 1) > section.length:
-            return None
-        if data_at + 4 * data_words > section.length:
-            return None
-        postings[field] = FilePostings(section, offsets_at, data_at, data_words, size)
-    return postings
 
 
 def _build(columns: Sequence[tuple[object, ...]], listing: Listing) -> list[ListedPaper]:
@@ -357,61 +307,34 @@ def save(
     places: Places | None = None,
 ) -> bool:
     """Write the listing of `papers` (read from the papers.json with `key`, their abstracts at
-    `places` in it when known) and their `index`.
+    `places` in it) and of their `index` (saved in search-index.bin).
 
-    Returns False when it could not be written (or the index is not one held in memory); a
-    missing listing only makes `list` slower.
+    Returns False, writing nothing, when it could not be written or the places are unknown
+    (then papers.cache, which this listing reads, is not written either); a missing listing
+    only makes `list` slower.
     """
-    # Equal values as one object: marshal then writes a repeat (a venue, mostly) as a
-    # reference, and loading makes one string instead of thousands.
-    # Any: marshal takes these values (str, tuples of str, None) as they are.
-    shared: dict[Any, Any] = {}
-    columns = tuple(
-        tuple(shared.setdefault(value, value) for value in map(attrgetter(name), papers))
-        for name in FIELDS
-    )
-    buffers: list[bytes] = []
-    layout: list[tuple[int, int, int]] = []
-    position = 0
-    for field in INDEXED_FIELDS:
-        column = index.postings[field]
-        if not isinstance(column, FieldPostings) or index.size != len(papers):
-            return False
-        offsets = column.offsets.tobytes()
-        layout.append((position, position + len(offsets), len(column.data) >> 2))
-        buffers += [offsets, column.data]
-        position += len(offsets) + len(column.data)
-    postings = b"".join(buffers)
-    view = memoryview(postings)
-    table = array("I", [checksum(view[at : at + BLOCK]) for at in range(0, position, BLOCK)])
+    if places is None or len(places) != len(papers) or index.size != len(papers):
+        return False
     try:
-        main = marshal.dumps(
-            (FIELDS, columns, index.parts(), tuple(layout), table.tobytes()), MARSHAL_VERSION
-        )
+        main = marshal.dumps(index.fingerprint, MARSHAL_VERSION)
         # zlib's fastest level: 55 MB of folded text in 18 at 100,000 papers, read back (and
         # inflated, ~0.1 s) only by a search with an exact term.
-        abstracts = zlib.compress(
-            marshal.dumps(_folded_abstracts(papers, places), MARSHAL_VERSION), 1
-        )
+        abstracts = zlib.compress(marshal.dumps(_folded_abstracts(papers), MARSHAL_VERSION), 1)
     except (ValueError, MemoryError):
         return False
-    return _FILE.save(root / LISTING_FILE, stat_key_bytes(key), [main, postings, abstracts])
+    return _FILE.save(root / LISTING_FILE, stat_key_bytes(key), [main, abstracts])
 
 
-def _folded_abstracts(
-    papers: Sequence[Paper], places: Places | None
-) -> tuple[bytes | None, dict[int, str] | tuple[str, ...]]:
-    """The abstracts section's value (see the top): with places, the folded text of the papers
-    whose folded abstract is not their abstract in lower case; without, every folded text."""
-    folded = (fold_text(shown_text(paper.abstract)) for paper in papers)
-    if places is None or len(places) != len(papers):
-        return None, tuple(folded)
-    differ = {
-        at: text
-        for at, (text, paper) in enumerate(zip(folded, papers, strict=True))
-        if text != paper.abstract.lower()
-    }
-    return places.to_bytes(), differ
+def _folded_abstracts(papers: Sequence[Paper]) -> dict[int, str]:
+    """The abstracts section's value (see the top): the folded text of the papers whose folded
+    abstract is not their abstract in lower case, by position."""
+    differ: dict[int, str] = {}
+    for at, paper in enumerate(papers):
+        abstract = paper.abstract
+        text = fold_text(shown_text(abstract))
+        if text != abstract.lower():
+            differ[at] = text
+    return differ
 
 
 def open_engine(

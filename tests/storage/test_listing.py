@@ -6,6 +6,7 @@ is never read as data: `load` returns None, or a late read raises `ListingUnusab
 
 from __future__ import annotations
 
+import itertools
 import marshal
 import os
 import shutil
@@ -19,8 +20,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import papershelf.storage.search.index_file as index_file
 import papershelf.storage.search.listing as listing
-from papershelf.storage.files.layout import read_entries
+from papershelf.storage.caches import papers_layout
+from papershelf.storage.files.layout import PAPERS_CACHE, read_entries
 from papershelf.storage.library.library import Library
 from papershelf.storage.search.engine import SearchEngine
 from papershelf.storage.search.index import INDEXED_FIELDS, SearchIndex
@@ -183,22 +186,19 @@ def test_listed_papers_hold_the_papers_fields(built: Path) -> None:
 
 
 def test_the_listing_reads_the_abstracts_from_papers_json(root: Path) -> None:
-    """With the abstracts' places, the listing holds only the folded abstracts that are not
-    the lower case of the abstract, and answers exactly as a listing that holds them all."""
+    """The listing holds only the folded abstracts that are not the lower case of the
+    abstract (the others are read from papers.json at papers.cache's places), and answers
+    exactly the folded text of every abstract; without the places it is not written."""
     library = Library.open(root, seed=False)
     places = library.abstract_places
     assert places is not None and len(places) == len(library.papers())
     shown = [fold_text(shown_text(p.abstract)) for p in library.papers()]
-    with_places = (root / listing.LISTING_FILE).stat().st_size
     with listing.load(root) as shelf:
         assert list(shelf.engine().papers[n].abstract for n in range(len(shown))) == shown
     key = library.papers_key
     assert key is not None
     index = SearchIndex.build(library.papers())
-    assert listing.save(root, key, library.papers(), index)  # no places: every abstract
-    assert (root / listing.LISTING_FILE).stat().st_size > with_places
-    with listing.load(root) as shelf:
-        assert [paper.abstract for paper in shelf.papers] == shown
+    assert listing.save(root, key, library.papers(), index) is False  # no places
 
 
 def test_an_abstract_changed_in_papers_json_makes_the_listing_unusable(root: Path) -> None:
@@ -291,47 +291,55 @@ def test_a_listing_of_another_format_is_not_used(root: Path, other: int) -> None
     assert listing.load(root) is None
 
 
-def sections(root: Path) -> tuple[int, int, int, int]:
-    """Where the main, postings and abstracts sections start, and where the file ends."""
-    data = (root / listing.LISTING_FILE).read_bytes()
-    frame = listing._FILE
+def sections(root: Path, name: str = listing.LISTING_FILE) -> list[int]:
+    """Where each section of the cache `name` starts, and where the file ends (listing.cache:
+    main and abstracts; search-index.bin: main and postings; papers.cache: listed columns,
+    other columns, places, lengths)."""
+    frame = FRAMES[name]
+    data = (root / name).read_bytes()
     fields = frame.header.unpack(data[: frame.header.size])[3:]
-    main, postings, abstracts = fields[0::2]
-    start = frame.header.size
-    return start, start + main, start + main + postings, start + main + postings + abstracts
+    starts = [frame.header.size]
+    for length in fields[0::2]:
+        starts.append(starts[-1] + length)
+    return starts
 
 
-def damage(root: Path, at: int, length: int, fill: bytes = b"\xff") -> None:
-    path = root / listing.LISTING_FILE
+FRAMES = {
+    listing.LISTING_FILE: listing._FILE,
+    listing.SEARCH_CACHE: index_file._FILE,
+    PAPERS_CACHE: papers_layout.FILE,
+}
+
+
+def damage(root: Path, at: int, length: int, fill: bytes = b"\xff", name: str = "") -> None:
+    path = root / (name or listing.LISTING_FILE)
     data = bytearray(path.read_bytes())
     data[at : at + length] = fill * length
     # Written in place: papers.json, and so the header's key, stay as they are.
     path.write_bytes(bytes(data))
 
 
-def reseal(root: Path) -> None:
-    """Make the checksums of the listing match its (damaged) bytes again: what damage that a
-    checksum misses by chance looks like, so only the reader's other checks can refuse it."""
-    path = root / listing.LISTING_FILE
+def reseal(root: Path, name: str = listing.LISTING_FILE) -> None:
+    """Make the checksums of the cache `name` match its (damaged) bytes again: what damage
+    that a checksum misses by chance looks like, so only the reader's other checks can refuse
+    it (search-index.bin: its postings' block checksums too)."""
+    path = root / name
     data = path.read_bytes()
-    main_at, postings_at, abstracts_at, end = sections(root)
-    main, postings, abstracts = (
-        data[main_at:postings_at],
-        data[postings_at:abstracts_at],
-        data[abstracts_at:end],
-    )
-    try:
-        fields, columns, parts, layout, _ = marshal.loads(main)
-    except (ValueError, EOFError, TypeError):
-        pass  # the main section itself is damaged: only the header's checksums are renewed
-    else:
-        step = listing.BLOCK
-        crcs = [zlib.crc32(postings[at : at + step]) for at in range(0, len(postings), step)]
-        main = marshal.dumps((fields, columns, parts, layout, array("I", crcs).tobytes()))
-    frame = listing._FILE
+    starts = sections(root, name)
+    parts = [data[a:b] for a, b in itertools.pairwise(starts)]
+    if name == listing.SEARCH_CACHE:
+        try:
+            index_parts, layout, _, groups = marshal.loads(parts[0])
+        except (ValueError, EOFError, TypeError):
+            pass  # the main section itself is damaged: only the header's checksums are renewed
+        else:
+            postings, step = parts[1], listing.BLOCK
+            crcs = [zlib.crc32(postings[at : at + step]) for at in range(0, len(postings), step)]
+            table = array("I", crcs).tobytes()
+            parts[0] = marshal.dumps((index_parts, layout, table, groups))
+    frame = FRAMES[name]
     key = data[12 : 12 + frame.key_size]
-    sealed = [main, postings, abstracts]
-    path.write_bytes(frame.pack_header(key, sealed) + b"".join(sealed))
+    path.write_bytes(frame.pack_header(key, parts) + b"".join(parts))
 
 
 @pytest.mark.parametrize("cut", [1, 1000])
@@ -360,41 +368,61 @@ SEALED = pytest.mark.parametrize("sealed", [False, True], ids=["checksum", "rese
 
 @SEALED
 @pytest.mark.parametrize("fill", [b"\xff", b"\x00", b"x"])
-def test_a_damaged_main_section_is_not_used(root: Path, fill: bytes, sealed: bool) -> None:
-    main, postings, _, _ = sections(root)
-    damage(root, main, postings - main, fill)
+@pytest.mark.parametrize("name", [listing.LISTING_FILE, listing.SEARCH_CACHE, PAPERS_CACHE])
+def test_a_damaged_main_section_is_not_used(
+    root: Path, fill: bytes, sealed: bool, name: str
+) -> None:
+    """The first section of each file the listing reads: its own main section (the index's
+    fingerprint), search-index.bin's (the vocabulary, layout, block checksums) and
+    papers.cache's (the columns `list` prints)."""
+    main, end = sections(root, name)[:2]
+    damage(root, main, end - main, fill, name)
     if sealed:
-        reseal(root)
+        reseal(root, name)
     assert listing.load(root) is None
 
 
-def test_one_changed_byte_of_the_main_section_is_not_used(root: Path) -> None:
-    main, postings, _, _ = sections(root)
-    path = root / listing.LISTING_FILE
+@pytest.mark.parametrize("name", [listing.SEARCH_CACHE, PAPERS_CACHE])
+def test_one_changed_byte_of_a_main_section_is_not_used(root: Path, name: str) -> None:
+    main, end = sections(root, name)[:2]
+    path = root / name
     data = bytearray(path.read_bytes())
-    # A byte inside the papers' strings: the columns would still unmarshal and type-check.
-    at = data.index(b"diffusion", main, postings)
+    # A byte inside a token or a paper's text: it would still unmarshal and type-check.
+    at = data.index(b"iffusion", main, end)
     data[at] ^= 0x01
     path.write_bytes(bytes(data))
     assert listing.load(root) is None
 
 
+def test_a_changed_fingerprint_is_not_used(root: Path) -> None:
+    """The listing names the index of its papers; resealed, it names another: not used."""
+    main, end = sections(root)[:2]
+    path = root / listing.LISTING_FILE
+    data = bytearray(path.read_bytes())
+    data[end - 1] ^= 0x01  # the fingerprint's last hex digit
+    path.write_bytes(bytes(data))
+    assert listing.load(root) is None
+    reseal(root)
+    assert listing.load(root) is None
+
+
 @SEALED
 def test_damaged_postings_raise_before_any_result(root: Path, sealed: bool) -> None:
-    _, postings, abstracts, _ = sections(root)
-    damage(root, postings, abstracts - postings)  # every offset points past the data
+    _, postings, end = sections(root, listing.SEARCH_CACHE)
+    damage(root, postings, end - postings, b"\xff", listing.SEARCH_CACHE)  # offsets past data
     if sealed:
-        reseal(root)
+        reseal(root, listing.SEARCH_CACHE)
     with listing.load(root) as shelf, pytest.raises(ListingUnusable):
         shelf.engine().results("diffusion", {})
 
 
 @SEALED
 def test_postings_naming_papers_the_listing_lacks_raise(root: Path, sealed: bool) -> None:
-    _, _, abstracts, _ = sections(root)
-    damage(root, abstracts - 4000, 4000)  # the end of the abstract field's ids: 0xffffffff
+    _, _, end = sections(root, listing.SEARCH_CACHE)
+    # The end of the abstract field's ids (its postings come last): 0xffffffff.
+    damage(root, end - 4000, 4000, b"\xff", listing.SEARCH_CACHE)
     if sealed:
-        reseal(root)
+        reseal(root, listing.SEARCH_CACHE)
     with listing.load(root) as shelf:
         assert shelf.index is not None
         column = shelf.index.postings["abstract"]
@@ -404,7 +432,7 @@ def test_postings_naming_papers_the_listing_lacks_raise(root: Path, sealed: bool
 
 @SEALED
 def test_damaged_abstracts_raise_only_when_read(root: Path, sealed: bool) -> None:
-    _, _, abstracts, end = sections(root)
+    _, abstracts, end = sections(root)
     damage(root, abstracts, end - abstracts, b"\x00")
     if sealed:
         reseal(root)
@@ -417,23 +445,32 @@ def test_damaged_abstracts_raise_only_when_read(root: Path, sealed: bool) -> Non
 
 
 def test_one_changed_byte_of_the_abstracts_raises_when_read(root: Path) -> None:
-    _, _, abstracts, end = sections(root)
+    _, abstracts, end = sections(root)
     path = root / listing.LISTING_FILE
     data = bytearray(path.read_bytes())
-    at = (abstracts + end) // 2  # compressed: any byte of the folded text or the places
+    at = (abstracts + end) // 2  # compressed: any byte of the folded text
     data[at] ^= 0x20
     path.write_bytes(bytes(data))
     with listing.load(root) as shelf, pytest.raises(ListingUnusable):
         shelf.papers[0].abstract  # noqa: B018 (reading it is the test)
 
 
+def test_damaged_places_in_papers_cache_are_not_used(root: Path) -> None:
+    _, _, places, lengths, _ = sections(root, PAPERS_CACHE)
+    path = root / PAPERS_CACHE
+    data = bytearray(path.read_bytes())
+    data[(places + lengths) // 2] ^= 0x5A
+    path.write_bytes(bytes(data))
+    assert listing.load(root) is None
+
+
 def test_one_changed_bit_of_a_posting_block_raises_when_a_search_reads_it(root: Path) -> None:
     with listing.load(root) as shelf:
         expected = results(shelf.engine(), "diffusion", {})
-    _, postings, abstracts, _ = sections(root)
-    path = root / listing.LISTING_FILE
+    _, postings, end = sections(root, listing.SEARCH_CACHE)
+    path = root / listing.SEARCH_CACHE
     data = bytearray(path.read_bytes())
-    last_block = postings + (abstracts - postings - 1) // listing.BLOCK * listing.BLOCK
+    last_block = postings + (end - postings - 1) // listing.BLOCK * listing.BLOCK
     data[last_block + 1] ^= 0x10
     path.write_bytes(bytes(data))
     with listing.load(root) as shelf:
@@ -447,8 +484,8 @@ def test_one_changed_bit_of_a_posting_block_raises_when_a_search_reads_it(root: 
 
 def test_a_search_reads_only_the_postings_blocks_it_needs(root: Path) -> None:
     """`list` stays lazy: a word reads a few blocks of the postings, not the section."""
-    _, postings, abstracts, _ = sections(root)
-    blocks = -(-(abstracts - postings) // listing.BLOCK)
+    _, postings, end = sections(root, listing.SEARCH_CACHE)
+    blocks = -(-(end - postings) // listing.BLOCK)
     with listing.load(root) as shelf:
         assert len(shelf.engine().results("diffusion", {})) > 0
         assert shelf.index is not None
@@ -493,12 +530,10 @@ def test_no_listing_is_written_without_a_papers_key(root: Path) -> None:
 
 
 def test_a_file_backed_index_is_not_saved_again(root: Path) -> None:
-    library = Library.open(root, seed=False)
-    key = library.papers_key
-    assert key is not None
+    before = (root / listing.SEARCH_CACHE).read_bytes()
     with listing.load(root) as shelf:
-        assert shelf.index is not None
-        assert listing.save(root, key, library.papers(), shelf.index) is False
+        assert shelf.index.save(root / listing.SEARCH_CACHE) is False
+    assert (root / listing.SEARCH_CACHE).read_bytes() == before
 
 
 def test_an_unwritable_listing_is_not_an_error(root: Path) -> None:

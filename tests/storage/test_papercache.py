@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import marshal
 import os
@@ -49,7 +50,7 @@ papers_strategy = st.lists(
 )
 
 
-HEADER_SIZE = papercache._FILE.header.size
+HEADER_SIZE = papercache.FILE.header.size
 
 
 def write_papers_json(directory: Path, papers: list[Paper]) -> tuple[StatKey, Places | None]:
@@ -79,23 +80,42 @@ def load(path: Path, key: StatKey | None = None) -> list[Paper] | None:
     return None if found is None else found[0]
 
 
-def sections_of(path: Path) -> tuple[bytes, bytes, bytes]:
-    """The three sections of a cache file: the columns, the places, the abstracts' lengths."""
+def sections_of(path: Path) -> tuple[bytes, bytes, bytes, bytes]:
+    """The four sections of a cache file: the listed columns, the other columns, the places,
+    the abstracts' lengths."""
     data = path.read_bytes()
-    main_length, _, places_length = struct.unpack_from("<QIQ", data, 8 + 4 + 24)
-    places_at = HEADER_SIZE + main_length
-    lengths_at = places_at + places_length
-    return data[HEADER_SIZE:places_at], data[places_at:lengths_at], data[lengths_at:]
+    lengths = struct.unpack_from("<QIQIQIQI", data, 8 + 4 + 24)[0::2]
+    starts = [HEADER_SIZE]
+    for length in lengths:
+        starts.append(starts[-1] + length)
+    return tuple(data[a:b] for a, b in itertools.pairwise(starts))  # type: ignore[return-value]
 
 
 def write_raw(
-    path: Path, main: bytes, places: bytes, lengths: bytes, *, fmt: int = papercache.FORMAT
+    path: Path,
+    main: bytes,
+    others: bytes,
+    places: bytes,
+    lengths: bytes,
+    *,
+    fmt: int = papercache.FORMAT,
 ) -> None:
     """A cache file with any sections behind a header that matches papers.json beside it and
     the sections (their lengths and checksums): only the sections' own checks can refuse it."""
-    frame = CacheFile(papercache.MAGIC, fmt, key_size=24, sections=3)
-    header = frame.pack_header(stat_key_bytes(json_key(path)), [main, places, lengths])
-    path.write_bytes(header + main + places + lengths)
+    frame = CacheFile(papercache.MAGIC, fmt, key_size=24, sections=4)
+    sections = [main, others, places, lengths]
+    header = frame.pack_header(stat_key_bytes(json_key(path)), sections)
+    path.write_bytes(header + b"".join(sections))
+
+
+def payloads(fields: list[str], columns: list[list[object]]) -> tuple[bytes, bytes]:
+    """The two column sections of `fields` and `columns` (of every field but the abstract),
+    split where papers.cache splits them: the listed fields, then the others."""
+    cut = len(papercache.LISTED_FIELDS)
+    return (
+        marshal.dumps((tuple(fields[:cut]), tuple(map(tuple, columns[:cut])))),
+        marshal.dumps((tuple(fields[cut:]), tuple(map(tuple, columns[cut:])))),
+    )
 
 
 # -- the module on its own --------------------------------------------------------------------
@@ -182,12 +202,13 @@ def test_truncated_cache_is_none(tmp_path: Path, keep: int) -> None:
 def test_garbage_and_other_formats_are_none(tmp_path: Path) -> None:
     path = tmp_path / papercache.CACHE_FILE
     assert save(path, make_papers(2))
-    main, places, lengths = sections_of(path)
+    main, others, places, lengths = sections_of(path)
     path.write_bytes(b"\x00" * 200)
     assert load(path) is None
-    write_raw(path, main, places, lengths, fmt=papercache.FORMAT + 1)
+    write_raw(path, main, others, places, lengths, fmt=papercache.FORMAT + 1)
     assert load(path) is None
-    write_raw(path, main, places, lengths)  # the same bytes with this format's header: fine again
+    # The same bytes with this format's header: fine again.
+    write_raw(path, main, others, places, lengths)
     assert load(path) == make_papers(2)
     path.write_bytes(b"NOTMAGIC" + path.read_bytes()[8:])
     assert load(path) is None
@@ -196,10 +217,10 @@ def test_garbage_and_other_formats_are_none(tmp_path: Path) -> None:
 def test_garbled_payload_is_none(tmp_path: Path) -> None:
     path = tmp_path / papercache.CACHE_FILE
     assert save(path, make_papers(4))
-    main, places, lengths = sections_of(path)
+    main, others, places, lengths = sections_of(path)
     garbled = bytearray(main)
     garbled[len(garbled) // 2 :] = b"\xff" * (len(garbled) - len(garbled) // 2)
-    write_raw(path, bytes(garbled), places, lengths)
+    write_raw(path, bytes(garbled), others, places, lengths)
     assert load(path) is None
 
 
@@ -210,7 +231,7 @@ def test_places_that_do_not_fit_papers_json_are_never_read(tmp_path: Path, damag
     its own checks, takes papers.json's own, and removes the cache that lied."""
     path = tmp_path / papercache.CACHE_FILE
     assert save(path, make_papers(4))
-    main, raw, lengths = sections_of(path)
+    main, others, raw, lengths = sections_of(path)
     places = Places.from_bytes(raw, 4)
     assert places is not None
     if damage == "an offset":
@@ -222,7 +243,7 @@ def test_places_that_do_not_fit_papers_json_are_never_read(tmp_path: Path, damag
     damaged = places.to_bytes()
     if damage == "one place short":
         damaged = Places(places.offsets[:3], places.lengths[:3], places.crcs[:3]).to_bytes()
-    write_raw(path, main, damaged, lengths)
+    write_raw(path, main, others, damaged, lengths)
     loaded = load(path)
     if damage == "one place short":
         assert loaded is None
@@ -230,7 +251,8 @@ def test_places_that_do_not_fit_papers_json_are_never_read(tmp_path: Path, damag
         assert loaded is not None
         assert [paper.abstract for paper in loaded] == [p.abstract for p in make_papers(4)]
         assert not path.exists()  # the next open reads papers.json and writes a new one
-    write_raw(path, main, raw, lengths)  # undamaged: used, so the check above is about the damage
+    # Undamaged: used, so the check above is about the damage.
+    write_raw(path, main, others, raw, lengths)
     assert load(path) == make_papers(4)
     assert path.exists()
 
@@ -238,11 +260,11 @@ def test_places_that_do_not_fit_papers_json_are_never_read(tmp_path: Path, damag
 def test_a_place_outside_papers_json_is_none(tmp_path: Path) -> None:
     path = tmp_path / papercache.CACHE_FILE
     assert save(path, make_papers(3))
-    main, raw, lengths = sections_of(path)
+    main, others, raw, lengths = sections_of(path)
     places = Places.from_bytes(raw, 3)
     assert places is not None
     places.offsets[1] = (tmp_path / "papers.json").stat().st_size - 3
-    write_raw(path, main, places.to_bytes(), lengths)
+    write_raw(path, main, others, places.to_bytes(), lengths)
     assert load(path) is None
 
 
@@ -250,10 +272,10 @@ def test_a_wrong_length_in_characters_is_never_trusted(tmp_path: Path) -> None:
     """The lengths section is checked against each abstract read (damage its checksum missed)."""
     path = tmp_path / papercache.CACHE_FILE
     assert save(path, make_papers(3))
-    main, raw, lengths = sections_of(path)
+    main, others, raw, lengths = sections_of(path)
     counts = array("I", lengths)
     counts[0] += 1
-    write_raw(path, main, raw, counts.tobytes())
+    write_raw(path, main, others, raw, counts.tobytes())
     loaded = load(path)
     assert loaded is not None
     assert loaded[0].abstract == make_papers(3)[0].abstract
@@ -335,17 +357,18 @@ def test_a_payload_that_does_not_fit_paper_is_none(tmp_path: Path, damage: str) 
     elif damage == "an abstract column":
         fields.insert(3, "abstract")
         columns.insert(3, [paper.abstract for paper in make_papers(3)])
-    payload = (tuple(fields), tuple(map(tuple, columns)))
+    main, others = payloads(fields, columns)
     if damage == "not a pair":
-        payload = (tuple(fields), tuple(map(tuple, columns)), "extra")  # type: ignore[assignment]
+        cut = len(papercache.LISTED_FIELDS)
+        main = marshal.dumps((tuple(fields[:cut]), tuple(map(tuple, columns[:cut])), "extra"))
     path = tmp_path / papercache.CACHE_FILE
     assert save(path, make_papers(3))
-    _, places, lengths = sections_of(path)
-    write_raw(path, marshal.dumps(payload), places, lengths)
+    _, _, places, lengths = sections_of(path)
+    write_raw(path, main, others, places, lengths)
     assert load(path) is None
     # The same file undamaged is used, so the check above is about the damage only.
-    intact = (papercache._FIELDS, tuple(map(tuple, columns_of(make_papers(3)))))
-    write_raw(path, marshal.dumps(intact), places, lengths)
+    main, others = payloads(list(papercache._FIELDS), columns_of(make_papers(3)))
+    write_raw(path, main, others, places, lengths)
     assert load(path) == make_papers(3)
 
 

@@ -38,8 +38,9 @@ QUERIES = ("quokka", "wombat", "diffus", "'burrows", "has:code", "learning")
 DAMAGES = [
     Damage(PAPERS_CACHE, "payload middle", "bit", in_section(PAPERS_CACHE, 0, 0.5)),
     Damage(PAPERS_CACHE, "a character", "char", in_text(PAPERS_CACHE, 0, b"ICML")),
-    Damage(PAPERS_CACHE, "abstract places", "bit", in_section(PAPERS_CACHE, 1, 0.5)),
-    Damage(SEARCH, "payload middle", "bit", in_section(SEARCH, 0, 0.5)),
+    Damage(PAPERS_CACHE, "abstract places", "bit", in_section(PAPERS_CACHE, 2, 0.5)),
+    Damage(SEARCH, "main middle", "bit", in_section(SEARCH, 0, 0.5)),
+    Damage(SEARCH, "postings middle", "bit", in_section(SEARCH, 1, 0.5)),
     Damage(SEARCH, "posting of diffusion", "bit", in_posting(SEARCH, "diffusion", "data")),
     Damage(RELATED, "payload middle", "bit", in_section(RELATED, 0, 0.5)),
     Damage(RELATED, "a neighbour's weight", "byte", in_neighbour_weight),
