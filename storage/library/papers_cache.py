@@ -15,8 +15,8 @@ times faster. `papers.cache` sits next to papers.json and is only ever a copy of
   the second for every other field but the abstract; a section is used only when its names are
   the fields this code expects and every value has its field's type, so a change to `Paper`
   or damage that the checksum missed makes the cache unused, never a crash. Equal values
-  (a venue, a source, an import time) are written once (marshal's references), so a load
-  makes one string of each, not one per paper;
+  (a venue, a source, an import time, a page) are written once (marshal's references), so a
+  load makes one object of each, not one per paper;
 - its third section is where each abstract lies in papers.json (`caches.places`), its fourth
   each abstract's length in characters: the abstracts, most of the corpus, are neither copied
   (format 2 held them all again: 154 MB beside a 169 MB papers.json at 100,000 papers) nor read
@@ -84,8 +84,6 @@ __all__ = [
 CACHE_FILE = PAPERS_CACHE
 _FIELDS = LISTED_FIELDS + OTHER_FIELDS
 """The fields the cache holds (all but the abstract), in the order its sections hold them."""
-_SHARED = frozenset({"venue", "sources", "imported_at", "kind", "year"})
-"""Columns whose values repeat from paper to paper: written as one object each."""
 _SETTERS = [getattr(Paper, name).__set__ for name in _FIELDS]
 """The slots' member descriptors: setting through them skips the frozen `__setattr__` (the
 abstract's is set by `model.set_abstracts`)."""
@@ -101,7 +99,11 @@ def save(path: Path, key: StatKey, papers: Iterable[Paper], places: Places | Non
     listed = list(papers)
     if places is None or len(places) != len(listed):
         return False
-    columns = [_column(listed, name) for name in _FIELDS]
+    # Equal values as one object (ids are unique): marshal then writes a repeat (a venue, an
+    # empty tuple, a name, a page) as a reference, and a load makes one object of each.
+    # Any: marshal takes these values (str, tuples of str, int, None) as they are.
+    shared: dict[Any, Any] = {}
+    columns = [_column(listed, name, None if name == "id" else shared) for name in _FIELDS]
     first = len(LISTED_FIELDS)
     try:
         main = marshal.dumps((LISTED_FIELDS, tuple(columns[:first])), MARSHAL_VERSION)
@@ -113,13 +115,11 @@ def save(path: Path, key: StatKey, papers: Iterable[Paper], places: Places | Non
     return FILE.save(path, stat_key_bytes(key), sections)
 
 
-def _column(papers: list[Paper], name: str) -> tuple[object, ...]:
-    """One field's values, equal ones as one object where they repeat (see `_SHARED`)."""
+def _column(papers: list[Paper], name: str, shared: dict[Any, Any] | None) -> tuple[Any, ...]:
+    """One field's values; with `shared`, each equal to one seen before as that object."""
     values = map(attrgetter(name), papers)
-    if name not in _SHARED:
+    if shared is None:
         return tuple(values)
-    # Any: marshal takes these values (str, tuples of str, int, None) as they are.
-    shared: dict[Any, Any] = {}
     return tuple(shared.setdefault(value, value) for value in values)
 
 

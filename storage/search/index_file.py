@@ -25,6 +25,7 @@ import marshal
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from papershelf.storage.caches.frame import MARSHAL_VERSION, CacheFile, checksum
 from papershelf.storage.search.filepostings import (
@@ -52,9 +53,11 @@ def save(path: Path, index: SearchIndex) -> bool:
     index held in memory: a missing cache only costs a build."""
     try:
         index.prefix_groups()  # what the first keys need, saved for the next process
-        parts, columns, groups = index.state()
+        # Any: plain values (str, int, bytes, tuples and lists of them) that marshal takes.
+        state: Any = index.state()
     except TypeError:
         return False  # postings read from a file, not held in memory
+    parts, columns, groups = state
     buffers: list[bytes] = []
     layout: list[tuple[int, int, int]] = []
     position = 0
