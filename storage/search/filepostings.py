@@ -1,8 +1,10 @@
-"""The postings of `listing.cache` left in the file: read with `os.pread` as a search asks for
-them, each `BLOCK` of bytes checked against its CRC-32 before any byte of it is used.
+"""The postings of `search-index.bin` left in the file for `papershelf list`: read with
+`os.pread` as a search asks for them, each `BLOCK` of bytes checked against its CRC-32 before
+any byte of it is used.
 
-Split out of `search.listing`, which owns the file's layout (header, columns, sections) and
-what `list` reads from it; this module owns reading its postings section safely.
+`search.index_file` owns the file's layout (header, main section, postings section) and opens
+it lazily; `search.listing` is what `list` reads; this module owns reading the postings
+section safely. (Before listing.cache format 7 the listing held a copy of these postings.)
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ class ListingUnusable(Exception):
 
 
 class ListingFile:
-    """The listing's open file, read at absolute positions (`os.pread`: no shared offset)."""
+    """A cache file `list` reads lazily, at absolute positions (`os.pread`: no shared offset)."""
 
     __slots__ = ("opened",)
 
@@ -106,7 +108,7 @@ class CheckedPostings:
 
 
 class FilePostings:
-    """One field's `FieldPostings` left in the listing file: the same answers, read on demand.
+    """One field's `FieldPostings` left in search-index.bin: the same answers, read on demand.
 
     `offsets` (vocabulary size + 1 words) and `data` (4-byte words) are at positions in the
     checked postings section. An offset that points outside `data`, or backwards, or a paper
