@@ -79,9 +79,9 @@ WEIGHT_SCALE = 65535
 """A weight (0 < w <= 1: the vectors are L2-normalised) is kept as `floor(w * WEIGHT_SCALE)`,
 at least 1, in two bytes: half the float32 weights' memory and disk (related-index.bin at
 100,000 papers: 65 MB to 50 MB). Rounding down keeps every score at or under the cosine of the
-full vectors, so at most 1; a score moves by at most 30 / 65535 (the query's weights sum to at
-most sqrt(30), each posting weight is off by under 1 / 65535), a rank only where two papers
-were that close."""
+full vectors, so at most 1; a score moves by under sqrt(30) / 65535 < 0.0001 (the query's 30
+weights sum to at most sqrt(30), each posting weight is off by under 1 / 65535), a rank only
+where two papers were that close."""
 
 BUILD_FINGERPRINT = zlib.crc32(
     repr(
