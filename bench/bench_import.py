@@ -19,7 +19,8 @@ too (the load is printed), and a busy machine inflates CPU time as well (by a th
 load average of 10 on 2 CPUs). `bench/bench_import.py --together OLD [--repeat N] [CORPUS ...]`
 runs the old and the new import at the same time, N times (default 3), with no worker process
 (or `--workers N`): both meet the same contention; their CPU times (with their workers'), wall
-times and peak RSS are printed.
+times and peak RSS are printed. `bench/bench_import.py --gc-time CORPUS` imports in this
+process and prints the CPU time spent collecting garbage (OLD first on PYTHONPATH for the old).
 """
 
 from __future__ import annotations
@@ -144,7 +145,40 @@ def together(old: Path, corpora: list[Path], repeat: int, workers: str = "0") ->
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
+def gc_time(corpus: Path) -> None:
+    """`papershelf import` of `corpus` in this process (into a temp library, no worker), with
+    the CPU time spent in garbage collections counted (`gc.callbacks`): none since the import
+    runs without collecting; run it with an old checkout first on PYTHONPATH to see the cost."""
+    import gc
+
+    from papershelf.cli.main import main as papershelf
+
+    spent = {"total": 0.0, "count": 0, "start": 0.0}
+
+    def timed(phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            spent["start"] = time.process_time()
+        else:
+            spent["total"] += time.process_time() - spent["start"]
+            spent["count"] += 1
+
+    os.environ["PAPERSHELF_IMPORT_WORKERS"] = "0"
+    gc.callbacks.append(timed)
+    with tempfile.TemporaryDirectory(prefix="papershelf-bench-") as directory:
+        start = time.process_time()
+        papershelf(["--db", directory, "import", str(corpus)])
+        cpu = time.process_time() - start
+    gc.callbacks.remove(timed)
+    print(
+        f"{corpus.name}: {cpu:.1f} s CPU, {spent['total']:.2f} s of it collecting "
+        f"({int(spent['count'])} collections)"
+    )
+
+
 def main() -> None:
+    if "--gc-time" in sys.argv:
+        gc_time(Path(sys.argv[sys.argv.index("--gc-time") + 1]))
+        return
     if "--together" in sys.argv:
         args = [arg for arg in sys.argv[1:] if arg != "--together"]
         repeat = 3
