@@ -14,6 +14,7 @@ from bisect import bisect_left
 from functools import lru_cache
 
 from papershelf.storage.names.acronyms import acronym_score, spelled_out
+from papershelf.storage.names.marked import marked_acronyms
 from papershelf.storage.names.phrases import lower_name, quoted_name, said_again, typed_phrase
 from papershelf.storage.names.words import (
     ACRONYM,
@@ -288,6 +289,9 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
     for start, end, style in styles:
         if style != "italic" and (name := styled_name(text, start, end)):
             found.append((3, start, name))
+    if styles:
+        # "**L**earnable **I**n-Context **Ve**ctor (LIVE)": the author marks the letters.
+        found.extend(marked_acronyms(text, styles))
     if not any(score >= 5 for score, _, _ in found):
         # Only when no cue names the method: "Medusa is a ..." is weaker evidence, and
         # finding sentence starts costs a scan of the text.
