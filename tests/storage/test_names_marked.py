@@ -104,3 +104,26 @@ def test_any_long_form_whose_bold_letters_spell_its_acronym_is_named_by_it(
         "samples them quickly, and it scales."
     )
     assert method_name(abstract) == acronym
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        (
+            "In this work, we present Guided-SUMmaries (GSUM), a framework that writes notes "
+            "for long documents. GSUM is cheap.",
+            "GSUM",
+        ),
+        (
+            "We propose Anchored-reCalibration (AC), which recalibrates scores after a shift.",
+            "Anchored-reCalibration",  # a two-capital short form names nothing
+        ),
+        # Capitals of a coined word ("GitHub") mark nothing: the word keeps its name.
+        ("We release GitHub-Issues (GHI), a corpus of bug reports.", "GitHub-Issues"),
+        ("We introduce Sketch2Mesh (S2M), a sketch-based modeller.", "Sketch2Mesh"),
+    ],
+)
+def test_capitals_marked_inside_a_hyphenated_word_name_the_acronym(
+    abstract: str, name: str
+) -> None:
+    assert method_name(abstract) == name
