@@ -52,8 +52,9 @@ _CUE = re.compile(
     r"our (?:[\w-]+ ){0,3}?(?:" + _NOUNS + r")s?\s*[:,]?|the resulting|"
     # "... and name the framework (as) M3-JEPA": a naming verb whose subject came before.
     r"(?:name|call)(?=\s+(?:the|this|our|it)\s)|"
-    # "We address this by proposing X, an ...": the paper's own means, as sure as "we propose".
-    r"by (?:propos|introduc|present)ing|"
+    # "We address this by proposing X, an ...", "by developing an approach, X (ACR)": the
+    # paper's own means, made with the verbs that follow "we" (weak._MAKES).
+    r"by (?:propos|introduc|present|develop|design|build|construct|devis|creat)ing|"
     r"(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
     re.IGNORECASE,
 )
@@ -67,6 +68,12 @@ _CUE_WORDS = (
     "by propos",
     "by introduc",
     "by present",
+    "by develop",
+    "by design",
+    "by build",
+    "by construct",
+    "by devis",
+    "by creat",
     "name",
     "call",
     "named",
