@@ -26,9 +26,8 @@ def acronym_score(text: str, window_start: int, start: int | None, match: re.Mat
     not the words' ("the normalized Transformer (nGPT)") names it when close to the cue.
     """
     if start is not None:
-        if " " not in text[start : match.start()].strip() and namelike(
-            strip_token(text[start : match.start()].strip())
-        ):
+        word = strip_token(text[start : match.start()].strip())
+        if " " not in word and namelike(word) and not marks_letters(word, match.group(1)):
             return 3  # "Prompting4Debugging (P4D)": the coined word is the name, not its short
         gap = text[window_start:start].split() if start >= window_start else None
         if gap is not None and (len(gap) <= 3 or (len(gap) <= 10 and gap[-1][-1] in _SET_OFF_ENDS)):
@@ -72,5 +71,24 @@ def spelled_out(
             continue  # (a two-capital short form, "(PP)", names nothing: the words name it)
         between = text[start : match.start()]
         if len(between.split()) <= 8 and not _PUNCTUATION.search(between):
-            return " " in between.strip() or " " in name
+            return (
+                " " in between.strip()
+                or " " in name
+                or marks_letters(strip_token(between.strip()), match.group(1))
+            )
     return False
+
+
+# A word part whose capitals mark letters of an English word: "PRInciples", "reSolution".
+_MARKED_PART = re.compile(r"[A-Z]{2,}[a-z]{3,}|[a-z]+[A-Z]+[a-z]{2,}")
+
+
+def marks_letters(word: str, acronym: str) -> bool:
+    """Whether one hyphenated word is a long form that marks its acronym's letters by capitals
+    inside its parts ("Situated-PRInciples (SPRI)"): the acronym names it, as it names a long
+    name of several words; a coined word ("Cell2Sentence (C2S)", "GitHub") does not."""
+    parts = word.split("-")
+    if len(parts) < 2 or not any(_MARKED_PART.fullmatch(part) for part in parts):
+        return False
+    capitals = "".join(ch for ch in word if ch.isupper()).casefold()
+    return capitals == "".join(ch for ch in acronym if ch.isalnum()).casefold()

@@ -14,6 +14,7 @@ from bisect import bisect_left
 from functools import lru_cache
 
 from papershelf.storage.names.acronyms import acronym_score, spelled_out
+from papershelf.storage.names.marked import marked_acronyms
 from papershelf.storage.names.phrases import lower_name, quoted_name, said_again, typed_phrase
 from papershelf.storage.names.words import (
     ACRONYM,
@@ -51,8 +52,9 @@ _CUE = re.compile(
     r"our (?:[\w-]+ ){0,3}?(?:" + _NOUNS + r")s?\s*[:,]?|the resulting|"
     # "... and name the framework (as) M3-JEPA": a naming verb whose subject came before.
     r"(?:name|call)(?=\s+(?:the|this|our|it)\s)|"
-    # "We address this by proposing X, an ...": the paper's own means, as sure as "we propose".
-    r"by (?:propos|introduc|present)ing|"
+    # "We address this by proposing X, an ...", "by developing an approach, X (ACR)": the
+    # paper's own means, made with the verbs that follow "we" (weak._MAKES).
+    r"by (?:propos|introduc|present|develop|design|build|construct|devis|creat)ing|"
     r"(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
     re.IGNORECASE,
 )
@@ -66,6 +68,12 @@ _CUE_WORDS = (
     "by propos",
     "by introduc",
     "by present",
+    "by develop",
+    "by design",
+    "by build",
+    "by construct",
+    "by devis",
+    "by creat",
     "name",
     "call",
     "named",
@@ -288,6 +296,9 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
     for start, end, style in styles:
         if style != "italic" and (name := styled_name(text, start, end)):
             found.append((3, start, name))
+    if styles:
+        # "**L**earnable **I**n-Context **Ve**ctor (LIVE)": the author marks the letters.
+        found.extend(marked_acronyms(text, styles))
     if not any(score >= 5 for score, _, _ in found):
         # Only when no cue names the method: "Medusa is a ..." is weaker evidence, and
         # finding sentence starts costs a scan of the text.

@@ -176,11 +176,11 @@ def _best(
 
 
 # A dataset or benchmark named: "our new dataset DySO", "HAIG-2.9M, a large-scale ... dataset",
-# "the GVLQA dataset", "the ChatRAG Bench".
+# "the GVLQA dataset", "the ChatRAG Bench", a long form's acronym: "... Answering (GVLQA) dataset".
 _DATA_WORDS = r"(?:dataset|benchmark|corpus|bench|testbed)s?\b"
 _DATA_BEFORE = re.compile(r"\b" + _DATA_WORDS + r"[\s,:]*$", re.IGNORECASE)
 _DATA_AFTER = re.compile(
-    r"(?:\s*\([^()]{1,30}\))?(?:\s*[,:]\s*(?:an?|the)\s+(?:[\w,-]+\s+){0,6}?|\s+)" + _DATA_WORDS,
+    r"\)?(?:\s*\([^()]{1,30}\))?(?:\s*[,:]\s*(?:an?|the)\s+(?:[\w,-]+\s+){0,6}?|\s+)" + _DATA_WORDS,
     re.IGNORECASE,
 )
 

@@ -47,11 +47,16 @@ _STYLE_OF = {
     "texttt": "code",
     "mathtt": "code",
 }
+_COMMANDS = "textbf|textit|emph|texttt|textsc|textrm|textsf|underline"
+# One command inside another: "\\underline{\\textbf{L}}earnable" marks a letter, a common way
+# to show which letters make an acronym (the outer command would be left in the text otherwise).
+_NESTED_TEXT = r"\\(?:" + _COMMANDS + r")\s*\{[^{}$]*\}"
+_NESTED = re.compile(r"\\(" + _COMMANDS + r")\s*\{([^{}$]*)\}")
 # Text-mode LaTeX outside math: escapes, styled text, the em dash; URLs are kept verbatim
 # (so `_` or `*` inside them is never emphasis).
 _TEXT = re.compile(
     r"(?P<url>\b(?:https?://|www\.)[^\s<>\"]+)"
-    r"|\\(?P<cmd>textbf|textit|emph|texttt|textsc|textrm|underline)\s*\{(?P<arg>[^{}$]*)\}"
+    r"|\\(?P<cmd>" + _COMMANDS + r")\s*\{(?P<arg>(?:[^{}$\\]|" + _NESTED_TEXT + r"|\\)*)\}"
     r"|\\(?P<esc>[%&#_$])"
     r"|(?<=\S)(?P<dash>---)(?=\S)"
     r"|\\(?P<word>textemdash|textendash)\b(?:\{\})?"
@@ -153,8 +158,13 @@ def _pieces(text: str) -> list[_Piece]:
         if match.group("url"):
             pieces.append(_Piece(match.start(), match.end(), match.group()))
         elif match.group("cmd"):
-            style = _STYLE_OF.get(match.group("cmd"))
-            pieces.append(_Piece(match.start(), match.end(), match.group("arg"), style))
+            style, arg = _STYLE_OF.get(match.group("cmd")), match.group("arg")
+            if "\\" in arg:
+                whole = _NESTED.fullmatch(arg)
+                if whole and style is None:  # "\\underline{\\textbf{L}}": the inner style
+                    style = _STYLE_OF.get(whole.group(1))
+                arg = _NESTED.sub(lambda inner: inner.group(2), arg)
+            pieces.append(_Piece(match.start(), match.end(), arg, style))
         elif match.group("esc"):
             pieces.append(_Piece(match.start(), match.end(), match.group("esc")))
         elif match.group("word"):

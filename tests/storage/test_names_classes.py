@@ -623,3 +623,17 @@ def test_we_provide_a_kind_and_its_name() -> None:
         "process model, Mutarex, with a kernel for mutation similarity."
     )
     assert method_name(abstract) == "Mutarex"
+
+
+@pytest.mark.parametrize(
+    "verb", ["developing", "designing", "building", "constructing", "devising", "creating"]
+)
+def test_by_making_a_named_thing_is_a_cue_like_by_proposing(verb: str) -> None:
+    abstract = (
+        f"We tackle client drift by {verb} a customised normalisation approach, Hybrid Layer "
+        "Scaling (HLS). HLS splits the statistics of each layer between clients. Code: "
+        "https://github.com/lab/HybridLS"
+    )
+    code_urls = ("https://github.com/lab/HybridLS",)
+    assert method_name(abstract, code_urls) == "HLS"
+    assert derive_name(abstract, code_urls=code_urls) == "HLS"
