@@ -539,8 +539,11 @@ class SearchIndex:
         if set(WORD_FIELDS) <= set(fields):
             for tier in tiers:
                 bits |= tier.bits
-        else:
-            for field in WORD_FIELDS:
+            return bits.bit_count()
+        for field in WORD_FIELDS:
+            if hi - lo > _BANDED_PREFIX_TOKENS:
+                bits |= self.range_bits(field, lo, hi)  # a broad prefix: cached, as its tiers
+            else:
                 bits |= self.tids_bits(field, range(lo, hi))
         return bits.bit_count()
 

@@ -113,3 +113,16 @@ def test_a_word_in_few_papers_finds_a_far_more_common_one_typo_away() -> None:
     assert found(papers, "shard") == {"shard", *(f"shared{i}" for i in range(TYPO_ODDS))}
     # One paper fewer holding `shared`: under the odds, `shard` means itself.
     assert found(papers[:-1], "shard") == {"shard"}
+
+
+def test_a_field_key_weighs_typos_against_the_word_in_every_field() -> None:
+    # `shard` is in 3 abstracts and no title; `shared` in 10 titles, under TYPO_ODDS x 3.
+    # `title:shard` counts the word's papers over name, title and abstract as `shard` does, so
+    # it finds a subset of what `shard` finds (before, counted in titles only, it would take
+    # every "Shared" title for a typo while `shard` alone did not).
+    papers = [
+        *(paper(f"shard{i}", f"Databases {i}", "Each shard holds rows.") for i in range(3)),
+        *(paper(f"shared{i}", f"Shared encoders {i}", "A backbone.") for i in range(10)),
+    ]
+    assert found(papers, "shard") == {"shard0", "shard1", "shard2"}
+    assert found(papers, "title:shard") == set()
