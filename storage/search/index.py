@@ -482,9 +482,6 @@ class SearchIndex:
         vocab, words = self.vocab, self.vocabulary
         lo, hi = words.prefix_range(word)
         exact = lo if lo < hi and vocab[lo] == word else None
-        # Token id -> quality, outside the prefix range: typos a person likely made (`likely`).
-        extra = self._likely_typos(word, exact, words.typo_matches(word, lo, hi))
-        typo_tokens = frozenset(vocab[tid] for tid in extra)
         infix = words.infix_matches(word) if len(word) >= 3 else []
         start = lo + 1 if exact is not None else lo
         bands = self._prefix_bands(start, hi)
@@ -500,6 +497,7 @@ class SearchIndex:
         if "abstract" in fields:
             # The same matches among the tokens an abstract says twice or more score higher.
             columns.append(("repeats", "abstract", REPEATED_WEIGHT))
+        # The word as typed: itself and the tokens it starts.
         for column, field, weight in columns:
             if exact is not None:
                 bits = held[column] if column in held else self.tids_bits(column, (exact,))
@@ -509,12 +507,20 @@ class SearchIndex:
                     idf = min(idf, exact_idf)  # no completion says more than the word itself
                 bits = self.tids_bits(column, tids) if tids else self.range_bits(column, start, hi)
                 tiers.append(Tier(weight * PREFIX, field, bits, prefix=True, idf=idf))
+        # Token id -> quality, outside the prefix range: typos a person likely made, weighed
+        # against what the word finds as typed (`quality.likely_typos`).
+        found = words.typo_matches(word, lo, hi)
+        if found:
+            typed = self._typed_count(fields, tiers, lo, hi)
+            found = likely_typos(found, typed, self.token_count)
+        typo_tokens = frozenset(vocab[tid] for tid in found)
+        for column, field, weight in columns:
             by_quality: defaultdict[int, list[int]] = defaultdict(list)
-            for tid, quality in extra.items():
+            for tid, quality in found.items():
                 by_quality[quality].append(tid)
             if field in INFIX_FIELDS:
                 for tid in infix:
-                    if extra.get(tid, 0) < INFIX:
+                    if found.get(tid, 0) < INFIX:
                         by_quality[INFIX].append(tid)
             for quality, tids in by_quality.items():
                 tiers.append(Tier(weight * quality, field, self.tids_bits(column, tids)))
@@ -524,6 +530,24 @@ class SearchIndex:
         for tier in tiers:
             bits |= tier.bits
         return WordMatch(word, tuple(tiers), bits, typo_tokens)
+
+    def _typed_count(self, fields: tuple[str, ...], tiers: Sequence[Tier], lo: int, hi: int) -> int:
+        """How many papers hold the word as typed (vocab[lo:hi]: itself or a token it starts)
+        in name, title or abstract, whatever `fields` it looks in (`title:x` finds a subset of
+        what `x` finds): from `tiers`, the word's as typed, when they cover those fields."""
+        if lo >= hi:
+            return 0
+        bits = 0
+        if set(WORD_FIELDS) <= set(fields):
+            for tier in tiers:
+                bits |= tier.bits
+            return bits.bit_count()
+        for field in WORD_FIELDS:
+            if hi - lo > _BANDED_PREFIX_TOKENS:
+                bits |= self.range_bits(field, lo, hi)  # a broad prefix: cached, as its tiers
+            else:
+                bits |= self.tids_bits(field, range(lo, hi))
+        return bits.bit_count()
 
     def _prefix_bands(self, start: int, hi: int) -> list[tuple[float, list[int]]]:
         """The tokens vocab[start:hi] a word is a prefix of, in bands of rarity: (the idf of
@@ -562,14 +586,6 @@ class SearchIndex:
                 self._counts.clear()
             self._counts[tid] = count
         return count
-
-    def _likely_typos(self, word: str, exact: int | None, found: dict[int, int]) -> dict[int, int]:
-        """The typo matches of `word` worth searching for (`quality.likely_typos`), the same
-        whatever fields the word looks in (`title:x` finds a subset of what `x` finds)."""
-        if not found:
-            return found
-        exact_count = None if exact is None else self.token_count(exact)
-        return likely_typos(found, exact_count, self.token_count)
 
 
 def _count(posting: Posting) -> int:

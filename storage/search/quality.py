@@ -79,32 +79,36 @@ T = TypeVar("T")
 RARE_TYPO = 2
 """A token in at most this many papers, one typo from a word the user typed right, is taken
 for a misspelling of it in those papers (`difusion` in a title is found by `diffusion`)."""
+TYPO_ODDS = 10
+"""How many times as many papers as the word finds as typed a token one typo away must be in
+to be searched for too: a word people type is far likelier meant as typed than as a typo of
+another (`stage` is not state, `count` not contextual), unless the other is far more common
+(`shard`, in a few papers, cut from shared)."""
 
 
-def likely_typos(
-    found: Mapping[T, int], exact_count: int | None, count: Callable[[T], int]
-) -> dict[T, int]:
+def likely_typos(found: Mapping[T, int], typed: int, count: Callable[[T], int]) -> dict[T, int]:
     """The typo matches (token -> typo quality) worth searching for: the noisy channel of
     spelling correction, how likely the typo times how common the word meant.
 
     - Two typos only when no token is one typo away: `transfomer` is transformer, not also
       transfer.
-    - A word that is itself a token (`exact_count`: the papers holding it) has only one-typo
-      matches, to tokens at least as common (`count`: papers holding a token in name, title or
-      abstract), or rare (in at most `RARE_TYPO` papers: a misspelling in a paper's text):
-      `model` finds mdoels but not modal and moderate; `langauge`, in one paper, finds
-      language.
+    - A word that finds papers as typed (`typed`: the papers holding it or a token it starts)
+      has only one-typo matches, to tokens in at least `TYPO_ODDS` times as many papers
+      (`count`: papers holding a token in name, title or abstract), or rare (in at most
+      `RARE_TYPO` papers: a misspelling in a paper's text): `model` finds mdoels but not modal
+      and moderate, `stage` not state; `langauge`, in one paper, finds language.
     """
     if not found:
         return dict(found)
     kept = dict(found)
-    if exact_count is not None or any(q >= FUZZY_PREFIX1 for q in kept.values()):
+    if typed or any(q >= FUZZY_PREFIX1 for q in kept.values()):
         kept = {token: q for token, q in kept.items() if q >= FUZZY_PREFIX1}
-    if exact_count is not None:
+    if typed:
+        least = TYPO_ODDS * typed
         kept = {
             token: q
             for token, q in kept.items()
-            if count(token) >= exact_count or count(token) <= RARE_TYPO
+            if count(token) >= least or count(token) <= RARE_TYPO
         }
     return kept
 

@@ -20,6 +20,7 @@ class ReferenceTypos:
 
     def __init__(self, papers: Sequence[Paper]) -> None:
         self.counts: dict[str, int] = {}
+        self.held: list[set[str]] = []
         vocab: set[str] = set()
         for paper in papers:
             held: set[str] = set()
@@ -27,6 +28,7 @@ class ReferenceTypos:
                 held |= field_tokens(field, getattr(paper, field) or "")
             for token in held:
                 self.counts[token] = self.counts.get(token, 0) + 1
+            self.held.append(held)
             vocab |= held | field_tokens("authors", ", ".join(paper.authors))
         self.vocab = sorted(vocab)
         self.kept = cache(self._kept)
@@ -39,8 +41,9 @@ class ReferenceTypos:
             for token in self.vocab
             if not token.startswith(word) and (quality := match_quality(word, token, False, known))
         }
-        exact = self.counts.get(word, 0) if word in self.counts or word in self.vocab else None
-        return frozenset(likely_typos(found, exact, lambda t: self.counts.get(t, 0)))
+        # The papers holding the word as typed: itself or a token it starts.
+        typed = sum(1 for held in self.held if any(t.startswith(word) for t in held))
+        return frozenset(likely_typos(found, typed, lambda t: self.counts.get(t, 0)))
 
     def _known(self, word: str) -> bool:
         """Whether any token starts with `word` (a 4-letter word no token starts has typos)."""
