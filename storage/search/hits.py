@@ -158,8 +158,11 @@ class Results(Sequence[Hit]):
         self._scores: list[float] = []
         self._fields: list[str] = []
         self._bits: int | None = None
-        self._pending: deque[tuple[int, Callable[[], None]]] = deque()
-        """Groups added later: (their number of papers, what adds them), in rank order."""
+        self._pending: deque[tuple[int, Callable[[Results], None]]] = deque()
+        """Groups added later: (their number of papers, what adds them to the Results it is
+        given), in rank order. Never a callable holding this Results: that cycle kept every
+        search's bitsets alive until a full collection, which the app holds off while typing
+        (hundreds of MB at 100k papers)."""
         self._count = 0
         """Hits, those pending included."""
         self._later_bits = 0
@@ -183,8 +186,8 @@ class Results(Sequence[Hit]):
                 self._count += len(indices)
                 self._direct = True
 
-    def add_later(self, group: int, fill: Callable[[], None]) -> None:
-        """Append the papers of bitset `group` (one score), which `fill()` adds, in their
+    def add_later(self, group: int, fill: Callable[[Results], None]) -> None:
+        """Append the papers of bitset `group` (one score), which `fill(self)` adds, in their
         order, with `add` when first read."""
         count = group.bit_count()
         if count:
@@ -203,7 +206,7 @@ class Results(Sequence[Hit]):
             pending = self._pending
             while pending and (index < 0 or len(self._order) <= index):
                 _, fill = pending[0]
-                fill()
+                fill(self)
                 pending.popleft()
 
     def _filled(self) -> array[int]:
