@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import re
+from array import array
 from bisect import bisect_left
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
@@ -33,6 +33,7 @@ from papershelf.storage.search.highlight import (
 )
 from papershelf.storage.search.hits import NO_DETAILS, Hit, Results
 from papershelf.storage.search.index import Progress, SearchIndex
+from papershelf.storage.search.lru import Lru
 from papershelf.storage.search.parse import (
     MAX_QUERY_TERMS,
     TOKEN_RE,
@@ -62,6 +63,8 @@ __all__ = [
 ]
 
 _SUBSTRING_CACHE_SIZE = 256
+_SUBSTRING_CACHE_BYTES = 8 << 20
+"""Exact terms' papers kept for the next keys (`substring_ids`): 4 bytes a paper."""
 _FROM_INDEX_CHARS = 3
 """An exact term this long or longer is answered from the index. `'d` and `'di` are in most
 tokens: ORing their postings took 2 s and 150 ms at 100k papers, scanning the abstracts 70 and
@@ -70,6 +73,10 @@ _READ_AT_MOST = 2000
 """Candidates of an exact phrase read one by one (each abstract converted as shown); above
 this, the folded abstracts are scanned (`substring_ids`, made once)."""
 _RESULT_CACHE_SIZE = 16
+_RESULT_CACHE_BYTES = 24 << 20
+"""Recent searches' results kept (`Results.nbytes`): at 100k papers one that matches every
+paper is ~0.4 MB listed, so the 16 fit; a cache bounded by entries alone held hundreds of MB
+once their bitsets and explanations were counted."""
 
 
 _VENUE_YEAR = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
@@ -185,10 +192,14 @@ class SearchEngine:
         self._position = {paper_id: i for i, paper_id in enumerate(self._ids)}
         self._all_hits: Results | None = None
         self._entries_cache: EntryData | None = None
-        self._results: OrderedDict[str, Results] = OrderedDict()
+        self._results: Lru[str, Results] = Lru(
+            _RESULT_CACHE_BYTES, _RESULT_CACHE_SIZE, Results.nbytes
+        )
         self._texts: dict[str, list[str]] = {}
         self._sorted: dict[str, tuple[list[str], list[int]]] = {}
-        self._substrings: dict[tuple[str, str], list[int]] = {}
+        self._substrings: Lru[tuple[str, str], Sequence[int]] = Lru(
+            _SUBSTRING_CACHE_BYTES, _SUBSTRING_CACHE_SIZE, _ids_weight
+        )
         self._flags: _PaperFlags | None = None
         self._scan: AbstractScan | None = None
 
@@ -244,7 +255,7 @@ class SearchEngine:
             ]
         return texts
 
-    def substring_ids(self, field: str, value: str) -> list[int]:
+    def substring_ids(self, field: str, value: str) -> Sequence[int]:
         """Papers whose lower-case `field` contains `value` (cached per value).
 
         Typing `'diffusion` one key at a time asks for `'d`, `'di`, ...: each answer is found
@@ -259,23 +270,17 @@ class SearchEngine:
         if within is None and len(value) > 1:
             within = self._substrings.get((field, value[1:]))
         if field == "abstract" and self._scans_abstracts():
-            ids = self.abstract_scan().ids(value, within)
-            return self._keep_substrings(key, ids)
+            found = array("I", self.abstract_scan().ids(value, within))
+            return self._substrings.put(key, found)
         texts = self._lower(field)
         # C-level loops (compress over map): a Python loop cost as much as the search itself
-        # over 100k abstracts.
+        # over 100k abstracts. Kept as 4 bytes a paper, not a list of int objects (~36).
         if within is None:
-            ids = list(compress(range(len(texts)), map(contains, texts, repeat(value))))
+            ids = array("I", compress(range(len(texts)), map(contains, texts, repeat(value))))
         else:
-            found = map(contains, map(texts.__getitem__, within), repeat(value))
-            ids = list(compress(within, found))
-        return self._keep_substrings(key, ids)
-
-    def _keep_substrings(self, key: tuple[str, str], ids: list[int]) -> list[int]:
-        if len(self._substrings) > _SUBSTRING_CACHE_SIZE:
-            self._substrings.clear()
-        self._substrings[key] = ids
-        return ids
+            found_in = map(contains, map(texts.__getitem__, within), repeat(value))
+            ids = array("I", compress(within, found_in))
+        return self._substrings.put(key, ids)
 
     def _scans_abstracts(self) -> bool:
         """Whether exact terms find abstracts through the index (`AbstractScan`) instead of a
@@ -403,10 +408,10 @@ class SearchEngine:
         self._entry_data(entries)  # clears the kept results when the entries changed
         hits = self._results.get(parsed.text)
         if hits is None:
-            hits = SearchRun(self, parsed, entries).run()
-            self._results[parsed.text] = hits
-            if len(self._results) > _RESULT_CACHE_SIZE:
-                self._results.popitem(last=False)
-        else:
-            self._results.move_to_end(parsed.text)
+            hits = self._results.put(parsed.text, SearchRun(self, parsed, entries).run())
         return hits
+
+
+def _ids_weight(ids: Sequence[int]) -> int:
+    """The bytes of a kept list of paper positions (an `array('I')`)."""
+    return 64 + 4 * len(ids)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from array import array
 from bisect import bisect_right
@@ -208,6 +209,13 @@ class Results(Sequence[Hit]):
                 _, fill = pending[0]
                 fill(self)
                 pending.popleft()
+
+    def nbytes(self) -> int:
+        """About the bytes these results hold (for caches that keep recent searches): the
+        order of every hit once listed (4 bytes a hit) and the bitsets of the groups pending,
+        each taken as large as all of them together (an upper bound)."""
+        pending = len(self._pending) * 2 + 1  # each group's bitset, and its fields'
+        return 256 + 4 * self._count + pending * sys.getsizeof(self._later_bits)
 
     def _filled(self) -> array[int]:
         """The order of every hit (pending groups added first)."""
