@@ -14,11 +14,8 @@ from __future__ import annotations
 import contextlib
 import re
 from array import array
-from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import compress, repeat
-from operator import contains
 from pathlib import Path
 
 from papershelf.storage.model import Entry, Paper
@@ -43,6 +40,7 @@ from papershelf.storage.search.parse import (
 )
 from papershelf.storage.search.postings import bits_to_ids, ids_to_bits
 from papershelf.storage.search.run import EntryData, SearchRun
+from papershelf.storage.search.textcolumn import TextColumn
 from papershelf.storage.text.authors import authors_text
 from papershelf.storage.text.titles import display_title, marked_up, shown_text
 
@@ -195,8 +193,7 @@ class SearchEngine:
         self._results: Lru[str, Results] = Lru(
             _RESULT_CACHE_BYTES, _RESULT_CACHE_SIZE, Results.nbytes
         )
-        self._texts: dict[str, list[str]] = {}
-        self._sorted: dict[str, tuple[list[str], list[int]]] = {}
+        self._texts: dict[str, TextColumn] = {}
         self._substrings: Lru[tuple[str, str], Sequence[int]] = Lru(
             _SUBSTRING_CACHE_BYTES, _SUBSTRING_CACHE_SIZE, _ids_weight
         )
@@ -245,14 +242,13 @@ class SearchEngine:
         forms = [fold_text(display_title(text)), fold_text(text)]
         return forms if forms[0] != forms[1] else forms[:1]
 
-    def _lower(self, field: str) -> list[str]:
-        """The folded text of `field` of every paper (`_forms`, joined by a newline, which no
-        query value holds), built once for substring search."""
+    def _lower(self, field: str) -> TextColumn:
+        """The folded forms of `field` of every paper (`_forms`; a row's joined by a newline,
+        which no query value holds), built once for exact and `^` terms, kept compact."""
         texts = self._texts.get(field)
         if texts is None:
-            texts = self._texts[field] = [
-                "\n".join(self._forms(field, paper)) for paper in self._papers
-            ]
+            forms = self._forms
+            texts = self._texts[field] = TextColumn(forms(field, paper) for paper in self._papers)
         return texts
 
     def substring_ids(self, field: str, value: str) -> Sequence[int]:
@@ -272,15 +268,8 @@ class SearchEngine:
         if field == "abstract" and self._scans_abstracts():
             found = array("I", self.abstract_scan().ids(value, within))
             return self._substrings.put(key, found)
-        texts = self._lower(field)
-        # C-level loops (compress over map): a Python loop cost as much as the search itself
-        # over 100k abstracts. Kept as 4 bytes a paper, not a list of int objects (~36).
-        if within is None:
-            ids = array("I", compress(range(len(texts)), map(contains, texts, repeat(value))))
-        else:
-            found_in = map(contains, map(texts.__getitem__, within), repeat(value))
-            ids = array("I", compress(within, found_in))
-        return self._substrings.put(key, ids)
+        # Kept as 4 bytes a paper, not a list of int objects (~36).
+        return self._substrings.put(key, self._lower(field).containing(value, within))
 
     def _scans_abstracts(self) -> bool:
         """Whether exact terms find abstracts through the index (`AbstractScan`) instead of a
@@ -329,23 +318,9 @@ class SearchEngine:
         return ids_to_bits(found, len(papers))
 
     def prefix_ids(self, field: str, value: str) -> list[int]:
-        """Papers whose lower-case `field` starts with `value` (bisect over sorted texts)."""
-        table = self._sorted.get(field)
-        if table is None:
-            if field == "abstract":
-                # One form per paper, converted once for `'` terms already (`abstract:^x`).
-                pairs = sorted((form, i) for i, form in enumerate(self._lower(field)))
-            else:
-                pairs = sorted(
-                    (form, i)
-                    for i, paper in enumerate(self._papers)
-                    for form in self._forms(field, paper)
-                )
-            table = self._sorted[field] = ([text for text, _ in pairs], [i for _, i in pairs])
-        keys, ids = table
-        lo = bisect_left(keys, value)
-        hi = bisect_left(keys, value + "\U0010ffff", lo)
-        return sorted(set(ids[lo:hi]))
+        """Papers with a folded form of `field` starting with `value` (bisect over the forms
+        sorted, made on first use; the abstracts' are the ones `'` terms read)."""
+        return self._lower(field).starting(value)
 
     def warm(self, abstracts: bool = True) -> None:
         """Build every lazily built table now (call it from the worker that built the engine):
@@ -383,7 +358,6 @@ class SearchEngine:
         """Forget every cached table and result (for benchmarks of cold searches)."""
         self._index.clear_caches()
         self._texts.clear()
-        self._sorted.clear()
         self._substrings.clear()
         self._scan = None
         self._all_hits = None
