@@ -137,13 +137,13 @@ class TextColumn:
             order = self._sorted = self._sort_forms()
         if not order:
             return []
-        key = self._form
         if self._compact:
             data = _encode(value)
-            lo = bisect_left(order, data, key=key)
+            lo = bisect_left(order, data, key=self._form_bytes)
             # b"\xff" occurs in no UTF-8: every form starting with `value` sorts below this.
-            hi = bisect_left(order, data + b"\xff", lo, key=key)
+            hi = bisect_left(order, data + b"\xff", lo, key=self._form_bytes)
         else:
+            key = self._form_text
             lo = bisect_left(order, value, key=key)
             hi = bisect_left(order, value + "\U0010ffff", lo, key=key)
             # A form may start with `value` and go on with U+10FFFF itself: not below that.
@@ -151,11 +151,15 @@ class TextColumn:
                 hi += 1
         return sorted(set(map(self._form_rows.__getitem__, order[lo:hi])))
 
-    def _form(self, form: int) -> bytes | str:
+    def _form_bytes(self, form: int) -> bytes:
+        return bytes(self._blob[self._form_starts[form] : self._form_ends[form]])
+
+    def _form_text(self, form: int) -> str:
         start, end = self._form_starts[form], self._form_ends[form]
-        if self._compact:
-            return self._blob[start:end]
         return self._texts[self._form_rows[form]][start:end]
 
     def _sort_forms(self) -> array[int]:
-        return array("I", sorted(range(len(self._form_starts)), key=self._form))
+        forms = range(len(self._form_starts))
+        if self._compact:
+            return array("I", sorted(forms, key=self._form_bytes))
+        return array("I", sorted(forms, key=self._form_text))
