@@ -14,7 +14,9 @@ the corpus (~130 MB at 100,000 papers) once the abstracts themselves stayed in p
   abstract. A value of several runs (`'"diffusion model"`) is looked for among the papers
   holding every run, each abstract read (from papers.json) and compared whole; a value with no
   run at all (`'-`) reads every plain abstract.
-- a *marked-up* abstract's folded text is kept, as before, and compared directly.
+- a *marked-up* abstract's folded text is kept, as before, and compared directly; all of
+  them as one compact `TextColumn` (UTF-8, not a string each: a converted formula's Greek
+  letter made a whole string two bytes a character).
 
 The answer is the same set of papers the full copy gave; `tests/storage/test_abstract_scan.py`
 compares them on every value of a corpus.
@@ -22,6 +24,7 @@ compares them on every value of a corpus.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -31,6 +34,7 @@ from papershelf.storage.model import Paper
 from papershelf.storage.search.index import SearchIndex
 from papershelf.storage.search.parse import TOKEN_RE, fold_text
 from papershelf.storage.search.postings import bits_to_ids, ids_to_bits
+from papershelf.storage.search.textcolumn import TextColumn
 from papershelf.storage.text.titles import marked_up, shown_text
 
 __all__ = ["AbstractScan"]
@@ -45,15 +49,18 @@ class AbstractScan:
         """Reads every abstract once (the marked-up ones are kept folded)."""
         self._papers = papers
         self._index = index
-        self.marked: dict[int, str] = {}
-        """The folded text as shown of each marked-up abstract, by paper position."""
         plain: list[int] = []
+        marked = array("I")
         for position, paper in enumerate(papers):
-            text = paper.abstract
-            if marked_up(text):
-                self.marked[position] = fold_text(shown_text(text))
-            else:
-                plain.append(position)
+            (marked if marked_up(paper.abstract) else plain).append(position)
+        self._marked = marked
+        """The positions of the marked-up abstracts, ascending."""
+        self._marked_text = TextColumn(
+            ([fold_text(shown_text(papers[position].abstract))] for position in marked),
+            compact=True,
+        )
+        """Their folded text as shown, row by row in `_marked`'s order."""
+        self._marked_bits = ids_to_bits(marked, len(papers))
         self._plain = plain
         self._plain_bits = ids_to_bits(plain, len(papers))
         self._vocabulary: tuple[str, list[int]] | None = None
@@ -79,10 +86,21 @@ class AbstractScan:
             found = bits_to_ids(bits)
             if len(pieces) != 1 or pieces[0] != value:
                 found = self._compared(found, value)
-        marked = self.marked
-        keys = marked.keys() if within is None else [i for i in within if i in marked]
-        found += [i for i in keys if value in marked[i]]
+        found += self._marked_ids(value, within)
         return sorted(found)
+
+    def is_marked(self, position: int) -> bool:
+        """Whether paper `position`'s abstract is marked up (its folded text kept here)."""
+        return bool(self._marked_bits >> position & 1)
+
+    def _marked_ids(self, value: str, within: Sequence[int] | None) -> list[int]:
+        """The marked-up abstracts (of `within`) containing `value`, as paper positions."""
+        marked = self._marked
+        rows = None
+        if within is not None:
+            among = bits_to_ids(ids_to_bits(within, len(self._papers)) & self._marked_bits)
+            rows = [bisect_left(marked, position) for position in among]
+        return list(map(marked.__getitem__, self._marked_text.containing(value, rows)))
 
     def _compared(self, positions: Sequence[int], value: str) -> list[int]:
         """Those of the plain `positions` whose abstract (read now) contains `value`."""

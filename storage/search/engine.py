@@ -13,12 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import re
-from bisect import bisect_left
-from collections import OrderedDict
+from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import compress, repeat
-from operator import contains
 from pathlib import Path
 
 from papershelf.storage.model import Entry, Paper
@@ -33,6 +30,7 @@ from papershelf.storage.search.highlight import (
 )
 from papershelf.storage.search.hits import NO_DETAILS, Hit, Results
 from papershelf.storage.search.index import Progress, SearchIndex
+from papershelf.storage.search.lru import Lru
 from papershelf.storage.search.parse import (
     MAX_QUERY_TERMS,
     TOKEN_RE,
@@ -42,6 +40,7 @@ from papershelf.storage.search.parse import (
 )
 from papershelf.storage.search.postings import bits_to_ids, ids_to_bits
 from papershelf.storage.search.run import EntryData, SearchRun
+from papershelf.storage.search.textcolumn import TextColumn
 from papershelf.storage.text.authors import authors_text
 from papershelf.storage.text.titles import display_title, marked_up, shown_text
 
@@ -62,6 +61,8 @@ __all__ = [
 ]
 
 _SUBSTRING_CACHE_SIZE = 256
+_SUBSTRING_CACHE_BYTES = 8 << 20
+"""Exact terms' papers kept for the next keys (`substring_ids`): 4 bytes a paper."""
 _FROM_INDEX_CHARS = 3
 """An exact term this long or longer is answered from the index. `'d` and `'di` are in most
 tokens: ORing their postings took 2 s and 150 ms at 100k papers, scanning the abstracts 70 and
@@ -70,6 +71,10 @@ _READ_AT_MOST = 2000
 """Candidates of an exact phrase read one by one (each abstract converted as shown); above
 this, the folded abstracts are scanned (`substring_ids`, made once)."""
 _RESULT_CACHE_SIZE = 16
+_RESULT_CACHE_BYTES = 24 << 20
+"""Recent searches' results kept (`Results.nbytes`): at 100k papers one that matches every
+paper is ~0.4 MB listed, so the 16 fit; a cache bounded by entries alone held hundreds of MB
+once their bitsets and explanations were counted."""
 
 
 _VENUE_YEAR = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
@@ -185,10 +190,13 @@ class SearchEngine:
         self._position = {paper_id: i for i, paper_id in enumerate(self._ids)}
         self._all_hits: Results | None = None
         self._entries_cache: EntryData | None = None
-        self._results: OrderedDict[str, Results] = OrderedDict()
-        self._texts: dict[str, list[str]] = {}
-        self._sorted: dict[str, tuple[list[str], list[int]]] = {}
-        self._substrings: dict[tuple[str, str], list[int]] = {}
+        self._results: Lru[str, Results] = Lru(
+            _RESULT_CACHE_BYTES, _RESULT_CACHE_SIZE, Results.nbytes
+        )
+        self._texts: dict[str, TextColumn] = {}
+        self._substrings: Lru[tuple[str, str], Sequence[int]] = Lru(
+            _SUBSTRING_CACHE_BYTES, _SUBSTRING_CACHE_SIZE, _ids_weight
+        )
         self._flags: _PaperFlags | None = None
         self._scan: AbstractScan | None = None
 
@@ -234,17 +242,16 @@ class SearchEngine:
         forms = [fold_text(display_title(text)), fold_text(text)]
         return forms if forms[0] != forms[1] else forms[:1]
 
-    def _lower(self, field: str) -> list[str]:
-        """The folded text of `field` of every paper (`_forms`, joined by a newline, which no
-        query value holds), built once for substring search."""
+    def _lower(self, field: str) -> TextColumn:
+        """The folded forms of `field` of every paper (`_forms`; a row's joined by a newline,
+        which no query value holds), built once for exact and `^` terms, kept compact."""
         texts = self._texts.get(field)
         if texts is None:
-            texts = self._texts[field] = [
-                "\n".join(self._forms(field, paper)) for paper in self._papers
-            ]
+            forms = self._forms
+            texts = self._texts[field] = TextColumn(forms(field, paper) for paper in self._papers)
         return texts
 
-    def substring_ids(self, field: str, value: str) -> list[int]:
+    def substring_ids(self, field: str, value: str) -> Sequence[int]:
         """Papers whose lower-case `field` contains `value` (cached per value).
 
         Typing `'diffusion` one key at a time asks for `'d`, `'di`, ...: each answer is found
@@ -259,23 +266,10 @@ class SearchEngine:
         if within is None and len(value) > 1:
             within = self._substrings.get((field, value[1:]))
         if field == "abstract" and self._scans_abstracts():
-            ids = self.abstract_scan().ids(value, within)
-            return self._keep_substrings(key, ids)
-        texts = self._lower(field)
-        # C-level loops (compress over map): a Python loop cost as much as the search itself
-        # over 100k abstracts.
-        if within is None:
-            ids = list(compress(range(len(texts)), map(contains, texts, repeat(value))))
-        else:
-            found = map(contains, map(texts.__getitem__, within), repeat(value))
-            ids = list(compress(within, found))
-        return self._keep_substrings(key, ids)
-
-    def _keep_substrings(self, key: tuple[str, str], ids: list[int]) -> list[int]:
-        if len(self._substrings) > _SUBSTRING_CACHE_SIZE:
-            self._substrings.clear()
-        self._substrings[key] = ids
-        return ids
+            found = array("I", self.abstract_scan().ids(value, within))
+            return self._substrings.put(key, found)
+        # Kept as 4 bytes a paper, not a list of int objects (~36).
+        return self._substrings.put(key, self._lower(field).containing(value, within))
 
     def _scans_abstracts(self) -> bool:
         """Whether exact terms find abstracts through the index (`AbstractScan`) instead of a
@@ -324,23 +318,9 @@ class SearchEngine:
         return ids_to_bits(found, len(papers))
 
     def prefix_ids(self, field: str, value: str) -> list[int]:
-        """Papers whose lower-case `field` starts with `value` (bisect over sorted texts)."""
-        table = self._sorted.get(field)
-        if table is None:
-            if field == "abstract":
-                # One form per paper, converted once for `'` terms already (`abstract:^x`).
-                pairs = sorted((form, i) for i, form in enumerate(self._lower(field)))
-            else:
-                pairs = sorted(
-                    (form, i)
-                    for i, paper in enumerate(self._papers)
-                    for form in self._forms(field, paper)
-                )
-            table = self._sorted[field] = ([text for text, _ in pairs], [i for _, i in pairs])
-        keys, ids = table
-        lo = bisect_left(keys, value)
-        hi = bisect_left(keys, value + "\U0010ffff", lo)
-        return sorted(set(ids[lo:hi]))
+        """Papers with a folded form of `field` starting with `value` (bisect over the forms
+        sorted, made on first use; the abstracts' are the ones `'` terms read)."""
+        return self._lower(field).starting(value)
 
     def warm(self, abstracts: bool = True) -> None:
         """Build every lazily built table now (call it from the worker that built the engine):
@@ -378,7 +358,6 @@ class SearchEngine:
         """Forget every cached table and result (for benchmarks of cold searches)."""
         self._index.clear_caches()
         self._texts.clear()
-        self._sorted.clear()
         self._substrings.clear()
         self._scan = None
         self._all_hits = None
@@ -403,10 +382,10 @@ class SearchEngine:
         self._entry_data(entries)  # clears the kept results when the entries changed
         hits = self._results.get(parsed.text)
         if hits is None:
-            hits = SearchRun(self, parsed, entries).run()
-            self._results[parsed.text] = hits
-            if len(self._results) > _RESULT_CACHE_SIZE:
-                self._results.popitem(last=False)
-        else:
-            self._results.move_to_end(parsed.text)
+            hits = self._results.put(parsed.text, SearchRun(self, parsed, entries).run())
         return hits
+
+
+def _ids_weight(ids: Sequence[int]) -> int:
+    """The bytes of a kept list of paper positions (an `array('I')`)."""
+    return 64 + 4 * len(ids)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from array import array
 from bisect import bisect_right
@@ -158,8 +159,11 @@ class Results(Sequence[Hit]):
         self._scores: list[float] = []
         self._fields: list[str] = []
         self._bits: int | None = None
-        self._pending: deque[tuple[int, Callable[[], None]]] = deque()
-        """Groups added later: (their number of papers, what adds them), in rank order."""
+        self._pending: deque[tuple[int, Callable[[Results], None]]] = deque()
+        """Groups added later: (their number of papers, what adds them to the Results it is
+        given), in rank order. Never a callable holding this Results: that cycle kept every
+        search's bitsets alive until a full collection, which the app holds off while typing
+        (hundreds of MB at 100k papers)."""
         self._count = 0
         """Hits, those pending included."""
         self._later_bits = 0
@@ -183,8 +187,8 @@ class Results(Sequence[Hit]):
                 self._count += len(indices)
                 self._direct = True
 
-    def add_later(self, group: int, fill: Callable[[], None]) -> None:
-        """Append the papers of bitset `group` (one score), which `fill()` adds, in their
+    def add_later(self, group: int, fill: Callable[[Results], None]) -> None:
+        """Append the papers of bitset `group` (one score), which `fill(self)` adds, in their
         order, with `add` when first read."""
         count = group.bit_count()
         if count:
@@ -203,8 +207,15 @@ class Results(Sequence[Hit]):
             pending = self._pending
             while pending and (index < 0 or len(self._order) <= index):
                 _, fill = pending[0]
-                fill()
+                fill(self)
                 pending.popleft()
+
+    def nbytes(self) -> int:
+        """About the bytes these results hold (for caches that keep recent searches): the
+        order of every hit once listed (4 bytes a hit) and the bitsets of the groups pending,
+        each taken as large as all of them together (an upper bound)."""
+        pending = len(self._pending) * 2 + 1  # each group's bitset, and its fields'
+        return 256 + 4 * self._count + pending * sys.getsizeof(self._later_bits)
 
     def _filled(self) -> array[int]:
         """The order of every hit (pending groups added first)."""

@@ -19,13 +19,14 @@ from __future__ import annotations
 import os
 import sys
 from array import array
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from papershelf.storage.caches.frame import load_or_build
 from papershelf.storage.model import Paper, abstract_length
 from papershelf.storage.search.lengths import Lengths, length_code
+from papershelf.storage.search.lru import Lru, bitset_weight
 from papershelf.storage.search.parse import TOKEN_RE, fold_text, words_of
 from papershelf.storage.search.postings import (
     FieldPostings,
@@ -77,6 +78,15 @@ PARTS = ("format", "size", "vocab", "head", "head text", "head starts", "lengths
 of the tokens in names or titles (packed uint32), those tokens joined by newlines, where each
 starts in that text (packed uint32), and each paper's abstract length (`search.lengths`)."""
 _WORD_CACHE_SIZE = 512
+_WORD_CACHE_BYTES = 24 << 20
+"""Recent words' tiers (`match_word`), weighed by their bitsets: at 100k papers a short
+word's tiers are a few hundred KB, and 512 of them (the bound by number alone) over 100 MB."""
+_CONTAINING_CACHE_BYTES = 8 << 20
+"""Recent exact terms' papers (`containing_bits`): two bitsets each."""
+_GROUP_CACHE_SIZE = 1024
+_GROUP_CACHE_BYTES = 8 << 20
+"""Prefix groups worked out while typing (`range_bits`), beyond those saved with the index:
+before, every group ever asked for was kept."""
 _SAVED_PREFIX_TOKENS = 1000
 """A two- or three-letter prefix of this many tokens or more has its papers saved with the
 index: ORing its postings took tens of milliseconds of a keystroke at 100k papers (`co`, `con`)."""
@@ -158,10 +168,20 @@ class SearchIndex:
         self.vocabulary = Vocabulary(vocab, head, head_table)
         self.lengths = lengths if lengths is not None else Lengths(bytes(size))
         """Each paper's abstract length, for BM25's length normalisation (`search.lengths`)."""
-        self._group_cache: dict[tuple[str, int, int], int] = {}
-        self._containing: dict[tuple[str, str], tuple[int, int]] = {}
+        self._saved_groups: dict[tuple[str, int, int], int] = {}
+        """The prefix groups `prefix_groups` works out, saved with the index and kept."""
+        self._group_cache: Lru[tuple[str, int, int], int] = Lru(
+            _GROUP_CACHE_BYTES, _GROUP_CACHE_SIZE, bitset_weight
+        )
+        self._keep_groups = False
+        """Set while `prefix_groups` runs: the groups it asks for are saved ones."""
+        self._containing: Lru[tuple[str, str], tuple[int, int]] = Lru(
+            _CONTAINING_CACHE_BYTES, _WORD_CACHE_SIZE, _pair_weight
+        )
         self._counts: dict[int, int] = {}
-        self._words: OrderedDict[tuple[str, tuple[str, ...]], WordMatch] = OrderedDict()
+        self._words: Lru[tuple[str, tuple[str, ...]], WordMatch] = Lru(
+            _WORD_CACHE_BYTES, _WORD_CACHE_SIZE, _match_weight
+        )
 
     # --- building and caching --------------------------------------------------------------
 
@@ -257,7 +277,7 @@ class SearchIndex:
         length = bitset_words(self.size) * 4
         groups = tuple(
             (field, lo, hi, bits.to_bytes(length, "little"))
-            for (field, lo, hi), bits in self._group_cache.items()
+            for (field, lo, hi), bits in self._saved_groups.items()
         )
         return (self.parts(), columns, groups)
 
@@ -265,17 +285,21 @@ class SearchIndex:
         """Work out the papers of every first letter's tokens and of the broadest two- and
         three-letter prefixes, as the first keys of a query ask for them: seconds at 100k
         papers, saved with the index so that a process that loads it starts with them."""
-        for first in sorted({token[0] for token in self.vocab}):
-            self.match_word(first)
-        for length in (2, 3):
-            for prefix in sorted({token[:length] for token in self.vocab if len(token) > 1}):
-                lo, hi = self.vocabulary.prefix_range(prefix)
-                if hi - lo < _SAVED_PREFIX_TOKENS:
-                    continue
-                # The groups `_match_word` asks for: the tokens after the prefix itself.
-                start = lo + 1 if self.vocab[lo] == prefix else lo
-                for field in WORD_FIELDS:
-                    self.range_bits(field, start, hi)
+        self._keep_groups = True
+        try:
+            for first in sorted({token[0] for token in self.vocab}):
+                self._match_word(first, WORD_FIELDS)  # not the cached match: its groups
+            for length in (2, 3):
+                for prefix in sorted({token[:length] for token in self.vocab if len(token) > 1}):
+                    lo, hi = self.vocabulary.prefix_range(prefix)
+                    if hi - lo < _SAVED_PREFIX_TOKENS:
+                        continue
+                    # The groups `_match_word` asks for: the tokens after the prefix itself.
+                    start = lo + 1 if self.vocab[lo] == prefix else lo
+                    for field in WORD_FIELDS:
+                        self.range_bits(field, start, hi)
+        finally:
+            self._keep_groups = False
 
     def _restore_groups(self, groups: object) -> bool:
         """Take the prefix groups `state()` saved; False when they are not a consistent whole."""
@@ -292,7 +316,7 @@ class SearchIndex:
             if not 0 <= lo < hi <= len(self.vocab) or type(raw) is not bytes or len(raw) != length:
                 return False
             restored[(field, lo, hi)] = int.from_bytes(raw, "little") & self.all_bits
-        self._group_cache.update(restored)
+        self._saved_groups.update(restored)
         return True
 
     @classmethod
@@ -407,6 +431,7 @@ class SearchIndex:
     def clear_caches(self) -> None:
         """Forget cached word results and tables (benchmarks measure cold searches with this)."""
         self.vocabulary.clear_caches()
+        self._saved_groups.clear()
         self._group_cache.clear()
         self._containing.clear()
         self._counts.clear()
@@ -448,18 +473,21 @@ class SearchIndex:
         if found is None:
             tids = self.vocabulary.containing(value)
             found = (self.tids_bits("abstract", tids), self.tids_bits("source", tids))
-            if len(self._containing) >= _WORD_CACHE_SIZE:
-                self._containing.clear()
-            self._containing[key] = found
+            self._containing.put(key, found)
         return found
 
     def range_bits(self, field: str, lo: int, hi: int) -> int:
         """Papers whose `field` holds any token in vocab[lo:hi] (cached: prefix groups repeat)."""
         key = (field, lo, hi)
-        bits = self._group_cache.get(key)
+        bits = self._saved_groups.get(key)
+        if bits is None:
+            bits = self._group_cache.get(key)
         if bits is None:
             bits = self.tids_bits(field, range(lo, hi))
-            self._group_cache[key] = bits
+            if self._keep_groups:
+                self._saved_groups[key] = bits
+            else:
+                self._group_cache.put(key, bits)
         return bits
 
     # --- matching one query token ------------------------------------------------------------
@@ -470,13 +498,8 @@ class SearchIndex:
         key = (word, fields)
         cached = self._words.get(key)
         if cached is not None:
-            self._words.move_to_end(key)
             return cached
-        result = self._match_word(word, fields)
-        self._words[key] = result
-        if len(self._words) > _WORD_CACHE_SIZE:
-            self._words.popitem(last=False)
-        return result
+        return self._words.put(key, self._match_word(word, fields))
 
     def _match_word(self, word: str, fields: tuple[str, ...]) -> WordMatch:
         vocab, words = self.vocab, self.vocabulary
@@ -586,6 +609,15 @@ class SearchIndex:
                 self._counts.clear()
             self._counts[tid] = count
         return count
+
+
+def _match_weight(match: WordMatch) -> int:
+    """The bytes a word's match holds: its bitsets (the rest is small)."""
+    return bitset_weight(match.bits) + sum(bitset_weight(tier.bits) for tier in match.tiers)
+
+
+def _pair_weight(pair: tuple[int, int]) -> int:
+    return bitset_weight(pair[0]) + bitset_weight(pair[1])
 
 
 def _count(posting: Posting) -> int:

@@ -109,4 +109,6 @@ def add_ranked(
     listed only when read (`Results.add_later`)."""
     for score in sorted(groups, reverse=True):
         group = groups[score]
-        hits.add_later(group, partial(add_group, hits, group, float(score), fields, size))
+        hits.add_later(
+            group, partial(add_group, group=group, score=float(score), fields=fields, size=size)
+        )

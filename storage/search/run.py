@@ -265,7 +265,7 @@ class SearchRun(Explainer):
     def _rank(self, hits: Results, result: int, units: list[list[Tier]]) -> None:
         """Add the papers of `result` to `hits`, best first (groups are listed when read)."""
         if not units:
-            hits.add_later(result, partial(_add_all, hits, result))
+            hits.add_later(result, partial(_add_all, result=result))
             return
         size = self.index.size
         if len(units) == 1:
@@ -347,7 +347,8 @@ class SearchRun(Explainer):
             group |= bits
         if group:
             weight, size = saturated(tiers[0].weight) * idf, self.index.size
-            hits.add_later(group, partial(add_group, hits, group, weight, fields, size))
+            fill = partial(add_group, group=group, score=weight, fields=fields, size=size)
+            hits.add_later(group, fill)
 
     # --- explaining one hit ----------------------------------------------------------------
 

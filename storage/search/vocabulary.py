@@ -8,15 +8,20 @@ found in the name and title tokens joined into one text (`head_table`). Split ou
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import accumulate, compress, repeat
 from operator import contains, itemgetter
 
+from papershelf.storage.search.lru import Lru
 from papershelf.storage.search.quality import fuzzy_quality, match_quality, max_typos
 
 _MAX_CHAR = "\U0010ffff"
 _CONTAINING_CACHE_SIZE = 256
+_CONTAINING_CACHE_BYTES = 4 << 20
+"""Token ids of recent exact terms (`containing`), 4 bytes a token: `'e` alone is most of the
+vocabulary (hundreds of thousands of tokens at 100k papers)."""
 
 
 class Vocabulary:
@@ -33,7 +38,9 @@ class Vocabulary:
         """Ids of the tokens found in names or titles, ascending (where infixes are looked for)."""
         self._head_table = head_table
         self._prefix_tables: dict[tuple[int, str], list[str]] = {}
-        self._containing: dict[str, list[int]] = {}
+        self._containing: Lru[str, Sequence[int]] = Lru(
+            _CONTAINING_CACHE_BYTES, _CONTAINING_CACHE_SIZE, _ids_weight
+        )
 
     def token_id(self, token: str) -> int | None:
         """The position of `token` in the vocabulary, or None when no paper has it."""
@@ -103,7 +110,7 @@ class Vocabulary:
                             found[tid] = quality
         return found
 
-    def containing(self, value: str) -> list[int]:
+    def containing(self, value: str) -> Sequence[int]:
         """Ids of the tokens containing `value` anywhere (cached: typing `'diff` asks for `d`,
         `di`, ...; each is looked for among the tokens of the previous one, in C)."""
         found = self._containing.get(value)
@@ -113,13 +120,12 @@ class Vocabulary:
             if within is None and len(value) > 1:
                 within = self._containing.get(value[1:])
             if within is None:
-                found = list(compress(range(len(tokens)), map(contains, tokens, repeat(value))))
+                held = map(contains, tokens, repeat(value))
+                found = array("I", compress(range(len(tokens)), held))
             else:
                 held = map(contains, map(tokens.__getitem__, within), repeat(value))
-                found = list(compress(within, held))
-            if len(self._containing) >= _CONTAINING_CACHE_SIZE:
-                self._containing.clear()
-            self._containing[value] = found
+                found = array("I", compress(within, held))
+            self._containing.put(value, found)
         return found
 
     def head_table(self) -> tuple[str, Sequence[int]]:
@@ -148,3 +154,8 @@ class Vocabulary:
             nxt = offsets[slot + 1] if slot + 1 < len(offsets) else len(joined)
             position = joined.find(word, max(position + 1, nxt))
         return found
+
+
+def _ids_weight(ids: Sequence[int]) -> int:
+    """The bytes of a kept list of token ids (an `array('I')`)."""
+    return 64 + 4 * len(ids)

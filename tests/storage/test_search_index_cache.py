@@ -205,8 +205,8 @@ def test_a_loaded_index_starts_with_the_prefix_groups_and_answers_as_built(
     assert built.save(path)
     loaded = SearchIndex.load(path, papers)
     assert loaded is not None
-    saved = dict(built._group_cache)
-    assert saved and loaded._group_cache == saved  # every first letter's groups, at least
+    saved = dict(built._saved_groups)
+    assert saved and loaded._saved_groups == saved  # every first letter's groups, at least
     fresh = SearchIndex.build(papers)  # nothing worked out: every group made from postings
     for word in ["d", "di", "co", "t", "tra", "graph", "x", "zz"]:
         assert loaded.match_word(word) == fresh.match_word(word), word

@@ -70,3 +70,30 @@ async def test_the_app_freezes_its_index_and_restores_gc_when_it_stops(make_app)
         assert app.collector.pending  # typing asks for a collection at the next pause
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+def test_free_memory_goes_back_to_the_system_after_a_full_collection(
+    full_collections: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from papershelf.tui import native_memory
+
+    trims: list[int] = []
+    monkeypatch.setattr(native_memory, "trim", lambda: trims.append(len(full_collections)) or True)
+    clock = Clock()
+    collector = IdleCollector(clock)
+    collector.activity()
+    clock.now += 2 * IDLE_SECONDS
+    assert collector.tick()
+    assert trims == [1]  # after the collection, not before
+
+
+def test_the_allocator_calls_are_safe_anywhere() -> None:
+    """On glibc they take effect; elsewhere they do nothing and say so."""
+    import sys
+
+    from papershelf.tui import native_memory
+
+    limited, trimmed = native_memory.limit_arenas(), native_memory.trim()
+    assert isinstance(limited, bool) and isinstance(trimmed, bool)
+    if sys.platform.startswith("linux") and native_memory._libc() is not None:
+        assert limited
