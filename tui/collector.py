@@ -10,7 +10,12 @@ with `gc.callbacks` in the app running in tmux). So the app
 - turns automatic full collections off while it runs, and runs one itself once the user has
   paused for `IDLE_SECONDS` after typing or moving (one per burst of activity), so that cyclic
   garbage is still reclaimed and memory stays flat;
-- leaves the young generations' collections alone: they are short.
+- leaves the young generations' collections alone: they are short;
+- collects nothing at all while it starts (`StartPause`, from before the library is opened to
+  the first frame): everything the start allocates lives as long as the app (100,000 papers,
+  Textual's widgets), so the full collections the allocation counters would run meanwhile
+  (three at 100,000 papers, each walking every paper) find nothing to free: 0.13-0.16 s of CPU
+  before the first frame.
 
 Everything is put back as it was when the app stops (tests run many apps in one process).
 """
@@ -30,6 +35,34 @@ NO_AUTOMATIC_FULL_COLLECTION = 1_000_000_000
 def freeze_long_lived() -> None:
     """Exempt every object alive now from future collections (call once a big index is built)."""
     gc.freeze()
+
+
+class StartPause:
+    """Cyclic collections off from now until `end` (the first frame): see the module docstring.
+
+    `end` freezes what the start built (the library's papers, the screen) and turns collections
+    back on, if they were on; it is safe to call twice (the app calls it at its first frame, the
+    code that started the app again when it stops, in case the first frame never came).
+    """
+
+    def __init__(self) -> None:
+        self._was_enabled = gc.isenabled()
+        self._ended = False
+        gc.disable()
+
+    @property
+    def ended(self) -> bool:
+        """Whether collections are back as they were."""
+        return self._ended
+
+    def end(self) -> None:
+        """Freeze what the start built and give collections back their state."""
+        if self._ended:
+            return
+        self._ended = True
+        gc.freeze()
+        if self._was_enabled:
+            gc.enable()
 
 
 class IdleCollector:

@@ -6,7 +6,14 @@ import gc
 
 import pytest
 
-from papershelf.tui.collector import IDLE_SECONDS, NO_AUTOMATIC_FULL_COLLECTION, IdleCollector
+from papershelf.storage.library.library import Library
+from papershelf.tui.app import PapershelfApp
+from papershelf.tui.collector import (
+    IDLE_SECONDS,
+    NO_AUTOMATIC_FULL_COLLECTION,
+    IdleCollector,
+    StartPause,
+)
 
 
 class Clock:
@@ -70,3 +77,46 @@ async def test_the_app_freezes_its_index_and_restores_gc_when_it_stops(make_app)
         assert app.collector.pending  # typing asks for a collection at the next pause
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+def test_the_start_pause_turns_collections_off_until_it_ends() -> None:
+    assert gc.isenabled()
+    gc.unfreeze()
+    pause = StartPause()
+    try:
+        assert not gc.isenabled() and not pause.ended
+        kept = [[i] for i in range(1000)]  # what the start builds: it lives on
+        pause.end()
+        assert gc.isenabled() and pause.ended
+        assert gc.get_freeze_count() >= len(kept)  # frozen out of later full collections
+        pause.end()  # the app's first frame, then run_app's finally: once is what counts
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+def test_the_start_pause_leaves_collections_off_when_they_were() -> None:
+    gc.disable()
+    try:
+        pause = StartPause()
+        pause.end()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+async def test_the_app_ends_the_start_pause_at_its_first_frame(library: Library) -> None:
+    gc.unfreeze()
+    pause = StartPause()
+    try:
+        app = PapershelfApp(library, start_pause=pause)
+        async with app.run_test() as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert pause.ended and gc.isenabled()
+            assert app.search.engine is not None  # the index was loaded after that frame
+    finally:
+        pause.end()
+        gc.unfreeze()
