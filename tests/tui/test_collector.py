@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 
 import pytest
+from pilot_helpers import index_loaded
 
 from papershelf.storage.library.library import Library
 from papershelf.tui.app import PapershelfApp
@@ -68,8 +69,7 @@ async def test_the_app_freezes_its_index_and_restores_gc_when_it_stops(make_app)
     gc.unfreeze()
     app = make_app()
     async with app.run_test() as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await index_loaded(app, pilot)
         assert app.search.engine is not None
         assert gc.get_threshold()[2] == NO_AUTOMATIC_FULL_COLLECTION
         assert gc.get_freeze_count() > 0  # the library and its index are out of gc's way
@@ -113,8 +113,7 @@ async def test_the_app_ends_the_start_pause_at_its_first_frame(library: Library)
     try:
         app = PapershelfApp(library, start_pause=pause)
         async with app.run_test() as pilot:
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            await index_loaded(app, pilot)
             assert pause.ended and gc.isenabled()
             assert app.search.engine is not None  # the index was loaded after that frame
     finally:
