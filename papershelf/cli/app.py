@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 
 from papershelf.cli import output
@@ -24,13 +25,14 @@ def run_app(args: argparse.Namespace) -> int:
                 f"in scripts use the commands ({PROG} --help)"
             )
             return EXIT_USAGE
-    # Nothing the start allocates is garbage: no cyclic collections until the first frame,
-    # which then freezes the library's papers (they live as long as the app) out of the full
-    # passes that would otherwise pause the interface for tens of milliseconds.
+    # Next to nothing the start allocates is garbage: no cyclic collections until the first
+    # frame (`StartPause`). The library's papers live as long as the app: frozen out of the
+    # full passes, which would otherwise pause the interface for tens of milliseconds.
     TRACE.mark_cpu("run-app")
     start_pause = StartPause()
     try:
         library = open_library(args, create=True, seed=True)
+        gc.freeze()
         TRACE.mark_cpu("library-open")
         config = user_config(args)  # its problems become notifications in the app
         from papershelf.tui.app import PapershelfApp
