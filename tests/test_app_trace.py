@@ -32,3 +32,10 @@ def test_a_trace_that_is_off_writes_nothing(tmp_path: Path) -> None:
     trace.mark("key")
     trace.mark_peak_rss()
     assert not trace.enabled and list(tmp_path.iterdir()) == []
+
+
+def test_a_cpu_mark_carries_the_process_cpu_time(tmp_path: Path) -> None:
+    path = tmp_path / "trace.txt"
+    Trace(str(path)).mark_cpu("first-frame")
+    _, event, seconds = path.read_text(encoding="utf-8").split()
+    assert event == "first-frame" and 0 < float(seconds) < 10_000

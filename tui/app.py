@@ -35,7 +35,7 @@ from papershelf.tui.app_signals import SignalExit
 from papershelf.tui.app_trace import TRACE
 from papershelf.tui.app_workflow import WORKFLOW_BINDINGS, RelatedReady, WorkflowActions
 from papershelf.tui.app_workflow_sort import SortCommands
-from papershelf.tui.collector import IDLE_SECONDS, IdleCollector
+from papershelf.tui.collector import IDLE_SECONDS, IdleCollector, StartPause
 from papershelf.tui.commands import PapershelfCommands
 from papershelf.tui.first_run import show_first_run_hint
 from papershelf.tui.messages import IndexReady, SearchFailed, SearchFinished
@@ -84,8 +84,17 @@ class PapershelfApp(KeyActions, CrashGuard, DialogKeys):
         }
     )
 
-    def __init__(self, library: Library, config: Config | None = None) -> None:
+    def __init__(
+        self,
+        library: Library,
+        config: Config | None = None,
+        *,
+        start_pause: StartPause | None = None,
+    ) -> None:
         super().__init__(library)  # the crash guard keeps it: `self.library`
+        self.start_pause = start_pause
+        """Cyclic collections held off since before the library was opened (`run_app`): given
+        back at the first frame."""
         self.config: Config = load_config() if config is None else config
         """The user's config file (`library.config`): theme, keys, defaults; and its problems."""
         self.applied_keymap: dict[str, str] = {}  # the [keys] given to set_keymap (app_config)
@@ -138,7 +147,7 @@ class PapershelfApp(KeyActions, CrashGuard, DialogKeys):
     @on(MainScreen.Ready)
     def main_screen_ready(self) -> None:
         """Show every paper at once; build the search index only after the first frame."""
-        TRACE.mark("mount")
+        TRACE.mark_cpu("mount")
         self.main_screen.fit_size(self.size.width, self.size.height)
         apply_saved_columns(self)
         self.main_screen.paper_count = len(self.reloading.papers_seen)
@@ -159,7 +168,9 @@ class PapershelfApp(KeyActions, CrashGuard, DialogKeys):
         self.collector.stop()
 
     def _first_frame(self) -> None:
-        TRACE.mark("first-frame")
+        TRACE.mark_cpu("first-frame")
+        if self.start_pause is not None:
+            self.start_pause.end()
         self.search.build_index()
 
     def on_resize(self, event: events.Resize) -> None:

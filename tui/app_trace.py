@@ -33,6 +33,11 @@ class Trace:
         if self._file is not None:
             self._file.write(f"{time.time():.6f} {event} {detail}\n")
 
+    def mark_cpu(self, event: str) -> None:
+        """Record `event` with the process's CPU time so far (all threads), in seconds."""
+        if self._file is not None:
+            self.mark(event, f"{time.process_time():.3f}")
+
     def mark_peak_rss(self) -> None:
         """Record `peak-rss`: the process's peak resident memory so far, in MB (Unix only)."""
         if self._file is None:

@@ -11,6 +11,17 @@ from papershelf.storage.library.settings import load_settings, save_settings
 from papershelf.tui.widgets.status_line import StatusLine
 
 
+async def index_loaded(app: Any, pilot: Any, rounds: int = 200) -> None:
+    """Wait until the app's search index is in (the worker loading it starts at the first
+    frame, a few rounds of messages after the app is up: waiting for workers before that
+    returns at once)."""
+    for _ in range(rounds):
+        if app.search.engine is not None:
+            return
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
 async def settle(app: App[Any], pilot: Any) -> None:
     """Let workers (index, search, copy, export) finish and their messages be handled."""
     for _ in range(3):

@@ -5,8 +5,16 @@ from __future__ import annotations
 import gc
 
 import pytest
+from pilot_helpers import index_loaded
 
-from papershelf.tui.collector import IDLE_SECONDS, NO_AUTOMATIC_FULL_COLLECTION, IdleCollector
+from papershelf.storage.library.library import Library
+from papershelf.tui.app import PapershelfApp
+from papershelf.tui.collector import (
+    IDLE_SECONDS,
+    NO_AUTOMATIC_FULL_COLLECTION,
+    IdleCollector,
+    StartPause,
+)
 
 
 class Clock:
@@ -61,8 +69,7 @@ async def test_the_app_freezes_its_index_and_restores_gc_when_it_stops(make_app)
     gc.unfreeze()
     app = make_app()
     async with app.run_test() as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await index_loaded(app, pilot)
         assert app.search.engine is not None
         assert gc.get_threshold()[2] == NO_AUTOMATIC_FULL_COLLECTION
         assert gc.get_freeze_count() > 0  # the library and its index are out of gc's way
@@ -97,3 +104,44 @@ def test_the_allocator_calls_are_safe_anywhere() -> None:
     assert isinstance(limited, bool) and isinstance(trimmed, bool)
     if sys.platform.startswith("linux") and native_memory._libc() is not None:
         assert limited
+
+
+def test_the_start_pause_turns_collections_off_until_it_ends() -> None:
+    assert gc.isenabled()
+    gc.unfreeze()
+    pause = StartPause()
+    try:
+        assert not gc.isenabled() and not pause.ended
+        pause.end()
+        assert gc.isenabled() and pause.ended
+        assert gc.get_freeze_count() == 0  # garbage the start left is collected, not frozen
+        pause.end()  # the app's first frame, then run_app's finally: once is what counts
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+def test_the_start_pause_leaves_collections_off_when_they_were() -> None:
+    gc.disable()
+    try:
+        pause = StartPause()
+        pause.end()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+async def test_the_app_ends_the_start_pause_at_its_first_frame(library: Library) -> None:
+    gc.unfreeze()
+    pause = StartPause()
+    try:
+        app = PapershelfApp(library, start_pause=pause)
+        async with app.run_test() as pilot:
+            await index_loaded(app, pilot)
+            assert pause.ended and gc.isenabled()
+            assert app.search.engine is not None  # the index was loaded after that frame
+    finally:
+        pause.end()
+        gc.unfreeze()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pilot_helpers import index_loaded
 from textual import events
 
 from papershelf.tui.widgets.filter_bar import FilterBar
@@ -54,8 +55,7 @@ async def test_keys_typed_ahead_of_the_results_act_on_the_querys_papers(
     notify = app.notify
     app.notify = lambda message, **kw: (shown.append(message), notify(message, **kw))[1]  # type: ignore[method-assign]
     async with app.run_test(size=(120, 40)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()  # IndexReady handled
+        await index_loaded(app, pilot)  # IndexReady handled
         engine = app.search.engine
         assert engine is not None
         first = app.paper_list.current_id

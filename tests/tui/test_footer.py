@@ -40,6 +40,37 @@ async def test_footer_waits_while_covered_and_is_right_after(make_app, monkeypat
         assert {"Quit", "Help", "Filter"} <= descriptions
 
 
+async def test_changes_of_the_bindings_before_a_refresh_rebuild_the_footer_once(
+    make_app, monkeypatch
+) -> None:
+    """A start changes the bindings four times (mount, focus, ...): one rebuild after the
+    refresh shows what the last would, where Textual's Footer rebuilt every key five times."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        footer = app.main_screen.query_one(QuietFooter)
+        rebuilds: list[int] = []
+        original = QuietFooter.recompose
+
+        async def counting(self: QuietFooter) -> None:
+            rebuilds.append(1)
+            await original(self)
+
+        monkeypatch.setattr(QuietFooter, "recompose", counting)
+        for _ in range(4):  # as a start changes them: the screen mounts, the list takes focus...
+            app.main_screen.refresh_bindings()
+        await pilot.pause()
+        await pilot.pause()
+        assert rebuilds == [1]
+        assert {"Quit", "Help", "Read"} <= {key.description for key in footer.query(FooterKey)}
+        await pilot.press("slash")  # a later change rebuilds again, with the filter's keys
+        await pilot.pause()
+        await pilot.pause()
+        assert len(rebuilds) > 1
+        assert "Read" not in {key.description for key in footer.query(FooterKey)}
+
+
 SIZES = [(40, 12), (60, 20), (80, 24), (120, 40), (200, 60)]
 
 

@@ -63,6 +63,9 @@ class QuietFooter(Footer):
 
     PINNED: ClassVar[tuple[str, ...]] = PINNED_ACTIONS
 
+    _rebuild_due = False
+    """Whether a rebuild is scheduled for after the next refresh (`bindings_changed`)."""
+
     def compose(self) -> ComposeResult:
         """Textual's keys, with the pinned ones (and the palette's) moved to the right group."""
         pinned: list[Widget] = []
@@ -86,6 +89,7 @@ class QuietFooter(Footer):
 
     async def recompose(self) -> None:
         """Rebuild the keys, then show only those that fit whole."""
+        self._rebuild_due = False
         await super().recompose()
         self.call_after_refresh(self.fit_keys)
 
@@ -107,9 +111,21 @@ class QuietFooter(Footer):
                 room -= width
 
     def bindings_changed(self, screen: Screen) -> None:
-        """Rebuild only when this footer's screen is the one shown."""
+        """Rebuild only when this footer's screen is the one shown, and once for all the
+        changes before the next refresh.
+
+        Textual's Footer schedules a whole rebuild (after the refresh) for every change of the
+        bindings, and a start changes them four times (the screen mounts, the list takes focus,
+        ...): five rebuilds of every key, at 100,000 papers ~60 ms of CPU on the UI thread
+        around the first frame, while the search index loads. One rebuild after the refresh
+        reads the bindings as they are by then, which is what the last of them would show.
+        """
         if self.is_attached and self.app.screen is not self.screen:
             return
+        if self._rebuild_due:
+            return
+        # Textual schedules the rebuild only when these hold (else it just notes the bindings).
+        self._rebuild_due = screen.app.app_focus and self.is_attached and screen is self.screen
         super().bindings_changed(screen)
 
 
