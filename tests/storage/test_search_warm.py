@@ -6,6 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from papershelf.storage.model import Paper
+from papershelf.storage.search.engine import SearchEngine
+
 REPO = Path(__file__).resolve().parents[2]
 
 PROBE = """
@@ -38,3 +41,22 @@ def test_warm_loads_the_typo_matcher_before_any_keystroke() -> None:
 
 def test_without_warm_the_typo_matcher_loads_only_when_a_query_needs_it() -> None:
     assert run("cold") == ["False", "False", "50"]
+
+
+def _engine() -> SearchEngine:
+    papers = [
+        Paper(f"{i:012x}", f"Method{i}", None, f"diffusion $d_{i}$ planning", "V", ("s",))
+        for i in range(300)
+    ]
+    return SearchEngine(papers)
+
+
+def test_an_exact_term_in_the_abstracts_may_take_long_until_answered() -> None:
+    engine = _engine()
+    assert engine.may_take_long("'d")
+    assert engine.may_take_long("planning abstract:'di")
+    assert not engine.may_take_long("diffusion plan")  # words: the last search's time says
+    assert not engine.may_take_long("title:'d")  # names and titles: a scan of short texts
+    assert not engine.may_take_long("'")  # no value yet
+    engine.results("'d", {})
+    assert not engine.may_take_long("'d")  # answered: kept
