@@ -17,10 +17,8 @@ each round running the three in turn. OLD is a checkout of the code to compare w
 PYTHONPATH. On a shared machine read the least CPU time: wall time counts the other processes
 too (the load is printed), and a busy machine inflates CPU time as well (by a third or more at a
 load average of 10 on 2 CPUs). `bench/bench_import.py --together OLD [--repeat N] [CORPUS ...]`
-runs the old and the new import at the same time, N times (default 3), with no worker process
-(or `--workers N`): both meet the same contention; their CPU times (with their workers'), wall
-times and peak RSS are printed. `bench/bench_import.py --gc-time CORPUS` imports in this
-process and prints the CPU time spent collecting garbage (OLD first on PYTHONPATH for the old).
+runs the old and the new import (no worker) at the same time, N times (default 3): both meet the
+same contention, and the difference of their CPU times is printed.
 """
 
 from __future__ import annotations
@@ -99,19 +97,17 @@ def side_by_side(old: Path, corpora: list[Path], repeat: int) -> None:
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
-def together(old: Path, corpora: list[Path], repeat: int, workers: str = "0") -> None:
-    """Old and new imports of each corpus run at the same time, `repeat` times, each with
-    `workers` worker processes (PAPERSHELF_IMPORT_WORKERS): both meet the same contention, so
-    their CPU times (the process and its workers) and wall times compare on a busy machine."""
+def together(old: Path, corpora: list[Path], repeat: int) -> None:
+    """Old and new (no worker) imports of each corpus run at the same time, `repeat` times:
+    both meet the same contention, so their CPU times compare on a busy machine."""
     print(f"load average before: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)")
     for corpus in corpora:
         for _ in range(repeat):
             with tempfile.TemporaryDirectory(prefix="papershelf-bench-") as directory:
                 started = {}
-                start = time.perf_counter()
                 for label, checkout in (("old", old), ("new", HERE)):
                     environment = dict(os.environ, PYTHONPATH=str(checkout))
-                    environment["PAPERSHELF_IMPORT_WORKERS"] = workers
+                    environment["PAPERSHELF_IMPORT_WORKERS"] = "0"
                     root = str(Path(directory) / label)
                     command = [sys.executable, "-m", "papershelf", "--db", root, "import"]
                     started[label] = subprocess.Popen(
@@ -120,65 +116,21 @@ def together(old: Path, corpora: list[Path], repeat: int, workers: str = "0") ->
                         stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL,
                     )
-                cpu, wall, peak = {}, {}, {}
-                waiting = dict(started)
-                while waiting:
-                    # Whichever ends first: each wall time is its own.
-                    pid, status, usage = os.wait4(-1, 0)
-                    label = next((k for k, p in waiting.items() if p.pid == pid), None)
-                    if label is None:
-                        continue
-                    del waiting[label]
-                    wall[label] = time.perf_counter() - start
+                cpu = {}
+                for label, process in started.items():
+                    _, status, usage = os.wait4(process.pid, 0)
                     if os.waitstatus_to_exitcode(status):
                         raise SystemExit(f"the {label} import of {corpus} failed")
                     cpu[label] = usage.ru_utime + usage.ru_stime
-                    peak[label] = usage.ru_maxrss // 1024
-                    started[label].returncode = os.waitstatus_to_exitcode(status)
             print(
-                f"{corpus.name} ({workers} workers): old {cpu['old']:.1f} s CPU, "
-                f"{wall['old']:.1f} s wall, {peak['old']} MB; new {cpu['new']:.1f} s CPU "
-                f"({cpu['new'] / cpu['old'] - 1:+.0%}), {wall['new']:.1f} s wall "
-                f"({wall['new'] / wall['old'] - 1:+.0%}), {peak['new']} MB",
+                f"{corpus.name}: old {cpu['old']:.1f} s CPU, new {cpu['new']:.1f} s "
+                f"({cpu['new'] / cpu['old'] - 1:+.0%})",
                 flush=True,
             )
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
-def gc_time(corpus: Path) -> None:
-    """`papershelf import` of `corpus` in this process (into a temp library, no worker), with
-    the CPU time spent in garbage collections counted (`gc.callbacks`): none since the import
-    runs without collecting; run it with an old checkout first on PYTHONPATH to see the cost."""
-    import gc
-
-    from papershelf.cli.main import main as papershelf
-
-    spent = {"total": 0.0, "count": 0, "start": 0.0}
-
-    def timed(phase: str, _info: dict[str, int]) -> None:
-        if phase == "start":
-            spent["start"] = time.process_time()
-        else:
-            spent["total"] += time.process_time() - spent["start"]
-            spent["count"] += 1
-
-    os.environ["PAPERSHELF_IMPORT_WORKERS"] = "0"
-    gc.callbacks.append(timed)
-    with tempfile.TemporaryDirectory(prefix="papershelf-bench-") as directory:
-        start = time.process_time()
-        papershelf(["--db", directory, "import", str(corpus)])
-        cpu = time.process_time() - start
-    gc.callbacks.remove(timed)
-    print(
-        f"{corpus.name}: {cpu:.1f} s CPU, {spent['total']:.2f} s of it collecting "
-        f"({int(spent['count'])} collections)"
-    )
-
-
 def main() -> None:
-    if "--gc-time" in sys.argv:
-        gc_time(Path(sys.argv[sys.argv.index("--gc-time") + 1]))
-        return
     if "--together" in sys.argv:
         args = [arg for arg in sys.argv[1:] if arg != "--together"]
         repeat = 3
@@ -186,13 +138,8 @@ def main() -> None:
             at = args.index("--repeat")
             repeat = int(args[at + 1])
             del args[at : at + 2]
-        workers = "0"
-        if "--workers" in args:
-            at = args.index("--workers")
-            workers = args[at + 1]
-            del args[at : at + 2]
         old, corpora = Path(args[0]), [Path(arg) for arg in args[1:]] or [CORPUS]
-        together(old, corpora, repeat, workers)
+        together(old, corpora, repeat)
         return
     if "--side-by-side" in sys.argv:
         args = sys.argv[1:]

@@ -17,10 +17,6 @@ class IngestError(PapershelfError):
         where = f"{source}, line {line}" if line is not None else source
         super().__init__(f"{where}: {reason}")
 
-    def __reduce__(self) -> tuple[type[IngestError], tuple[str, str, int | None]]:
-        # Pickled by its own arguments (a worker process of a large import raises it).
-        return (type(self), (self.source, self.reason, self.line))
-
 
 class NotFound(PapershelfError):
     """No paper matches the given id or name."""

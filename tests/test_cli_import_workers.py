@@ -11,8 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "ingest"
 
 
@@ -115,30 +113,3 @@ def test_ctrl_c_while_a_worker_names_ends_the_import_quietly_and_imports_nothing
     # Joined before the import ended: not even a zombie is left.
     assert all(not Path(f"/proc/{worker}").exists() for worker in workers)
     assert not (root / "papers.json").exists() or _papers(root) == {}
-
-
-def test_no_garbage_collection_runs_while_an_import_makes_its_papers(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Every paper made stays: collecting meanwhile only re-scans them (a fifth of the merge
-    # and save at 100,000 papers). Collection is back on once the command is done.
-    import gc
-
-    from cli_helpers import run
-
-    from papershelf.storage.library.library import Library
-
-    seen: list[bool] = []
-    real = Library.import_files
-
-    def import_files(self: Library, *args: object, **kwargs: object) -> object:
-        seen.append(gc.isenabled())
-        return real(self, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Library, "import_files", import_files)
-    source = _large_file(tmp_path / "few.jsonl", copies=1)
-    assert gc.isenabled()
-    status, out, _ = run(capsys, "--db", tmp_path / "lib", "import", source)
-    assert status == 0 and "added" in out
-    assert seen == [False]
-    assert gc.isenabled()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,19 +24,6 @@ def cmd_import(args: argparse.Namespace) -> int:
     A Markdown list papershelf exported (it holds `<!-- papershelf:ID -->` comments) is applied
     as an edited reading list (ticks and tag changes; see `storage.export.roundtrip`) instead.
     """
-    # Hundreds of thousands of objects made per 100,000 papers and almost none freed: each
-    # collection of the oldest generation would re-scan every paper held (a fifth of the
-    # merge and save at 100,000 papers). The cycles an import leaves wait for the next one.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return _import(args)
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _import(args: argparse.Namespace) -> int:
     from papershelf.storage.export.roundtrip import is_reading_list
 
     library = open_library(args, create=True)

@@ -37,16 +37,7 @@ from papershelf.storage.model import Paper
 from papershelf.storage.names.derive import derive_name
 from papershelf.storage.text.urls import is_code_url, split_urls
 
-__all__ = [
-    "CHUNK",
-    "MAX_WORKERS",
-    "POOL_AFTER",
-    "Draft",
-    "draft",
-    "mapped",
-    "named",
-    "worker_count",
-]
+__all__ = ["CHUNK", "MAX_WORKERS", "POOL_AFTER", "Draft", "draft", "named", "worker_count"]
 
 CHUNK = 256
 """Records named together: large enough that sending them to a worker costs little (~0.3 MB)."""
@@ -60,8 +51,6 @@ WORKERS_VARIABLE = "PAPERSHELF_IMPORT_WORKERS"
 
 NameArgs = tuple[str, str | None, tuple[str, ...]]
 T = TypeVar("T")
-A = TypeVar("A")
-R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,58 +136,38 @@ def free_workers(cpus: int, load: float) -> int:
 
 
 def named(items: Iterable[T], args_of: Callable[[T], NameArgs]) -> Iterator[tuple[T, str]]:
-    """Each item with its name (`derive_name(*args_of(item))`), in order, named a chunk at a time
-    (`mapped` with `derive_names`)."""
-    return mapped(items, args_of, derive_names)
-
-
-def mapped(
-    items: Iterable[T], args_of: Callable[[T], A], work: Callable[[list[A]], list[R]]
-) -> Iterator[tuple[T, R]]:
-    """Each item with its result, in order: `work` run on the `args_of` of a chunk of items at a
-    time, past `POOL_AFTER` items in worker processes when there are any (`work` must then be a
-    module-level function, or a `functools.partial` of one, for a worker to run it).
+    """Each item with its name (`derive_name(*args_of(item))`), in order, named a chunk at a time.
 
     Items are read ahead of what is yielded by at most `_AHEAD` chunks per worker (one chunk
-    without a pool). An error is raised where it lies in the items' order: one `work` raises for
-    a chunk once the chunks before it are yielded, and one reading the items once every item
-    read before it is (a worker may be checking records that come before the one that could not
-    be read).
+    without a pool); an error reading them is raised once the items before it are yielded.
     """
-    pending: deque[_Chunk[T, A, R]] = deque()
+    pending: deque[_Chunk[T]] = deque()
     pool: _Pool | None = None
     seen = 0
     try:
-        try:
-            for items_chunk in _chunks(items, CHUNK):
-                chunk = _Chunk(items_chunk, [args_of(item) for item in items_chunk], work)
-                seen += len(items_chunk)
-                if pool is None and seen > POOL_AFTER and (workers := worker_count()) > 0:
-                    pool = _Pool(workers)
-                if pool is not None:
-                    chunk.future = pool.submit(work, chunk.args)
-                pending.append(chunk)
-                while len(pending) > (pool.ahead if pool is not None else 0):
-                    _share(pending, pool)
-                    yield from pending.popleft().results(pool)
-        except _ReadFailed as failed:
-            # The chunks read before it first: one of them may hold an earlier error.
-            while pending:
+        for items_chunk in _chunks(items, CHUNK):
+            chunk = _Chunk(items_chunk, [args_of(item) for item in items_chunk])
+            seen += len(items_chunk)
+            if pool is None and seen > POOL_AFTER and (workers := worker_count()) > 0:
+                pool = _Pool(workers)
+            if pool is not None:
+                chunk.future = pool.submit(chunk.args)
+            pending.append(chunk)
+            while len(pending) > (pool.ahead if pool is not None else 0):
                 _share(pending, pool)
-                yield from pending.popleft().results(pool)
-            raise failed.error from None
+                yield from pending.popleft().named(pool)
         while pending:
             _share(pending, pool)
-            yield from pending.popleft().results(pool)
+            yield from pending.popleft().named(pool)
     finally:
         if pool is not None:
             pool.close()
 
 
-def _share(pending: deque[_Chunk[T, A, R]], pool: _Pool | None) -> None:
-    """While the oldest chunk is still being worked on by a worker, this process works on the
-    newest chunks no worker has started (cancelled there): it would only wait otherwise, and on
-    two CPUs one worker works more slowly than this process reads (CPU shared out as it frees)."""
+def _share(pending: deque[_Chunk[T]], pool: _Pool | None) -> None:
+    """While the oldest chunk is still being named by a worker, this process names the newest
+    chunks no worker has started (cancelled there): it would only wait otherwise, and on two
+    CPUs one worker names more slowly than this process reads (CPU shared out as it frees)."""
     first = pending[0].future
     if pool is None or first is None:
         return
@@ -207,49 +176,26 @@ def _share(pending: deque[_Chunk[T, A, R]], pool: _Pool | None) -> None:
             return
         if chunk.future is not None and chunk.future.cancel():
             chunk.future = None
-            chunk.run_here()
+            chunk.names = derive_names(chunk.args)
 
 
-class _Chunk(Generic[T, A, R]):
-    """Items, the arguments `work` takes for them, and the worker's future when a worker runs it
-    (or the results, or the error, once run here)."""
+class _Chunk(Generic[T]):
+    """Items, their `derive_name` arguments, and the worker's future when one names them (or
+    their names, once named here)."""
 
-    def __init__(
-        self,
-        items: list[T],
-        args: list[A],
-        work: Callable[[list[A]], list[R]] = derive_names,  # type: ignore[assignment]
-    ) -> None:
+    def __init__(self, items: list[T], args: list[NameArgs]) -> None:
         self.items = items
         self.args = args
-        self.work = work
-        self.future: Future[list[R]] | None = None
-        self.names: list[R] | None = None
-        """The results, once run here (`names`: what the chunk held when all it did was name)."""
-        self.error: Exception | None = None
-        """What `work` raised here: raised when the chunk's turn comes, not before."""
+        self.future: Future[list[str]] | None = None
+        self.names: list[str] | None = None
 
-    def run_here(self) -> None:
-        try:
-            self.names = self.work(self.args)
-        except Exception as error:  # raised in turn, by `results`
-            self.error = error
-
-    def results(self, pool: _Pool | None) -> Iterator[tuple[T, R]]:
-        found = self.names
-        if found is None and self.error is None and pool is not None and self.future is not None:
-            found = pool.result(self.future)
-        if found is None and self.error is None:  # no pool, or it broke: run here, the same
-            self.run_here()
-            found = self.names
-        if self.error is not None:
-            raise self.error
-        assert found is not None
-        return zip(self.items, found, strict=True)
-
-    def named(self, pool: _Pool | None) -> Iterator[tuple[T, R]]:
-        """`results` (the name of a chunk of `named`)."""
-        return self.results(pool)
+    def named(self, pool: _Pool | None) -> Iterator[tuple[T, str]]:
+        names = self.names
+        if names is None and pool is not None and self.future is not None:
+            names = pool.result(self.future)
+        if names is None:  # no pool, or it broke: named here, the same names
+            names = derive_names(self.args)
+        return zip(self.items, names, strict=True)
 
 
 class _Pool:
@@ -269,18 +215,18 @@ class _Pool:
         except (OSError, ImportError, ValueError):
             self._executor = None
 
-    def submit(self, work: Callable[[list[A]], list[R]], args: list[A]) -> Future[list[R]] | None:
+    def submit(self, args: list[NameArgs]) -> Future[list[str]] | None:
         if self._executor is None:
             return None
         try:
             # The executor starts its workers in `submit`: they start with ctrl+c ignored.
             with _interrupts_ignored():
-                return self._executor.submit(work, args)
+                return self._executor.submit(derive_names, args)
         except (OSError, RuntimeError):  # BrokenProcessPool is a RuntimeError
             self.close()
             return None
 
-    def result(self, future: Future[list[R]]) -> list[R] | None:
+    def result(self, future: Future[list[str]]) -> list[str] | None:
         if self._executor is None and not future.done():
             return None  # cancelled when the pool closed
         try:
@@ -317,27 +263,12 @@ def _interrupts_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-class _ReadFailed(Exception):
-    """Reading the items raised `error` (carried past the chunks read before it)."""
-
-    def __init__(self, error: Exception) -> None:
-        super().__init__(str(error))
-        self.error = error
-
-
 def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
-    """`items` in lists of `size`; when reading them fails, the items read before the error
-    come first (a shorter list), then `_ReadFailed`."""
     chunk: list[T] = []
-    try:
-        for item in items:
-            chunk.append(item)
-            if len(chunk) == size:
-                yield chunk
-                chunk = []
-    except Exception as error:  # re-raised after the chunks before it
-        if chunk:
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
             yield chunk
-        raise _ReadFailed(error) from error
+            chunk = []
     if chunk:
         yield chunk

@@ -13,11 +13,10 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from papershelf.storage.errors import IngestError
 from papershelf.storage.ingest import json_record
@@ -29,7 +28,7 @@ from papershelf.storage.ingest.decode import (
     source_name,
 )
 from papershelf.storage.ingest.merge import MatchIndex, merge_papers, record_id, unique_id
-from papershelf.storage.ingest.naming import Draft, derive_names, draft, mapped, named
+from papershelf.storage.ingest.naming import Draft, draft, named
 from papershelf.storage.ingest.paragraphs import (
     Paragraph,
     dedupe_key,
@@ -65,8 +64,6 @@ __all__ = [
 
 MAX_ABSTRACT_CHARS = 20_000
 """Longer paragraphs are not abstracts: the file is refused, naming the paragraph's line."""
-
-T = TypeVar("T")
 
 _JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
 _XML_SUFFIXES = (".xml", ".atom", ".rss")
@@ -312,63 +309,34 @@ class JsonError(ValueError):
 
 
 def parse_json_records(
-    records: Iterable[tuple[int, Any]],
-    source: str,
-    venue: str | None,
-    now: str,
-    *,
-    decode: Callable[[list[tuple[int, Any]], str], list[tuple[int, Any]]] | None = None,
+    records: Iterable[tuple[int, Any]], source: str, venue: str | None, now: str
 ) -> ParseResult:
     """The papers of JSON records, each with its line (or position): a whole file's, or a JSON
-    Lines file's streamed a line at a time (`ingest.stream`). `decode(items, source)`, when
-    given, makes the records of the items first (the stream's lines: JSON read in the same
-    worker that makes their papers)."""
+    Lines file's streamed a line at a time (`ingest.stream`)."""
     collector = Collector()
-    # A chunk of records at a time, in worker processes for a large file (`ingest.naming`):
-    # the whole of a record's work, not only its name, so that on two CPUs the reading,
-    # cleaning and merging here overlap the rest.
-    work = partial(json_papers, source=source, venue=venue, now=now, decode=decode)
-    for _, paper in mapped(records, _same, work):
-        collector.add(paper)
-    return collector.result(source, venue)
 
-
-def _same(item: T) -> T:
-    return item
-
-
-def json_papers(
-    items: list[tuple[int, Any]],
-    *,
-    source: str,
-    venue: str | None,
-    now: str,
-    decode: Callable[[list[tuple[int, Any]], str], list[tuple[int, Any]]] | None = None,
-) -> list[Paper | None]:
-    """The paper of each JSON record (None for one that makes none), its line given with it;
-    `IngestError` at the first record that is refused. What a worker runs on a chunk."""
-    records = items if decode is None else decode(items, source)
-    drafts: list[Draft] = []
-    for line, record in records:
-        if not isinstance(record, dict):
-            raise IngestError(source, "a JSON record must be an object", line)
-        raw = record.get("abstract")
-        abstract = clean_line(raw) if isinstance(raw, str) else ""
-        _check_length(abstract, source, line)
-        url = _one_line(record.get("url"))
-        drafts.append(
-            draft(
-                abstract,
-                title=json_record.title_of(record),
-                authors=_authors(record.get("authors")),
-                url=canonical(url) if url else None,
+    def drafts() -> Iterator[tuple[dict[str, Any], Draft]]:
+        for line, record in records:
+            if not isinstance(record, dict):
+                raise IngestError(source, "a JSON record must be an object", line)
+            raw = record.get("abstract")
+            abstract = clean_line(raw) if isinstance(raw, str) else ""
+            _check_length(abstract, source, line)
+            url = _one_line(record.get("url"))
+            yield (
+                record,
+                draft(
+                    abstract,
+                    title=json_record.title_of(record),
+                    authors=_authors(record.get("authors")),
+                    url=canonical(url) if url else None,
+                ),
             )
-        )
-    names = derive_names([made.name_args() for made in drafts])
-    return [
-        _json_paper(record, made, name, source, venue, now)
-        for (_, record), made, name in zip(records, drafts, names, strict=True)
-    ]
+
+    # Named a chunk at a time, in worker processes for a large file (`ingest.naming`).
+    for (record, made), name in named(drafts(), lambda item: item[1].name_args()):
+        collector.add(_json_paper(record, made, name, source, venue, now))
+    return collector.result(source, venue)
 
 
 def _json_paper(

@@ -94,6 +94,17 @@ class _Lines:
                 yield number, line
 
 
+def _records(lines: _Lines, source: str) -> Iterator[tuple[int, Any]]:
+    """The JSON Lines records with their line numbers; a line that is not JSON is refused."""
+    for number, line in lines:
+        if not line.strip():
+            continue
+        try:
+            yield number, loads_json(line, number)
+        except JsonError as error:
+            raise IngestError(source, f"not valid JSON: {error.message}", error.line) from None
+
+
 def _is_note(record: Any) -> bool:
     return isinstance(record, dict) and isinstance(record.get("content"), dict)
 
@@ -178,39 +189,22 @@ def parse_stream(
     if start == "[" or (start == "{" and not _first_line_is_json(lines)):
         raise _too_large(source, size, "a JSON array or object")
     if start == "{":
-        # One pass over the lines: the first record tells the file's kind.
-        texts = ((number, line) for number, line in lines if line.strip())
-        first_text = next(texts, None)
-        first = None if first_text is None else _read(*first_text, source)
+        records = _records(lines, source)
+        first = next(records, None)
         if first is not None and _is_note(first[1]):
             from papershelf.storage.ingest import openreview
 
-            rest = (_read(number, line, source) for number, line in texts)
-            return openreview.parse_notes(_chain(first, rest), source, venue, now)
+            notes = _chain(first, records)
+            return openreview.parse_notes(notes, source, venue, now)
         if first is not None and _is_csl(first[1]):
             raise _too_large(source, size, "CSL JSON")
-        # Lines go as text, read as JSON where their papers are made (`decoded`): in a worker
-        # process for a large file (`ingest.naming`).
-        found = _chain(first_text, texts) if first_text is not None else texts
-        return parse_json_records(found, source, venue, now, decode=decoded)
+        found = _plain(_chain(first, records) if first else records, source)
+        return parse_json_records(found, source, venue, now)
     text = (line for _, line in lines)
     result = parse_paragraphs(paragraphs_of_lines(text, MAX_ABSTRACT_CHARS), source, venue, now)
     if not lines.content:
         raise IngestError(source, "empty file")
     return result
-
-
-def decoded(items: list[tuple[int, Any]], source: str) -> list[tuple[int, Any]]:
-    """The records of JSON Lines lines (each line's text with its number), each checked to be a
-    plain record: what `parse_json_records` reads for a stream, a chunk at a time."""
-    return list(_plain((_read(number, line, source) for number, line in items), source))
-
-
-def _read(number: int, line: str, source: str) -> tuple[int, Any]:
-    try:
-        return number, loads_json(line, number)
-    except JsonError as error:
-        raise IngestError(source, f"not valid JSON: {error.message}", error.line) from None
 
 
 def _chain(first: tuple[int, Any], rest: Iterator[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:

@@ -159,7 +159,7 @@ def test_while_a_worker_is_busy_this_process_names_a_chunk_it_has_not_started() 
     pool = naming._Pool(1)
     try:
         for chunk in chunks:
-            chunk.future = pool.submit(chunk.work, chunk.args)
+            chunk.future = pool.submit(chunk.args)
         pending = deque(chunks)
         naming._share(pending, pool)
         # The newest chunk waited behind the first two (the executor queues two for a worker).
@@ -170,81 +170,3 @@ def test_while_a_worker_is_busy_this_process_names_a_chunk_it_has_not_started() 
     finally:
         pool.close()
     assert multiprocessing.active_children() == []
-
-
-def _streamed(data: bytes, source: str) -> list[object] | str:
-    """`parse_stream`'s papers of `data`, or its refusal's message."""
-    import io
-
-    from papershelf.storage.ingest.stream import parse_stream
-
-    try:
-        return list(parse_stream(io.BytesIO(data), source, len(data), None, now="t").papers)
-    except IngestError as error:
-        return str(error)
-
-
-@pytest.mark.usefixtures("small_chunks")
-def test_a_streamed_file_is_read_as_json_and_made_papers_in_the_worker(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # The worker gets each line's text: `json_papers` reads it, checks and names it.
-    lines: list[object] = []
-    real = naming._Pool.submit
-
-    def submit(pool: naming._Pool, work: object, args: list[object]) -> object:
-        lines.extend(args)
-        return real(pool, work, args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(naming._Pool, "submit", submit)
-    data = _jsonl(_records())
-    papers = _streamed(data, "many.jsonl")
-    monkeypatch.setattr(naming._Pool, "submit", real)
-    with monkeypatch.context() as patch:
-        patch.setenv(naming.WORKERS_VARIABLE, "0")
-        assert papers == _streamed(data, "many.jsonl")
-    assert lines and all(isinstance(text, str) for _, text in lines)  # type: ignore[misc]
-    assert multiprocessing.active_children() == []
-
-
-@pytest.mark.usefixtures("small_chunks")
-def test_a_bad_record_a_worker_meets_is_refused_before_a_later_line_that_cannot_be_read() -> None:
-    # The record at 101 goes to the worker; the bytes at 160 fail as this process reads them,
-    # while the worker may still be on 101: the file's first error is the one reported.
-    records = _records()
-    data = _jsonl(records[:100]) + b"\n[1, 2]\n" + _jsonl(records[:58]) + b'\n{"a": "\xff"}\n'
-    message = "bad.jsonl, line 101: a JSON record must be an object"
-    assert _streamed(data, "bad.jsonl") == message
-    assert multiprocessing.active_children() == []
-    # Without the bad record, the line that cannot be read is the refusal.
-    data = _jsonl(records[:100]) + b'\n{"a": "\xff"}\n'
-    assert str(_streamed(data, "bad.jsonl")).startswith("bad.jsonl, line 101: ")
-
-
-def test_an_import_error_raised_in_a_worker_arrives_whole() -> None:
-    import pickle
-
-    error = pickle.loads(pickle.dumps(IngestError("a.jsonl", "not valid JSON: x", 7)))
-    assert (str(error), error.source, error.reason, error.line) == (
-        "a.jsonl, line 7: not valid JSON: x",
-        "a.jsonl",
-        "not valid JSON: x",
-        7,
-    )
-
-
-def test_items_that_fail_to_read_are_refused_after_the_chunks_read_before_them() -> None:
-    def items() -> Iterator[int]:
-        yield from range(10)
-        raise ValueError("unreadable")
-
-    def work(args: list[int]) -> list[int]:
-        if 7 in args:
-            raise IngestError("f", "bad item", 7)
-        return args
-
-    got: list[int] = []
-    with pytest.raises(IngestError, match="bad item"):
-        for item, _ in naming.mapped(items(), int, work):
-            got.append(item)
-    assert got == []  # one chunk (CHUNK is 256): its error first, then nothing else
