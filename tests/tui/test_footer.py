@@ -14,20 +14,26 @@ from papershelf.tui.app import PapershelfApp
 from papershelf.tui.widgets.footer import QuietFooter, key_width
 
 
+def count_rebuilds(app: PapershelfApp, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """From now on, the name of the screen shown at each rebuild of a QuietFooter's keys."""
+    rebuilds: list[str] = []
+    original = QuietFooter.recompose
+
+    async def counting(self: QuietFooter) -> None:
+        rebuilds.append(type(app.screen).__name__)
+        await original(self)
+
+    monkeypatch.setattr(QuietFooter, "recompose", counting)
+    return rebuilds
+
+
 async def test_footer_waits_while_covered_and_is_right_after(make_app, monkeypatch) -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()
         footer = app.main_screen.query_one(QuietFooter)
-        rebuilds: list[str] = []
-        original = QuietFooter.recompose
-
-        async def counting(self: QuietFooter) -> None:
-            rebuilds.append(type(app.screen).__name__)
-            await original(self)
-
-        monkeypatch.setattr(QuietFooter, "recompose", counting)
+        rebuilds = count_rebuilds(app, monkeypatch)
         await pilot.press("question_mark")  # the help screen covers the main one
         await pilot.pause()
         assert app.screen is not app.main_screen
@@ -50,19 +56,12 @@ async def test_changes_of_the_bindings_before_a_refresh_rebuild_the_footer_once(
         await app.workers.wait_for_complete()
         await pilot.pause()
         footer = app.main_screen.query_one(QuietFooter)
-        rebuilds: list[int] = []
-        original = QuietFooter.recompose
-
-        async def counting(self: QuietFooter) -> None:
-            rebuilds.append(1)
-            await original(self)
-
-        monkeypatch.setattr(QuietFooter, "recompose", counting)
+        rebuilds = count_rebuilds(app, monkeypatch)
         for _ in range(4):  # as a start changes them: the screen mounts, the list takes focus...
             app.main_screen.refresh_bindings()
         await pilot.pause()
         await pilot.pause()
-        assert rebuilds == [1]
+        assert rebuilds == ["MainScreen"]
         assert {"Quit", "Help", "Read"} <= {key.description for key in footer.query(FooterKey)}
         await pilot.press("slash")  # a later change rebuilds again, with the filter's keys
         await pilot.pause()
