@@ -77,6 +77,19 @@ PARTS = ("format", "size", "vocab", "head", "head text", "head starts", "lengths
 """What `SearchIndex.parts()` holds: FORMAT, the number of papers, the sorted vocabulary, the ids
 of the tokens in names or titles (packed uint32), those tokens joined by newlines, where each
 starts in that text (packed uint32), and each paper's abstract length (`search.lengths`)."""
+
+
+def saved_size_and_vocabulary(parts: object) -> tuple[int, list[str]] | None:
+    """The paper count and vocabulary of a saved index's `PARTS`, or None when its shape is wrong
+    (a cache is checked before it is trusted)."""
+    if type(parts) is not tuple or len(parts) != len(PARTS):
+        return None
+    size, vocab = parts[1], parts[2]
+    if type(vocab) is not list or type(size) is not int:
+        return None
+    return size, vocab
+
+
 _WORD_CACHE_SIZE = 512
 _WORD_CACHE_BYTES = 24 << 20
 """Recent words' tiers (`match_word`), weighed by their bitsets: at 100k papers a short
@@ -327,11 +340,10 @@ class SearchIndex:
         parts, columns, groups = state
         if type(columns) is not tuple or len(columns) != len(INDEXED_FIELDS):
             return None
-        if type(parts) is not tuple or len(parts) != len(PARTS):
+        sized = saved_size_and_vocabulary(parts)
+        if sized is None:
             return None
-        size, vocab = parts[1], parts[2]
-        if type(vocab) is not list or type(size) is not int:
-            return None
+        size, vocab = sized
         postings: dict[str, Postings] = {}
         for field, column in zip(INDEXED_FIELDS, columns, strict=True):
             packed = FieldPostings.from_state(column, len(vocab), size)

@@ -34,7 +34,12 @@ from papershelf.storage.search.filepostings import (
     FilePostings,
     ListingFile,
 )
-from papershelf.storage.search.index import _FILE_FORMAT, INDEXED_FIELDS, PARTS, SearchIndex
+from papershelf.storage.search.index import (
+    _FILE_FORMAT,
+    INDEXED_FIELDS,
+    SearchIndex,
+    saved_size_and_vocabulary,
+)
 from papershelf.storage.search.postings import Postings
 
 __all__ = ["FILE_FORMAT", "LazyIndex", "load", "open_lazy", "save"]
@@ -156,11 +161,10 @@ def _lazy(file: ListingFile, fingerprint: str) -> LazyIndex | None:
     section = CheckedPostings.of(file, file.opened.sections[1], table)
     if section is None:
         return None
-    if type(parts) is not tuple or len(parts) != len(PARTS):
+    sized = saved_size_and_vocabulary(parts)
+    if sized is None:
         return None
-    vocab, size = parts[2], parts[1]
-    if type(vocab) is not list or type(size) is not int:
-        return None
+    size, vocab = sized
     postings = _postings(section, layout, len(vocab), size)
     if postings is None:
         return None
