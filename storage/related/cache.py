@@ -32,7 +32,7 @@ from papershelf.storage.caches import frame
 from papershelf.storage.caches.frame import CacheFile, stat_key_bytes
 from papershelf.storage.files.layout import RELATED_CACHE, StatKey
 from papershelf.storage.model import Paper
-from papershelf.storage.related.index import BUILD_FINGERPRINT, QUERY_TERMS, Posting, RelatedIndex
+from papershelf.storage.related.index import BUILD_FINGERPRINT, QUERY_TERMS, RelatedIndex
 
 __all__ = ["FORMAT", "RELATED_CACHE", "load", "load_or_build", "save"]
 
@@ -65,17 +65,11 @@ def save(root: Path, key: StatKey | None, index: RelatedIndex) -> bool:
     """
     if key is None:
         return False
-    terms = tuple(index.postings)
-    offsets = array(_OFFSET, [0])
-    positions = array(_POSITION)
-    weights = array(_WEIGHT)
-    for term in terms:
-        docs, term_weights = index.postings[term]
-        positions.extend(docs)
-        weights.extend(term_weights)
-        offsets.append(len(positions))
+    starts, positions, weights = index.parts
+    # Memoryviews: marshal writes a buffer as the bytes it holds, without a copy of ~50 MB.
+    buffers = (memoryview(array(_OFFSET, starts)), memoryview(positions), memoryview(weights))
     ids = tuple(paper.id for paper in index.papers)
-    parts = (ids, dict(index.idf), terms, offsets.tobytes(), positions.tobytes(), weights.tobytes())
+    parts = (ids, dict(index.idf), tuple(index.terms), *buffers)
     return _FILE.save_value(root / RELATED_CACHE, _key(key), parts)
 
 
@@ -92,18 +86,22 @@ def load(
     ids, idf, terms, offsets, positions, weights = parts
     if type(ids) is not tuple or ids != tuple(paper.id for paper in papers):
         return None
-    postings = _postings(idf, terms, offsets, positions, weights, len(ids))
-    if postings is None:
+    buffers = _postings(idf, terms, offsets, positions, weights, len(ids))
+    if buffers is None:
         return None
-    return RelatedIndex.from_parts(papers, idf, postings, query_terms=query_terms)
+    assert type(idf) is dict and type(terms) is tuple  # checked by _postings
+    return RelatedIndex.from_parts(papers, idf, terms, buffers, query_terms=query_terms)
 
 
 def _postings(
     idf: object, terms: object, offsets: object, positions: object, weights: object, size: int
-) -> dict[str, Posting] | None:
-    """The inverted index from the payload's parts, or None when they are not what `save`
+) -> tuple[memoryview, memoryview, memoryview] | None:
+    """The postings' buffers from the payload's parts, or None when they are not what `save`
     writes: an idf table of str -> float, distinct str terms each in it, one offset per term
-    plus one (from 0, increasing, ending at the buffers' length), positions in `range(size)`."""
+    plus one (from 0, increasing, ending at the buffers' length), positions in `range(size)`.
+
+    The buffers are memoryviews of the payload's bytes, cast to their items: nothing is copied
+    (the bytes live as long as the index)."""
     if type(idf) is not dict or not set(map(type, idf)) <= {str}:
         return None
     if not set(map(type, idf.values())) <= {float}:
@@ -112,29 +110,26 @@ def _postings(
         return None
     if type(offsets) is not bytes or type(positions) is not bytes or type(weights) is not bytes:
         return None
-    starts, docs, term_weights = array(_OFFSET), array(_POSITION), array(_WEIGHT)
     try:
-        starts.frombytes(offsets)
-        docs.frombytes(positions)
-        term_weights.frombytes(weights)
-    except ValueError:  # not a whole number of items
+        starts = memoryview(offsets).cast(_OFFSET)
+        docs = memoryview(positions).cast(_POSITION)
+        term_weights = memoryview(weights).cast(_WEIGHT)
+    except TypeError:  # not a whole number of items
         return None
     if len(starts) != len(terms) + 1 or starts[0] != 0 or starts[-1] != len(docs):
         return None
     if len(term_weights) != len(docs):
         return None
-    postings: dict[str, Posting] = {}
-    for term, (start, end) in zip(terms, pairwise(starts), strict=True):
+    for start, end in pairwise(starts):
         # A built posting is never empty and lists its papers in ascending order, so its ends
         # bound it (checking every position costs ~75 ms, as much as the rest of the load; the
         # checksum already vouches that the bytes are the ones `save` wrote, and
         # `RelatedIndex.related` skips a position outside the papers, should one get past it).
         if end <= start or docs[start] < 0 or docs[end - 1] >= size:
             return None
-        postings[term] = (docs[start:end], term_weights[start:end])
-    if len(postings) != len(terms) or not postings.keys() <= idf.keys():
+    if len(set(terms)) != len(terms) or not idf.keys() >= set(terms):
         return None
-    return postings
+    return starts, docs, term_weights
 
 
 def load_or_build(

@@ -29,7 +29,7 @@ import sys
 import zlib
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from papershelf.storage.model import Paper
 
@@ -157,8 +157,50 @@ def _paper_terms(paper: Paper, memo: dict[str, str | None] | None = None) -> Cou
     return counts
 
 
+class _Numbers(dict[str, int]):
+    """Term -> its number, a new term numbered when first looked up (in C: `map` over it)."""
+
+    __slots__ = ()
+
+    def __missing__(self, term: str) -> int:
+        number = self[term] = len(self)
+        return number
+
+
+class _Counted:
+    """The term counts of a run of papers, flat: every paper's term numbers and counts one
+    after the other, and where each paper's end. A few bytes a term instead of a `Counter`
+    per paper (at 100,000 papers: ~55 MB instead of ~300 MB)."""
+
+    __slots__ = ("counts", "ends", "numbers")
+
+    def __init__(self) -> None:
+        self.numbers = array("i")
+        self.counts = array("H")
+        self.ends = array("i")
+
+    def add(self, found: Counter[str], numbers: _Numbers) -> None:
+        """Append one paper's term counts, numbering its new terms."""
+        self.numbers.extend(map(numbers.__getitem__, found))
+        counts = self.counts
+        mark = len(counts)
+        try:
+            counts.extend(found.values())
+        except OverflowError:  # a term 65,536 times in one paper: wider counts from now on
+            del counts[mark:]
+            counts = self.counts = array("I", counts)
+            counts.extend(found.values())
+        self.ends.append(len(self.numbers))
+
+
 class RelatedIndex:
-    """TF-IDF vectors of a fixed set of papers, for "more like this" queries."""
+    """TF-IDF vectors of a fixed set of papers, for "more like this" queries.
+
+    The inverted index is three flat buffers (`parts`): every posting term's papers one term
+    after the other (int32 positions), their weights (uint16) and where each term's run starts
+    (int64, one more than there are terms); `_number` finds a term's run. A loaded index keeps
+    the buffers `related-index.bin` gave it (memoryviews of its bytes: nothing copied).
+    """
 
     def __init__(
         self,
@@ -168,38 +210,83 @@ class RelatedIndex:
         progress: Callable[[int, int], None] | None = None,
     ) -> None:
         """Index `papers`; `progress(done, total)` hears every few thousand papers (seconds at
-        100k papers)."""
+        100k papers).
+
+        Two passes: the first counts every paper's terms into flat arrays, a run of papers at
+        a time (`_Counted`), and the papers holding each term; the second turns a run's
+        counts into weights, writes them where their terms' postings lie (known from those
+        counts) and frees the run. No per-paper dict outlives its paper.
+        """
         self._setup(papers, query_terms)
+        papers_ = self._papers
+        size = len(papers_)
+        total = size + size // 2  # the second pass is about a third of the work
         memo: dict[str, str | None] = {}
-        size = len(self._papers)
-        counts: list[Counter[str]] = []
+        numbers = _Numbers()
+        runs: list[_Counted | None] = []
+        df: Counter[int] = Counter()
         for start in range(0, size, _PROGRESS_STEP):
-            chunk = self._papers[start : start + _PROGRESS_STEP]
-            counts.extend(_paper_terms(paper, memo) for paper in chunk)
+            run = _Counted()
+            for paper in papers_[start : start + _PROGRESS_STEP]:
+                run.add(_paper_terms(paper, memo), numbers)
+            df.update(run.numbers)
+            runs.append(run)
             if progress is not None:
-                progress(len(counts), size + size // 2)  # the vectors below: a third of it
-        df: Counter[str] = Counter()
-        for terms in counts:
-            df.update(terms.keys())
+                progress(min(size, start + _PROGRESS_STEP), total)
+        del memo
+        # The idf table and the posting terms in the order of first appearance: the order the
+        # dict-per-paper build gave them, so related-index.bin is the same file as before.
         limit = max(2, int(size * MAX_DF_SHARE))
-        self._idf: dict[str, float] = {
-            term: math.log(size / n) for term, n in df.items() if n <= limit or size < 4
-        }
-        self._postings: dict[str, Posting] = {}
-        postings = self._postings
-        for i, terms in enumerate(counts):
-            for term, weight in self._vector(terms).items():
-                posting = postings.get(term)
-                if posting is None:
-                    if df[term] == 1:  # a term no other paper has cannot make a match
-                        continue
-                    posting = postings[term] = (array("i"), array("H"))
-                posting[0].append(i)
-                posting[1].append(max(1, int(weight * WEIGHT_SCALE)))
-            if progress is not None and not (i + 1) % _PROGRESS_STEP:
-                progress(size + (i + 1) // 2, size + size // 2)
+        idf: dict[str, float] = {}
+        weight_of = array("d", bytes(8 * len(numbers)))  # idf by number; 0.0: not weighed
+        posting_of = array("i", b"\xff" * (4 * len(numbers)))  # -1: no posting
+        starts = array("q", [0])
+        slots: dict[str, int] = {}
+        for term, number in numbers.items():
+            count = df[number]
+            if count <= limit or size < 4:
+                weight = idf[term] = weight_of[number] = math.log(size / count)
+                # A term no other paper has cannot make a match: only in its paper's norm.
+                if weight > 0.0 and count > 1:
+                    posting_of[number] = slots[term] = len(slots)
+                    starts.append(starts[-1] + count)
+        del numbers, df
+        positions = array("i", bytes(4 * starts[-1]))
+        weights = array("H", bytes(2 * starts[-1]))
+        cursor = array("q", starts)
+        log, scale, paper = math.log, WEIGHT_SCALE, 0
+        for at, run in enumerate(runs):
+            assert run is not None
+            runs[at] = None  # free each run once weighed
+            begin = 0
+            for end in run.ends:
+                raw = [
+                    (number, (1.0 + log(count)) * weight)
+                    for number, count in zip(
+                        run.numbers[begin:end], run.counts[begin:end], strict=True
+                    )
+                    if (weight := weight_of[number]) > 0.0
+                ]
+                begin = end
+                norm = math.sqrt(sum(w * w for _, w in raw))
+                if norm:
+                    for number, w in raw:
+                        slot = posting_of[number]
+                        if slot >= 0:
+                            place = cursor[slot]
+                            cursor[slot] = place + 1
+                            positions[place] = paper
+                            weights[place] = max(1, int(w / norm * scale))
+                paper += 1
+            if progress is not None and paper < size:  # the end is reported once, below
+                progress(size + paper // 2, total)
+        self._idf = idf
+        self._number = slots
+        self._starts = starts
+        self._positions = memoryview(positions)
+        self._weights = memoryview(weights)
         if progress is not None:
-            progress(size + size // 2, size + size // 2)
+            progress(total, total)
 
     def _setup(self, papers: Iterable[Paper], query_terms: int) -> None:
         self._papers: list[Paper] = list(papers)
@@ -211,19 +298,22 @@ class RelatedIndex:
         cls,
         papers: Iterable[Paper],
         idf: dict[str, float],
-        postings: dict[str, Posting],
+        terms: Sequence[str],
+        parts: tuple[Sequence[int], memoryview, memoryview],
         *,
         query_terms: int = QUERY_TERMS,
     ) -> RelatedIndex:
-        """The index of `papers` whose build gave `idf` and `postings` (see `idf`, `postings`).
+        """The index of `papers` whose build gave `idf`, the posting `terms` and `parts` (see
+        `parts`: the starts, positions and weights, which it keeps as they are).
 
-        Takes the two dicts as they are, unchecked: `storage.related.cache` checks what it
-        read before it calls this. Answers exactly like the index they came from.
+        Takes them unchecked: `storage.related.cache` checks what it read before it calls
+        this. Answers exactly like the index they came from.
         """
         index = cls.__new__(cls)
         index._setup(papers, query_terms)
         index._idf = idf
-        index._postings = postings
+        index._number = dict(zip(terms, range(len(terms)), strict=True))
+        index._starts, index._positions, index._weights = parts
         return index
 
     @property
@@ -232,9 +322,26 @@ class RelatedIndex:
         return self._idf
 
     @property
+    def terms(self) -> Sequence[str]:
+        """The terms that can match (have postings), in the order of their runs in `parts`."""
+        return tuple(self._number)
+
+    @property
+    def parts(self) -> tuple[Sequence[int], memoryview, memoryview]:
+        """The postings' three buffers: where each term's run starts (and the last ends), the
+        papers' positions (int32, ascending in a run), their quantised weights (uint16)."""
+        return self._starts, self._positions, self._weights
+
+    @property
     def postings(self) -> Mapping[str, Posting]:
-        """The inverted index: the terms that can match, each with its papers and weights."""
-        return self._postings
+        """The inverted index: the terms that can match, each with its papers and weights
+        (copied out of the flat buffers: for tests and tools, not queries)."""
+        return _PostingsView(self)
+
+    def _posting(self, term: str) -> tuple[memoryview, memoryview]:
+        number = self._number[term]
+        start, end = self._starts[number], self._starts[number + 1]
+        return self._positions[start:end], self._weights[start:end]
 
     def _vector(self, terms: Counter[str]) -> dict[str, float]:
         """The L2-normalised sublinear tf-idf weights of one paper's term counts."""
@@ -259,7 +366,7 @@ class RelatedIndex:
         if index is None:
             return []
         vector = self._vector(_paper_terms(self._papers[index]))
-        indexed = [(term, w) for term, w in vector.items() if term in self._postings]
+        indexed = [(term, w) for term, w in vector.items() if term in self._number]
         return heapq.nsmallest(self.query_terms, indexed, key=lambda item: (-item[1], item[0]))
 
     def related(self, paper_id: str, k: int = 10) -> list[tuple[str, float]]:
@@ -274,7 +381,7 @@ class RelatedIndex:
         scores: dict[int, float] = {}
         get = scores.get
         for term, weight in self._query(paper_id):
-            docs, weights = self._postings[term]
+            docs, weights = self._posting(term)
             for doc, w in zip(docs, weights, strict=True):
                 scores[doc] = get(doc, 0.0) + weight * w
         scores.pop(self_index, None)
@@ -302,3 +409,22 @@ class RelatedIndex:
     def papers(self) -> Sequence[Paper]:
         """The papers indexed, in the order given."""
         return self._papers
+
+
+class _PostingsView(Mapping[str, Posting]):
+    """`RelatedIndex.postings`: each term's run copied out as the two arrays of a `Posting`."""
+
+    __slots__ = ("_index",)
+
+    def __init__(self, index: RelatedIndex) -> None:
+        self._index = index
+
+    def __getitem__(self, term: str) -> Posting:
+        docs, weights = self._index._posting(term)
+        return array("i", docs.tolist()), array("H", weights.tolist())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index._number)
+
+    def __len__(self) -> int:
+        return len(self._index._number)

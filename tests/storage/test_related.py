@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
+from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import papershelf.storage.related.index as related_index
 from papershelf.storage.ingest.parse import paper_id, read_file
 from papershelf.storage.model import Paper
 from papershelf.storage.related.index import RelatedIndex, tokens
@@ -147,3 +150,84 @@ def test_scores_are_bounded_and_never_include_self(texts):
         for pid, score in index.related(paper.id):
             assert pid != paper.id
             assert 0.0 < score <= 1.0 + 1e-9
+
+
+# -- the flat build against the plain one it replaced -------------------------------------------
+
+
+def plain_index(papers: list[Paper]) -> tuple[dict[str, float], dict[str, tuple[list, list]]]:
+    """The idf table and postings as the first build made them: a `Counter` and a dict of
+    weights per paper, every posting appended term by term (the reference for the flat one)."""
+    counts = [related_index._paper_terms(paper) for paper in papers]
+    df: Counter[str] = Counter()
+    for terms in counts:
+        df.update(terms.keys())
+    size = len(papers)
+    limit = max(2, int(size * related_index.MAX_DF_SHARE))
+    idf = {term: math.log(size / n) for term, n in df.items() if n <= limit or size < 4}
+    postings: dict[str, tuple[list, list]] = {}
+    for i, terms in enumerate(counts):
+        raw = {
+            term: (1.0 + math.log(count)) * idf[term]
+            for term, count in terms.items()
+            if idf.get(term, 0.0) > 0.0
+        }
+        norm = math.sqrt(sum(w * w for w in raw.values()))
+        for term, w in raw.items():
+            if norm and df[term] > 1:
+                docs, weights = postings.setdefault(term, ([], []))
+                docs.append(i)
+                weights.append(max(1, int(w / norm * related_index.WEIGHT_SCALE)))
+    return idf, postings
+
+
+WORDS = ["kernel", "kernels", "graph", "diffusion", "bandit", "regret", "policy", "the", "x"]
+WORDS += ["policies", "token", "sparse", "attention", "2025", r"\mathcal", "Graph", "KERNEL"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.sampled_from(WORDS), min_size=0, max_size=30).map(" ".join),
+            st.one_of(st.none(), st.lists(st.sampled_from(WORDS), max_size=6).map(" ".join)),
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    st.integers(min_value=1, max_value=8),
+)
+def test_the_flat_build_is_the_plain_build(corpus, step):
+    """Any corpus, cut into runs of any length: the same idf table (in the same order), the
+    same postings (the same terms in the same order, papers, weights) and the same answers."""
+    made = [make(f"p{i}", f"{text} n{i}", title) for i, (text, title) in enumerate(corpus)]
+    papers = list({paper.id: paper for paper in made}.values())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(related_index, "_PROGRESS_STEP", step)
+        index = RelatedIndex(papers)
+    idf, postings = plain_index(papers)
+    assert list(index.idf.items()) == list(idf.items())
+    assert list(index.terms) == list(postings)
+    assert {t: (list(d), list(w)) for t, (d, w) in index.postings.items()} == postings
+    for paper in papers:
+        scores: dict[int, float] = {}
+        for term, weight in index._query(paper.id):
+            for doc, w in zip(*postings[term], strict=True):
+                scores[doc] = scores.get(doc, 0.0) + weight * w
+        mine = papers.index(paper)
+        best = sorted(
+            ((d, s) for d, s in scores.items() if d != mine), key=lambda item: (-item[1], item[0])
+        )
+        expected = [(papers[d].id, round(s / related_index.WEIGHT_SCALE, 6)) for d, s in best]
+        assert index.related(paper.id, k=len(papers)) == expected
+
+
+def test_counts_past_sixteen_bits_are_kept_whole():
+    """A term 70,000 times in one paper (an abstract can be long): counted, not wrapped."""
+    long = make("long", "kernel " * 70_000 + "graph")
+    other = make("other", "kernel graph bandit")
+    third = make("third", "bandit regret policy")
+    index = RelatedIndex([long, other, third])
+    idf, postings = plain_index([long, other, third])
+    assert {t: (list(d), list(w)) for t, (d, w) in index.postings.items()} == postings
+    assert dict(index.idf) == idf
