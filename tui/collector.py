@@ -32,7 +32,7 @@ import gc
 import time
 from collections.abc import Callable
 
-from papershelf.tui import native_memory
+from papershelf.tui import native_memory, strip_cycles
 
 IDLE_SECONDS = 1.0
 """A pause this long after the last keystroke lets a full collection run."""
@@ -90,6 +90,7 @@ class IdleCollector:
         """Turn automatic full collections off (the young generations keep theirs)."""
         if self._saved is None:
             native_memory.limit_arenas()  # before the app's workers start
+            strip_cycles.apply()  # drawn lines freed when replaced, not at the next pause
             self._saved = gc.get_threshold()
             young, middle, _ = self._saved
             gc.set_threshold(young, middle, NO_AUTOMATIC_FULL_COLLECTION)
