@@ -21,8 +21,9 @@ import json
 import os
 import stat
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 from json.encoder import (  # type: ignore[attr-defined]  # C functions without stubs
     encode_basestring,
     encode_basestring_ascii,
@@ -109,12 +110,19 @@ def _mine(abstract: str) -> bytes:
     """The abstract as a JSON string the way papershelf writes it (orjson: 2-4x faster than
     json's C string encoder, which gives the same bytes; a lone surrogate, which papershelf
     never stores, falls back to it)."""
-    import orjson  # here: reading a papers.json another program wrote needs it only then
-
     try:
-        return orjson.dumps(abstract)
+        return _orjson_dumps()(abstract)
     except TypeError:
         return encode_basestring(abstract).encode()
+
+
+@cache
+def _orjson_dumps() -> Callable[[object], bytes]:
+    # Imported on first use (a write of papers.json, or a read of one another program wrote),
+    # then bound: an import statement per abstract cost ~1.5 us.
+    import orjson
+
+    return orjson.dumps
 
 
 def _find(data: bytes, start: int, abstract: str) -> tuple[int, int] | None:
