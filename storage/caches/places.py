@@ -24,10 +24,7 @@ from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
-from json.encoder import (  # type: ignore[attr-defined]  # C functions without stubs
-    encode_basestring,
-    encode_basestring_ascii,
-)
+from json.encoder import encode_basestring, encode_basestring_ascii
 from pathlib import Path
 
 from papershelf.storage.caches.frame import checksum
