@@ -61,7 +61,11 @@ def cli_import(checkout: Path, corpus: Path, workers: str | None) -> tuple[float
         command = [sys.executable, "-m", "papershelf", "--db", directory, "import", str(corpus)]
         start = time.perf_counter()
         process = subprocess.Popen(
-            command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            command,
+            env=environment,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            cwd=directory,  # `-m` puts the working directory first on sys.path (see `together`)
         )
         assert process.stderr is not None
         errors = process.stderr.read().decode()
@@ -115,6 +119,10 @@ def together(old: Path, corpora: list[Path], repeat: int) -> None:
                         env=environment,
                         stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL,
+                        # `python -m` puts the working directory before PYTHONPATH on
+                        # sys.path: run from a checkout, both imports ran that checkout's
+                        # code (the old and new CPU times came out equal). A neutral one.
+                        cwd=directory,
                     )
                 cpu = {}
                 for label, process in started.items():

@@ -116,6 +116,9 @@ def _is_csl(record: Any) -> bool:
 
 
 def _plain(records: Iterator[tuple[int, Any]], source: str) -> Iterator[tuple[int, Any]]:
+    # Imported once here, not in `_is_csl` per record: an import statement costs ~1.5 us.
+    from papershelf.storage.ingest import csl
+
     for number, record in records:
         if _is_note(record):
             raise IngestError(
@@ -124,7 +127,7 @@ def _plain(records: Iterator[tuple[int, Any]], source: str) -> Iterator[tuple[in
                 "from separate files",
                 number,
             )
-        if _is_csl(record):
+        if csl.is_csl([(0, record)]):
             raise IngestError(
                 source,
                 "a CSL JSON item among plain JSON records; import CSL items and records "

@@ -58,7 +58,8 @@ def meta(kind: str) -> dict[str, dict[str, Any]]:
 
 def table(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """A table as schema 2 stores it: TinyDB documents with ids "1", "2", ... in this order."""
-    return {str(number): record for number, record in enumerate(records, 1)}
+    listed = list(records)
+    return dict(zip(map(str, range(1, len(listed) + 1)), listed, strict=True))
 
 
 def paper_records(data: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:

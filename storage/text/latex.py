@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Literal
 
 from papershelf.storage.text.scan import finditer_at, literal_starts, paired_matches
@@ -96,11 +97,17 @@ def _is_math(content: str, after: str) -> bool:
 
 
 def _math_to_unicode(content: str) -> str:
+    return _math_converter()(content)
+
+
+@cache
+def _math_converter() -> Callable[[str], str]:
     # Imported on first use: its tables cost ~25 ms, and `papershelf list` prints titles with
-    # `_` or `*` (no math) through `display_text` too.
+    # `_` or `*` (no math) through `display_text` too. Bound once: an import statement in the
+    # function called for every math span cost ~1.5 us each.
     from papershelf.storage.text.latex_math import math_to_unicode
 
-    return math_to_unicode(content)
+    return math_to_unicode
 
 
 def _math_piece(start: int, end: int, content: str, raw: str) -> _Piece:
@@ -246,14 +253,20 @@ def display_text(abstract: str) -> Display:
 
 
 def _shown(source: str) -> Display:
-    # Imported here: a title (`title_text`, which `papershelf list` may print) is not cleaned.
-    from papershelf.storage.text.clean import clean_text
-
-    text = clean_text(source).replace("\t", " ")
+    text = _cleaner()(source).replace("\t", " ")
     try:
         return _display(text)
     except Exception:  # never break the reader: show the cleaned text unstyled
         return Display(text, ())
+
+
+@cache
+def _cleaner() -> Callable[[str], str]:
+    # Imported on first use: a title (`title_text`, which `papershelf list` may print) is not
+    # cleaned. Bound once: an import statement per abstract cost ~1.5 us.
+    from papershelf.storage.text.clean import clean_text
+
+    return clean_text
 
 
 @lru_cache(maxsize=16384)
