@@ -56,7 +56,10 @@ _CUE = re.compile(
     # "We address this by proposing X, an ...", "by developing an approach, X (ACR)": the
     # paper's own means, made with the verbs that follow "we" (weak._MAKES).
     r"by (?:propos|introduc|present|develop|design|build|construct|devis|creat)ing|"
-    r"(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
+    r"(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?|"
+    # "We avoid ... and develop a unified likelihood ratio (ULR) method": the second verb of
+    # a sentence ("... and build BingoGuard, an ..."), its subject said before.
+    r"and (?:develop|buil[dt]|design|creat|construct)\w*))(?=\W)",
     re.IGNORECASE,
 )
 # Every _CUE match begins with one of these (in any case): _CUE is tried only where one begins,
@@ -88,6 +91,11 @@ _CUE_WORDS = (
     "propos",
     "introduc",
     "present",
+    "and develop",
+    "and buil",
+    "and design",
+    "and creat",
+    "and construct",
 )
 # Cues after which the next word is the name whatever its case pattern ("named Magpie").
 _NAMING = re.compile(r"(?:call\w*|nam\w*|dub\w*|term\w*|coin\w*|as)$", re.IGNORECASE)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from papershelf.storage.names.derive import method_name
+from papershelf.storage.names.derive import derive_name, method_name
 from papershelf.storage.names.trailing import trailing_name
 
 # --- a name between commas after the cue's description ---------------------------------------
@@ -145,3 +145,29 @@ def test_a_capitalised_name_described_by_the_paper_is_named(abstract: str, name:
 )
 def test_a_capitalised_word_the_paper_uses_is_not_named(abstract: str) -> None:
     assert method_name(abstract) is None
+
+
+# --- the second verb of the paper's sentence: "we avoid ... and develop X" -------------------
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        (
+            "We avoid the recursive computation of backpropagation and develop a unified "
+            "likelihood ratio (ULR) method for gradient estimation with one forward pass.",
+            "ULR",
+        ),
+        (
+            "We applied our paradigm to the GSM8K dataset and developed the MR-GSM8K benchmark.",
+            "MR-GSM8K",
+        ),
+    ],
+)
+def test_a_making_verb_after_and_introduces_a_name(abstract: str, name: str) -> None:
+    # derive_name: the name shown, which takes a stated name (not method_name's guesses).
+    assert derive_name(abstract) == name
+
+
+def test_and_with_a_making_verb_and_no_name_names_nothing() -> None:
+    assert method_name("Prior methods were designed and developed on small data.") is None
