@@ -399,12 +399,13 @@ def _described_candidates(text: str) -> list[Candidate]:
         if not namelike(name):
             # "Our approach results in Satori, a 7B LLM ...": a capitalised word mid-sentence,
             # described as a kind of thing by the paper speaking of its own work, said again.
-            if capitalised(name) and _KIND_AHEAD.match(text, after):
+            if capitalised(name):
                 head = _capitalised_run(text, head)  # "with Continuous Ensemble Forecasting, a"
                 phrase = text[head:index]
                 if (
                     text[head - 2 : head - 1].islower()
                     and _ours_again(text, head, phrase)
+                    and _KIND_AHEAD.match(text, after)
                     and not _USES.search(text, _sentence_start(text, head), head)
                 ):
                     found.append((4, head, phrase))

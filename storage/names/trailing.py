@@ -47,22 +47,23 @@ def trailing_name(text: str, start: int, stop: int) -> Candidate | None:
     comma = text.find(", ", start, stop)
     if comma < 0:
         return None
-    description = text[start:comma]
-    if (
-        len(description.split()) > _MAX_WORDS
-        or _KIND.search(description) is None
-        or _LISTS.search(description.rstrip().lower())
-        or any(mark in description for mark in ";:()")
-    ):
-        return None
+    # The name first (cheap, and most commas have none after them), then the description.
     token = TOKEN.match(text, comma + 2)
-    if token is None:
+    if token is None or token.group().islower():
         return None
     name = strip_token(token.group())
     if not name or is_generic(name) or not (namelike(name) or capitalised(name)):
         return None
     end = comma + 2 + token.group().find(name) + len(name)
     if _CLOSES.match(text, end) is None or _LIST_GOES_ON.match(text, end):
+        return None
+    description = text[start:comma]
+    if (
+        len(description.split()) > _MAX_WORDS
+        or any(mark in description for mark in ";:()")
+        or _LISTS.search(description.rstrip().lower())
+        or _KIND.search(description) is None
+    ):
         return None
     # "a novel loss function, Uncertainty-Focal-Cross-Entropy (UFCE), ...": the acronym its
     # letters spell is the name (the issue's `Long Name (ACR)` rule).
