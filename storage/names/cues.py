@@ -16,6 +16,7 @@ from functools import lru_cache
 from papershelf.storage.names.acronyms import acronym_score, spelled_out
 from papershelf.storage.names.marked import marked_acronyms
 from papershelf.storage.names.phrases import lower_name, quoted_name, said_again, typed_phrase
+from papershelf.storage.names.trailing import trailing_name
 from papershelf.storage.names.words import (
     ACRONYM,
     MAX_NAME,
@@ -55,7 +56,10 @@ _CUE = re.compile(
     # "We address this by proposing X, an ...", "by developing an approach, X (ACR)": the
     # paper's own means, made with the verbs that follow "we" (weak._MAKES).
     r"by (?:propos|introduc|present|develop|design|build|construct|devis|creat)ing|"
-    r"(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?))(?=\W)",
+    r"(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?|"
+    # "We avoid ... and develop a unified likelihood ratio (ULR) method": the second verb of
+    # a sentence ("... and build BingoGuard, an ..."), its subject said before.
+    r"and (?:develop|buil[dt]|design|creat|construct)\w*))(?=\W)",
     re.IGNORECASE,
 )
 # Every _CUE match begins with one of these (in any case): _CUE is tried only where one begins,
@@ -79,6 +83,11 @@ _CUE_WORDS = (
     "propos",
     "introduc",
     "present",
+    "and develop",
+    "and buil",
+    "and design",
+    "and creat",
+    "and construct",
 )
 # Cues after which the next word is the name whatever its case pattern ("named Magpie").
 _NAMING = re.compile(r"(?:call\w*|nam\w*|dub\w*|term\w*|coin\w*|as)$", re.IGNORECASE)
@@ -277,6 +286,10 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
             found.append((5, window_start, phrase))
         if lead and (quoted := quoted_name(text, window_start)):
             found.append(quoted)
+        if (lead or cue.group()[:2].lower() == "we") and (
+            trailing := trailing_name(text, window_start, stop)
+        ):
+            found.append(trailing)  # "we present a ... framework for X, MAGIS, consisting"
         # Styles are sorted by start: only those starting in the window (linear, not quadratic,
         # in text with many cues and many styles).
         index = bisect_left(styles, (window_start,))
@@ -373,16 +386,52 @@ def _described_candidates(text: str) -> list[Candidate]:
         if text[head:index].islower():
             continue  # most ", a": an ordinary word before it
         name = strip_token(text[head:index])
-        if not namelike(name):
-            continue
         after = index + len(", a ") + (text[index + 3] == "n")
         after = skip_over(_NOVEL, text, after)
+        if not namelike(name):
+            # "Our approach results in Satori, a 7B LLM ...": a capitalised word mid-sentence,
+            # described as a kind of thing by the paper speaking of its own work, said again.
+            if capitalised(name):
+                head = _capitalised_run(text, head)  # "with Continuous Ensemble Forecasting, a"
+                phrase = text[head:index]
+                if (
+                    text[head - 2 : head - 1].islower()
+                    and _ours_again(text, head, phrase)
+                    and _KIND_AHEAD.match(text, after)
+                    and not _USES.search(text, _sentence_start(text, head), head)
+                ):
+                    found.append((4, head, phrase))
+            continue
         if _KIND_AHEAD.match(text, after) or _ours_again(text, head, name):
             found.append((4, head, name))
     return found
 
 
 _WE = re.compile(r"\b(?:[Ww]e|[Oo]ur)\b")
+
+
+# The paper using another's work ("we compare with Adam, a ...", "our experiments use Llama,
+# a ...", "we train on Places, a ..."), not making its own.
+_USES = re.compile(
+    r"\b(?:us(?:e|es|ed|ing)|compar\w*|evaluat\w*|train\w*|test\w*|appl\w*|benchmark\w*|"
+    r"experiment\w*|fine-?tun\w*|adopt\w*|employ\w*|leverag\w*|against|than|baselines?)\b",
+    re.IGNORECASE,
+)
+
+
+def _sentence_start(text: str, index: int) -> int:
+    return max(text.rfind(brk, 0, index) for brk in _SENTENCE_BREAKS) + 1
+
+
+def _capitalised_run(text: str, head: int) -> int:
+    """Where up to three capitalised words right before the word at `head` begin (a name
+    of several words: "Continuous Ensemble Forecasting"), else `head`."""
+    for _ in range(3):
+        before = text.rfind(" ", max(0, head - 1 - MAX_NAME), head - 1) + 1
+        if before <= 0 or not capitalised(text[before : head - 1]):
+            break
+        head = before
+    return head
 
 
 def _ours_again(text: str, head: int, name: str) -> bool:

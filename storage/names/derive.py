@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from papershelf.storage.names.claims import claimed_name
 from papershelf.storage.names.cues import candidates
 from papershelf.storage.names.weak import (
     defined_acronym,
@@ -104,7 +105,7 @@ def _unstated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
     text = plain_letters(display_text(abstract).text)
     if (repo := repo_name(code_urls)) and namelike(repo):
         return repo
-    if guess := defined_acronym(text) or repeated_word(text):
+    if guess := defined_acronym(text) or repeated_word(text) or claimed_name(text):
         return guess
     # A page made for the paper ("4k4dgen.github.io"), as `derive_name` shows it: the only
     # name of papers whose text says it in the URL alone.

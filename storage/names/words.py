@@ -188,9 +188,11 @@ def name_at(text: str, start: int, naming: bool) -> tuple[str, bool] | None:
             end = longer
         return text[begin:end], SET_OFF.match(text, end) is not None
     if not capitalised(token) and not (
-        is_generic(token) and _capitalised_next(text, begin + len(token))
+        is_generic(token) and (_capitalised_next(text, end) or _version_after(text, end) > end)
     ):
-        return None  # (a field acronym begins a name only with more words: "API Pack")
+        # (a field acronym begins a name only with more words or a version: "API Pack",
+        # "SAM 2")
+        return None
     plain_end = None  # the end before a small word ("Nimbus" of "Nimbus for Transformer")
     for count in range(4):  # more capitalised words: "Neural Spectral Methods", "Delta 3B"
         version_end = _version_after(text, end)
