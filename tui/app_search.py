@@ -19,7 +19,13 @@ from typing import TYPE_CHECKING
 from textual.worker import get_current_worker
 
 from papershelf.storage.errors import PapershelfError
-from papershelf.storage.search.engine import Hit, Results, SearchEngine, parse_query
+from papershelf.storage.search.engine import (
+    Hit,
+    Results,
+    SearchCancelled,
+    SearchEngine,
+    parse_query,
+)
 from papershelf.tui.app_trace import TRACE
 from papershelf.tui.app_workflow_sort import SortedHits
 from papershelf.tui.collector import freeze_long_lived
@@ -35,6 +41,15 @@ SEARCH_CACHE = "search-index.bin"
 """The search index's cache file in the library directory (shared with `papershelf list`)."""
 INLINE_SEARCH_SECONDS = 0.008
 """A search runs on the UI thread when the previous one took less (see `start_search`)."""
+WARM_QUIET_SECONDS = 0.03
+"""The tables' warm-up waits until no search has started or run for this long (`_give_way`):
+about the list's redraw after a search. Longer (0.3 s) starved it while keys came every 0.1 s,
+and an exact term typed then built its own tables (6.5 s at 100k papers, on a key)."""
+
+
+class _Stopped(Exception):
+    """Ends the tables' warm-up when its worker is cancelled (the app stops, or a new index
+    replaces this one after an import)."""
 
 
 class SearchWiring:
@@ -55,6 +70,10 @@ class SearchWiring:
         """Seconds the last search took: a slow one sends the next to the worker."""
         self.progress: WorkerProgress | None = None
         """The progress of the last index load or build (what it showed)."""
+        self.last_activity = 0.0
+        """`perf_counter()` when the last search started or ended (`_give_way` waits on it)."""
+        self._quiet = threading.Event()
+        """Never set: what a paused warm-up waits on, for a while at a time."""
 
     @property
     def query_text(self) -> str:
@@ -92,7 +111,23 @@ class SearchWiring:
         # at 100k papers, built while typing goes on and without the searches' lock (each is
         # stored whole when done), so no key waits for them; a search that needs one sooner
         # makes its own.
-        engine.warm_tables(abstracts=True)
+        # Each step gives way to the searches of keys being typed (`_give_way`).
+        with contextlib.suppress(_Stopped):
+            engine.warm_tables(abstracts=True, pause=self._give_way)
+
+    def _give_way(self) -> None:
+        """Called by the tables' warm-up between its small steps (a thousand papers or so):
+        returns once no search has started or run for `WARM_QUIET_SECONDS`. The warm-up holds
+        the interpreter while it runs (seconds at 100k papers): the searches of keys being
+        typed go first, and it goes on when typing stops."""
+        worker = get_current_worker()
+        while not worker.is_cancelled:
+            quiet = perf_counter() - self.last_activity
+            if quiet >= WARM_QUIET_SECONDS and not self.lock.locked():
+                return
+            # Woken early by nothing: a short wait, so that an app stopping is seen soon.
+            self._quiet.wait(min(max(WARM_QUIET_SECONDS - quiet, 0.01), 0.1))
+        raise _Stopped  # the app stops or a new index replaces this one: no more tables
 
     def index_ready(self, message: IndexReady) -> None:
         """The index is there: run the query typed while it was being built."""
@@ -117,8 +152,10 @@ class SearchWiring:
         self.start_search(keep=None)
 
     def start_search(self, keep: str | None) -> None:
-        """Search for the current query; the newest search wins, older ones are dropped."""
+        """Search for the current query; the newest search wins, older ones are dropped (a
+        worker's search still running gives up at its next step: `cancelled`)."""
         self.serial += 1
+        self.last_activity = perf_counter()
         query = self.query_text
         if not query.strip():
             self.show_results(self.serial, self._app.workflow.all_hits(), keep=keep)
@@ -189,7 +226,12 @@ class SearchWiring:
         started = perf_counter()
         try:
             with self.lock:  # the engine's caches are not shared between threads
-                hits = engine.results(query, entries)
+                hits = engine.results(query, entries, partial(self.superseded, serial))
+        except SearchCancelled:
+            # A newer key's search waits for the lock: it starts now, and this one's results
+            # (of a query no longer typed) are never shown.
+            TRACE.mark("cancelled", str(serial))
+            return
         except PapershelfError as error:
             self._app.post_message(SearchFailed(serial, query, str(error)))
             return
@@ -201,11 +243,17 @@ class SearchWiring:
             )
             raise
         finally:
-            self.last_search = perf_counter() - started
+            self.last_activity = perf_counter()
+            self.last_search = self.last_activity - started
         if not get_current_worker().is_cancelled:
             seconds = perf_counter() - started
             TRACE.mark("searched", f"{serial} {seconds * 1000:.2f}")
             self._app.post_message(SearchFinished(serial, query, hits, keep, seconds))
+
+    def superseded(self, serial: int) -> bool:
+        """Whether search `serial` is no longer the newest (read from the worker's thread:
+        `serial` is one int the UI thread replaces)."""
+        return serial != self.serial
 
     def finished(self, message: SearchFinished) -> None:
         """A worker's results: shown if they are still the newest."""

@@ -14,12 +14,12 @@ from __future__ import annotations
 import contextlib
 import re
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from papershelf.storage.model import Entry, Paper
-from papershelf.storage.search.abstract_scan import AbstractScan
+from papershelf.storage.search.abstract_scan import AbstractScan, Pause
 from papershelf.storage.search.highlight import (
     AUTHOR_SEPARATOR,
     FIELDS,
@@ -30,7 +30,7 @@ from papershelf.storage.search.highlight import (
 )
 from papershelf.storage.search.hits import NO_DETAILS, Hit, Results
 from papershelf.storage.search.index import Progress, SearchIndex
-from papershelf.storage.search.lru import Lru
+from papershelf.storage.search.lru import Lru, bitset_weight
 from papershelf.storage.search.parse import (
     MAX_QUERY_TERMS,
     TOKEN_RE,
@@ -39,7 +39,7 @@ from papershelf.storage.search.parse import (
     parse_query,
 )
 from papershelf.storage.search.postings import bits_to_ids, ids_to_bits
-from papershelf.storage.search.run import EntryData, SearchRun
+from papershelf.storage.search.run import Cancelled, EntryData, SearchCancelled, SearchRun
 from papershelf.storage.search.textcolumn import TextColumn
 from papershelf.storage.text.authors import authors_text
 from papershelf.storage.text.titles import display_title, marked_up, shown_text
@@ -51,6 +51,7 @@ __all__ = [
     "Hit",
     "Query",
     "Results",
+    "SearchCancelled",
     "SearchEngine",
     "author_spans",
     "field_text",
@@ -70,6 +71,12 @@ tokens: ORing their postings took 2 s and 150 ms at 100k papers, scanning the ab
 _READ_AT_MOST = 2000
 """Candidates of an exact phrase read one by one (each abstract converted as shown); above
 this, the folded abstracts are scanned (`substring_ids`, made once)."""
+_HEAD_FIELDS = ("name", "title")
+"""The fields whose exact terms of one word's letters come from the index (`_word_part_bits`)."""
+_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789"
+"""The one-character values whose papers the warm-up finds (`_letters`)."""
+_PAUSE_EVERY = 1024
+"""Papers a warm-up step reads between two calls of its `pause`."""
 _RESULT_CACHE_SIZE = 16
 _RESULT_CACHE_BYTES = 24 << 20
 """Recent searches' results kept (`Results.nbytes`): at 100k papers one that matches every
@@ -197,8 +204,22 @@ class SearchEngine:
         self._substrings: Lru[tuple[str, str], Sequence[int]] = Lru(
             _SUBSTRING_CACHE_BYTES, _SUBSTRING_CACHE_SIZE, _ids_weight
         )
+        self._scanned: Lru[str, int] = Lru(
+            _SUBSTRING_CACHE_BYTES, _SUBSTRING_CACHE_SIZE, bitset_weight
+        )
+        """Exact terms' papers found by the `AbstractScan`, as bitsets (`'d` at 100k papers:
+        12.5 KB, where its positions took 400)."""
         self._flags: _PaperFlags | None = None
         self._scan: AbstractScan | None = None
+        self._word_parts: Lru[tuple[str, str], int] = Lru(
+            _SUBSTRING_CACHE_BYTES, _SUBSTRING_CACHE_SIZE, bitset_weight
+        )
+        """Names' and titles' papers of one word's letters (`_word_part_bits`)."""
+        self._titles_marked: int | None = None
+        self._letters: dict[tuple[str, str], int] = {}
+        """(field, letter or digit) -> the papers whose `field` (folded, as an exact term reads
+        it) holds it, made by `warm_tables` and stored whole: the first key of an exact term
+        (`'d`) was the slowest of all at 100k papers (every title, name and abstract read)."""
 
     @property
     def flags(self) -> _PaperFlags:
@@ -242,14 +263,55 @@ class SearchEngine:
         forms = [fold_text(display_title(text)), fold_text(text)]
         return forms if forms[0] != forms[1] else forms[:1]
 
-    def _lower(self, field: str) -> TextColumn:
+    def _lower(self, field: str, pause: Pause | None = None) -> TextColumn:
         """The folded forms of `field` of every paper (`_forms`; a row's joined by a newline,
-        which no query value holds), built once for exact and `^` terms, kept compact."""
+        which no query value holds), built once for exact and `^` terms, kept compact;
+        `pause()` is called every thousand papers or so (see `warm_tables`)."""
         texts = self._texts.get(field)
         if texts is None:
             forms = self._forms
-            texts = self._texts[field] = TextColumn(forms(field, paper) for paper in self._papers)
+            rows = (forms(field, paper) for paper in _paced(self._papers, pause))
+            texts = self._texts[field] = TextColumn(rows)
         return texts
+
+    def substring_bits(self, field: str, value: str) -> int:
+        """`substring_ids` as a bitset: a letter's from the table `warm_tables` made, one
+        word's letters in a name or title from the index (`_word_part_bits`)."""
+        bits = self._letters.get((field, value))
+        if bits is not None:
+            return bits
+        # A listing's papers (`storage.search.listing`) are not indexed here.
+        library = all(type(p) is Paper for p in self._papers[:1])
+        if library and field in _HEAD_FIELDS and len(value) > 1 and TOKEN_RE.fullmatch(value):
+            return self._word_part_bits(field, value)
+        return ids_to_bits(self.substring_ids(field, value), len(self._papers))
+
+    def _word_part_bits(self, field: str, value: str) -> int:
+        """Papers whose name or title, folded as an exact term reads it, contains `value`,
+        one run of letters and digits: those whose `field` column holds a token containing
+        it, as a token is a maximal such run and the index holds exactly the tokens of a
+        name, and of a title that is not marked up; a marked-up title (its text as shown
+        too, `_forms`) is read. Scanning every title took 14 ms of `'di` at 100k papers."""
+        key = (field, value)
+        bits = self._word_parts.get(key)
+        if bits is not None:
+            return bits
+        index = self._index
+        bits = index.tids_bits(field, index.vocabulary.containing(value))
+        if field == "title":
+            marked = self._marked_titles()
+            if marked:
+                read = self._lower("title").containing(value, bits_to_ids(marked))
+                bits = bits & ~marked | ids_to_bits(read, len(self._papers))
+        return self._word_parts.put(key, bits)
+
+    def _marked_titles(self) -> int:
+        """The papers whose title is marked up (`_forms` reads it as shown and as written)."""
+        marked = self._titles_marked
+        if marked is None:
+            found = [i for i, paper in enumerate(self._papers) if marked_up(paper.title or "")]
+            marked = self._titles_marked = ids_to_bits(found, len(self._papers))
+        return marked
 
     def substring_ids(self, field: str, value: str) -> Sequence[int]:
         """Papers whose lower-case `field` contains `value` (cached per value).
@@ -266,10 +328,21 @@ class SearchEngine:
         if within is None and len(value) > 1:
             within = self._substrings.get((field, value[1:]))
         if field == "abstract" and self._scans_abstracts():
-            found = array("I", self.abstract_scan().ids(value, within))
+            found = array("I", bits_to_ids(self._scanned_bits(value)))
             return self._substrings.put(key, found)
         # Kept as 4 bytes a paper, not a list of int objects (~36).
         return self._substrings.put(key, self._lower(field).containing(value, within))
+
+    def _scanned_bits(self, value: str) -> int:
+        """Papers whose abstract as shown contains `value`, from the `AbstractScan` (kept per
+        value, as bitsets; each is looked for among the papers of a shorter value kept)."""
+        found = self._scanned.get(value)
+        if found is not None:
+            return found
+        within = self._scanned.get(value[:-1]) if len(value) > 1 else None
+        if within is None and len(value) > 1:
+            within = self._scanned.get(value[1:])
+        return self._scanned.put(value, self.abstract_scan().bits(value, within))
 
     def _scans_abstracts(self) -> bool:
         """Whether exact terms find abstracts through the index (`AbstractScan`) instead of a
@@ -277,11 +350,12 @@ class SearchEngine:
         papers.json. A listing's papers (`storage.search.listing`) hold theirs folded already."""
         return "abstract" not in self._texts and all(type(p) is Paper for p in self._papers[:1])
 
-    def abstract_scan(self) -> AbstractScan:
-        """The exact-term scan of the abstracts (made on first use: it reads every abstract)."""
+    def abstract_scan(self, pause: Pause | None = None) -> AbstractScan:
+        """The exact-term scan of the abstracts (made on first use: it reads every abstract;
+        `pause`: see `warm_tables`)."""
         scan = self._scan
         if scan is None:
-            scan = self._scan = AbstractScan(self._papers, self._index)
+            scan = self._scan = AbstractScan(self._papers, self._index, pause)
         return scan
 
     def abstract_bits(self, value: str) -> int:
@@ -290,13 +364,21 @@ class SearchEngine:
         of the tokens containing it, less those where only the LaTeX source has it; a phrase
         (or a value with punctuation), the papers holding each of its words, whose text is
         then read, unless there are too many of them (`'of the`), when every abstract is."""
+        letter = self._letters.get(("abstract", value))
+        if letter is not None:
+            return letter
         pieces = TOKEN_RE.findall(value)
         if not pieces or len(value) < _FROM_INDEX_CHARS:
-            return ids_to_bits(self.substring_ids("abstract", value), len(self._papers))
+            return self._scanned_abstracts(value)
         index = self._index
         if pieces == [value]:
             bits, source = index.containing_bits(value)
             doubtful = bits & source
+            scan = self._scan
+            if scan is not None and self._scans_abstracts():
+                # Only abstracts with LaTeX have source tokens: the scan holds their text as
+                # shown (converting each again took 16 ms of `'dif` at 100k papers).
+                return bits & ~doubtful | scan.marked_bits(value, doubtful)
             return bits & ~doubtful | self._verified(doubtful, value)
         # The first piece may end a word and the last start one; those between are words.
         bits, _ = index.containing_bits(pieces[0])
@@ -306,8 +388,14 @@ class SearchEngine:
             lo, hi = index.vocabulary.prefix_range(pieces[-1])
             bits &= index.range_bits("abstract", lo, hi) if lo < hi else 0
         if bits.bit_count() > _READ_AT_MOST:
-            return bits & ids_to_bits(self.substring_ids("abstract", value), len(self._papers))
+            return bits & self._scanned_abstracts(value)
         return self._verified(bits, value)
+
+    def _scanned_abstracts(self, value: str) -> int:
+        """Papers whose abstract as shown contains `value`, scanned (not from the index)."""
+        if self._scans_abstracts():
+            return self._scanned_bits(value)
+        return ids_to_bits(self.substring_ids("abstract", value), len(self._papers))
 
     def _verified(self, bits: int, value: str) -> int:
         """The papers of `bits` whose abstract (as an exact term reads it) contains `value`."""
@@ -333,33 +421,65 @@ class SearchEngine:
         letter's papers). Not safe while another thread searches: before the engine is shared,
         or under the lock searches take."""
         self._index.warm()
+        # The LaTeX converter, imported on first use (~50 ms at 100k papers, on the first key):
+        # a hit's title is shown converted, and the first screen's are drawn with the first key.
+        display_title("$x$")
 
-    def warm_tables(self, abstracts: bool = True) -> None:
+    def warm_tables(self, abstracts: bool = True, pause: Pause | None = None) -> None:
         """The tables only some terms need: names, titles and authors for exact and `^` terms,
         the filters' venues and years, and (`abstracts`) the abstracts as shown for exact terms
-        (~0.5 s at 10k papers: each abstract with math is converted as shown).
+        (~0.5 s at 10k papers: each abstract with math is converted as shown) with each
+        letter's papers (`_warm_letters`).
 
         Safe while another thread searches (seconds at 100k papers, so the app runs it after
         the engine is shared, without holding up searches): each table is made whole and then
-        stored in one step, and a search that needs one first makes its own.
+        stored in one step, and a search that needs one first makes its own. `pause()` is
+        called between small steps (a thousand papers or so): the app's waits while keys come,
+        so that the warm-up does not take the interpreter from their searches.
         """
         fields = ("name", "title", "authors")
         for field in fields:
-            self.substring_ids(field, "\x00")
+            self._lower(field, pause)
         if abstracts and self._scans_abstracts():
-            self.abstract_scan()
+            self.abstract_scan(pause)
         elif abstracts:
-            self.substring_ids("abstract", "\x00")
+            self._lower("abstract", pause)
         for field in fields:
+            if pause is not None:
+                pause()
             self.prefix_ids(field, "\x00")
+        if pause is not None:
+            pause()
         _ = self.flags  # venues, years, code and links (a pass over every paper)
+        self._marked_titles()
+        if abstracts:
+            self._warm_letters(pause)
+
+    def _warm_letters(self, pause: Pause | None) -> None:
+        """Each letter's and digit's papers in the fields an exact term without a field key
+        reads (`_letters`), made apart and stored whole at the end (a search may be running)."""
+        size = len(self._papers)
+        letters: dict[tuple[str, str], int] = {}
+        for letter in _LETTERS:
+            for field in ("name", "title"):
+                if pause is not None:
+                    pause()
+                letters[field, letter] = ids_to_bits(self._lower(field).containing(letter), size)
+            if pause is not None:
+                pause()
+            letters["abstract", letter] = self._scanned_abstracts(letter)
+        self._letters = letters
 
     def clear_caches(self) -> None:
         """Forget every cached table and result (for benchmarks of cold searches)."""
         self._index.clear_caches()
         self._texts.clear()
         self._substrings.clear()
+        self._scanned.clear()
         self._scan = None
+        self._letters = {}
+        self._word_parts.clear()
+        self._titles_marked = None
         self._all_hits = None
         self._results.clear()
 
@@ -381,9 +501,18 @@ class SearchEngine:
         """Every paper matching `query`, best first; an empty query lists all in library order."""
         return list(self.results(query, entries))
 
-    def results(self, query: str | Query, entries: Mapping[str, Entry]) -> Results:
+    def results(
+        self,
+        query: str | Query,
+        entries: Mapping[str, Entry],
+        cancelled: Cancelled | None = None,
+    ) -> Results:
         """Like `search`, as compact `Results` (hits are made only when read): for the app,
         whose list reads 40 of 10k hits per keystroke. Results are immutable and may be shared.
+
+        `cancelled()` is asked between the search's steps: when it says True the search stops
+        there with `SearchCancelled` (the app's newest key waits for the engine), keeping no
+        result; the tables it finished stay.
         """
         parsed = parse_query(query) if isinstance(query, str) else query
         if parsed.is_empty:
@@ -396,8 +525,19 @@ class SearchEngine:
         self._entry_data(entries)  # clears the kept results when the entries changed
         hits = self._results.get(parsed.text)
         if hits is None:
-            hits = self._results.put(parsed.text, SearchRun(self, parsed, entries).run())
+            run = SearchRun(self, parsed, entries, cancelled)
+            hits = self._results.put(parsed.text, run.run())
         return hits
+
+
+def _paced(papers: Sequence[Paper], pause: Pause | None) -> Iterator[Paper]:
+    """`papers`, calling `pause()` before every thousandth or so (when there is one)."""
+    if pause is None:
+        yield from papers
+        return
+    for start in range(0, len(papers), _PAUSE_EVERY):
+        pause()
+        yield from papers[start : start + _PAUSE_EVERY]
 
 
 def _ids_weight(ids: Sequence[int]) -> int:

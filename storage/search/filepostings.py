@@ -153,6 +153,14 @@ class FilePostings:
             return None
         return self._decode(self._words(start, end))
 
+    def dense_tids(self) -> Iterator[int]:
+        """The ids of the tokens whose postings are bitsets (the common tokens), ascending."""
+        vocab_size = (self._data_at - self._offsets_at) // 4 - 1
+        offsets = self._offsets(0, vocab_size) if vocab_size > 0 else array("I", [0])
+        for tid, (start, end) in enumerate(pairwise(offsets)):
+            if end - start == self._size_words:
+                yield tid
+
     def many(self, tids: Iterable[int]) -> Iterator[Posting]:
         """The postings of the tokens `tids` that are in this field; a range of ids (a prefix's
         tokens) is read in two reads, its offsets and then its data."""

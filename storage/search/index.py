@@ -34,7 +34,7 @@ from papershelf.storage.search.postings import (
     Postings,
     bits_to_ids,
     bitset_words,
-    ids_to_bits,
+    views_to_bits,
 )
 from papershelf.storage.search.quality import (
     EXACT,
@@ -468,19 +468,14 @@ class SearchIndex:
     def tids_bits(self, field: str, tids: Iterable[int]) -> int:
         """Papers whose `field` contains any of the tokens with these ids."""
         bits = 0
-        sparse: set[int] = set()
+        sparse: list[memoryview] = []
         for posting in self.postings[field].many(tids):
             if isinstance(posting, int):
                 bits |= posting
             else:
-                sparse.update(posting)  # a C loop; duplicates collapse
+                sparse.append(posting)
         if sparse:
-            try:
-                bits |= ids_to_bits(sparse, self.size)
-            except IndexError:
-                # An id past the last paper: only in a damaged cache whose checksum matched by
-                # chance. Dropped here (free when there is none) rather than crash a search.
-                bits |= ids_to_bits([i for i in sparse if i < self.size], self.size)
+            bits |= views_to_bits(sparse, self.size)
         # Bits past the last paper (a damaged bitset's padding, ids just past it) are no paper.
         return bits & self.all_bits
 

@@ -12,7 +12,8 @@ import re
 from array import array
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
-from itertools import compress, repeat
+from itertools import compress, count, repeat
+from operator import sub
 from typing import Protocol
 
 _ONE = re.compile("1")
@@ -44,6 +45,22 @@ def bits_to_ids(bits: int) -> list[int]:
     # Dense: a C-level loop (compress) over one 0/1 byte per bit.
     flags = digits.encode("ascii").translate(_TO_FLAGS)
     return list(compress(range(len(flags)), flags))
+
+
+def views_to_bits(views: Sequence[memoryview], size: int) -> int:
+    """The papers of several sparse postings (views of packed uint32 ids; an id may be in
+    more than one) as one bitset, ids >= `size` dropped (a damaged cache's).
+
+    The views are joined into one buffer (a copy in C) and scattered by `ids_to_bits`: a
+    `set` of them first took 0.4 s for `'d` at 100k papers (a million ids hashed), this 60 ms.
+    """
+    ids = views[0] if len(views) == 1 else memoryview(b"".join(views)).cast("I")
+    try:
+        return ids_to_bits(ids, size)
+    except IndexError:
+        # An id past the last paper: only in a damaged cache whose checksum matched by chance.
+        # Dropped here (free when there is none) rather than crash a search.
+        return ids_to_bits([i for i in ids if i < size], size)
 
 
 _BIT_OF_BYTE = tuple(
@@ -92,6 +109,10 @@ class Postings(Protocol):
 
     def many(self, tids: Iterable[int]) -> Iterator[Posting]:
         """The postings of the tokens `tids` that are in this field."""
+        ...
+
+    def dense_tids(self) -> Iterator[int]:
+        """The ids of the tokens whose postings are bitsets (the common tokens), ascending."""
         ...
 
 
@@ -158,6 +179,11 @@ class FieldPostings:
             posting = get(tid)
             if posting is not None:
                 yield posting
+
+    def dense_tids(self) -> Iterator[int]:
+        """The ids of the tokens whose postings are bitsets (the common tokens), ascending."""
+        lengths = map(sub, self.offsets[1:], self.offsets[:-1])
+        return compress(count(), map(self._words.__eq__, lengths))
 
     def state(self) -> tuple[bytes, bytes | bytearray]:
         """Plain bytes for marshal (see `from_state`)."""

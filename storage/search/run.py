@@ -45,6 +45,15 @@ if TYPE_CHECKING:
 _DEFAULT_ENTRY = Entry()
 
 
+class SearchCancelled(Exception):
+    """A search given up between two of its steps because its `cancelled()` said so (a newer
+    key's search is waiting): it delivers nothing and keeps nothing in the caches."""
+
+
+Cancelled = Callable[[], bool]
+"""Asked between a search's steps (each term, the ranking, the first screen): True gives up."""
+
+
 class EntryData:
     """The user's entries as searches use them: by paper index, tokenized, per-word tiers."""
 
@@ -89,8 +98,15 @@ class EntryData:
 class SearchRun(Explainer):
     """One search: the query, the entries, and what the hits need to explain themselves."""
 
-    def __init__(self, engine: SearchEngine, query: Query, entries: Mapping[str, Entry]) -> None:
+    def __init__(
+        self,
+        engine: SearchEngine,
+        query: Query,
+        entries: Mapping[str, Entry],
+        cancelled: Cancelled | None = None,
+    ) -> None:
         self.engine = engine
+        self._cancelled = cancelled
         self.index = engine._index
         self.query = query
         self.entries = entries
@@ -148,7 +164,7 @@ class SearchRun(Explainer):
             elif field == "abstract":
                 bits = self.engine.abstract_bits(value)  # from the index: no scan
             else:
-                bits = ids_to_bits(self.engine.substring_ids(field, value), size)
+                bits = self.engine.substring_bits(field, value)
             tiers.append(Tier(FIELD_WEIGHTS[field] * EXACT, field, bits))
         if not prefix and not only:
             for field in ("tags", "note"):
@@ -236,13 +252,21 @@ class SearchRun(Explainer):
 
     # --- the search ------------------------------------------------------------------------
 
+    def _check(self) -> None:
+        """Give up (`SearchCancelled`) when `cancelled()` says a newer search waits."""
+        if self._cancelled is not None and self._cancelled():
+            raise SearchCancelled
+
     def run(self) -> Results:
+        """The ranked results; between its steps (each term, the ranking, the first screen's
+        hits) it asks `cancelled()` and gives up when a newer search waits for the engine."""
         result = self.all_bits
         units: list[list[Tier]] = []
         for clause in self.query.clauses:
             clause_bits = 0
             clause_units: list[list[Tier]] = []
             for term in clause:
+                self._check()
                 bits, term_units = self.term(term, record=not term.negated)
                 if term.negated:
                     clause_bits |= self.all_bits & ~bits
@@ -258,7 +282,9 @@ class SearchRun(Explainer):
                 merged.sort(key=lambda tier: -tier.weight)
                 units.append(merged)
         hits = Results(self.engine._ids, self.engine._position, self)
+        self._check()
         self._rank(hits, result, units)
+        self._check()
         hits.fill(_FIRST_SCREEN)  # here, in the searching thread, not in the UI's
         return hits
 
@@ -293,6 +319,7 @@ class SearchRun(Explainer):
         # budget at 100k papers, for a change that matters where a person looks.
         every = [tier for unit in units for tier in unit]
         fields = best_fields(result, every, FIELDS)
+        self._check()
         idfs = [_unit_idf(unit, size) for unit in units]
         if result.bit_count() <= _LENGTH_RANKED:
             top, groups = result, {}
@@ -309,6 +336,7 @@ class SearchRun(Explainer):
                 group = groups.pop(score)
                 top |= group
                 count += group.bit_count()
+        self._check()
         # One pass over `top`: each abstract tier split by length bucket, the parts (disjoint)
         # in its place, each weighed by its bucket's length.
         buckets = self.index.lengths.buckets()

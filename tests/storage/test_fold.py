@@ -88,3 +88,18 @@ def test_name_lookup_finds_a_folded_name(tmp_path: Path) -> None:
     )
     library.import_files([source])
     assert library.find("aesopnet").name == "ÆsopNet"
+
+
+@given(st.text(st.characters() | st.sampled_from("łøđðħæœþŁØĐÐĦÆŒÞßé")))
+def test_the_letters_are_replaced_only_where_some_are(text: str) -> None:
+    # `fold` looks for them before translating (a fast path): the same as translating always.
+    import re
+    import unicodedata
+
+    from papershelf.storage.text import fold as module
+
+    if text.isascii():
+        return
+    plain = re.sub(module._COMBINING, "", unicodedata.normalize("NFKD", text)).casefold()
+    assert fold(text) == plain.translate(module._LETTERS)
+    assert set(module._STROKED.pattern[1:-1]) == set(map(chr, module._LETTERS))

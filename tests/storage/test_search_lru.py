@@ -98,6 +98,7 @@ def _queries(count: int) -> list[str]:
             f"^{word[:cut]}",
             f"{word} {other[: 1 + i % 5]} order{i}",
             f"'{other[i % 3 :]}",
+            f"'{word[: 1 + i % 3]}-{i % 10}",  # not one run of letters: names and titles read
         ]
     return queries
 
@@ -118,6 +119,8 @@ def _caches(engine: SearchEngine) -> dict[str, Lru[object, object]]:
     return {
         "results": engine._results,
         "substrings": engine._substrings,
+        "scanned": engine._scanned,
+        "word parts": engine._word_parts,
         "words": index._words,
         "containing": index._containing,
         "groups": index._group_cache,

@@ -60,3 +60,20 @@ def test_an_exact_term_in_the_abstracts_may_take_long_until_answered() -> None:
     assert not engine.may_take_long("'")  # no value yet
     engine.results("'d", {})
     assert not engine.may_take_long("'d")  # answered: kept
+
+
+def test_warm_words_loads_the_latex_converter_the_first_keys_hits_need() -> None:
+    # A hit's title is drawn as shown: importing the converter took ~50 ms of the first key.
+    probe = (
+        "import sys\n"
+        "from papershelf.storage.model import Paper\n"
+        "from papershelf.storage.search.engine import SearchEngine\n"
+        "engine = SearchEngine([Paper('0' * 12, 'N', 'T', 'an abstract', 'V', ('s',))])\n"
+        "before = 'papershelf.storage.text.latex_math' in sys.modules\n"
+        "engine.warm_words()\n"
+        "print(before, 'papershelf.storage.text.latex_math' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split() == ["False", "True"]
