@@ -38,7 +38,7 @@ from papershelf.tui.app_workflow_sort import SortCommands
 from papershelf.tui.collector import IDLE_SECONDS, IdleCollector, StartPause
 from papershelf.tui.commands import PapershelfCommands
 from papershelf.tui.first_run import show_first_run_hint
-from papershelf.tui.messages import IndexReady, SearchFailed, SearchFinished
+from papershelf.tui.messages import IndexReady, SearchFailed, SearchFinished, TablesReady
 from papershelf.tui.output import OutputActions
 from papershelf.tui.screens.dialogs_base import DialogKeys
 from papershelf.tui.screens.main import MainScreen
@@ -183,6 +183,10 @@ class PapershelfApp(KeyActions, CrashGuard, DialogKeys):
     def _index_ready(self, message: IndexReady) -> None:
         self.search.index_ready(message)  # first: a query typed meanwhile is searched
         self.workflow.index_ready(message)
+
+    @on(TablesReady)
+    def _tables_ready(self) -> None:
+        self.search.tables_ready()
 
     @on(SearchFinished)
     def _search_finished(self, message: SearchFinished) -> None:
