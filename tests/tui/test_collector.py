@@ -12,8 +12,10 @@ from papershelf.storage.library.library import Library
 from papershelf.storage.search.engine import SearchEngine
 from papershelf.tui.app import PapershelfApp
 from papershelf.tui.collector import (
+    HOLD_YOUNG_SECONDS,
     IDLE_SECONDS,
     NO_AUTOMATIC_FULL_COLLECTION,
+    YOUNG_LIMIT,
     IdleCollector,
     StartPause,
 )
@@ -180,3 +182,49 @@ async def test_the_search_engines_warm_tables_are_frozen_once_built(
         assert tracked  # there is something for a collection to walk
         collected = {id(thing) for thing in gc.get_objects()}  # all but the frozen
         assert not any(id(table) in collected for table in tracked)
+
+
+def test_keys_hold_young_collections_off_until_they_pause(full_collections: list[int]) -> None:
+    """A key raises the youngest generation's threshold (no young collection inside its
+    frame); once keys pause, the young generations are collected and their thresholds back."""
+    before = gc.get_threshold()
+    clock = Clock()
+    collector = IdleCollector(clock)
+    woken: list[bool] = []
+    collector.wake = lambda: woken.append(True)
+    try:
+        collector.start()
+        assert collector.release_young() and not woken  # nothing held
+        collector.activity()
+        assert collector.holding and woken == [True]
+        assert gc.get_threshold() == (YOUNG_LIMIT, before[1], NO_AUTOMATIC_FULL_COLLECTION)
+        clock.now += HOLD_YOUNG_SECONDS / 2
+        collector.activity()  # still typing: held, and the app's timer already runs
+        assert woken == [True]
+        clock.now += HOLD_YOUNG_SECONDS / 2
+        assert not collector.release_young() and full_collections == []
+        clock.now += HOLD_YOUNG_SECONDS
+        assert collector.release_young() and full_collections == [1]
+        assert not collector.holding
+        assert gc.get_threshold() == (*before[:2], NO_AUTOMATIC_FULL_COLLECTION)
+        collector.activity()
+        clock.now += 2 * IDLE_SECONDS
+        assert collector.tick() and not collector.holding  # the full collection releases too
+        assert gc.get_threshold() == (*before[:2], NO_AUTOMATIC_FULL_COLLECTION)
+    finally:
+        collector.stop()
+    assert gc.get_threshold() == before
+
+
+async def test_the_app_runs_the_held_young_collections_when_typing_pauses(make_app) -> None:
+    before = gc.get_threshold()
+    app = make_app()
+    async with app.run_test() as pilot:
+        await index_loaded(app, pilot)
+        await pilot.press("slash", *"graph")  # a burst: no young collection inside it
+        assert app.collector.holding
+        assert gc.get_threshold()[0] == YOUNG_LIMIT
+        await pilot.pause(4 * HOLD_YOUNG_SECONDS)
+        assert not app.collector.holding
+        assert gc.get_threshold()[:2] == before[:2]
+    assert gc.get_threshold() == before
