@@ -140,12 +140,17 @@ class IdleCollector:
         self._release()
         return True
 
-    def _release(self) -> None:
+    def _release(self, collect: bool = True) -> None:
         self._holding = False
         if self._saved is not None:
             young, middle, _ = self._saved
             gc.set_threshold(young, middle, NO_AUTOMATIC_FULL_COLLECTION)
-            gc.collect(1)  # the two young generations, as their own thresholds would have
+            if not collect:
+                return
+            # As the thresholds would have: the middle generation only every `middle` young
+            # collections, so that what the last frames still hold (Textual's Strips, often in
+            # cycles) ages there and is freed, rather than kept for the next full collection.
+            gc.collect(1 if gc.get_count()[1] >= middle else 0)
 
     def tick(self) -> bool:
         """Run a full collection if one is due and the user has paused; True if it ran."""
@@ -153,7 +158,7 @@ class IdleCollector:
             return False
         self._pending = False
         if self._holding:
-            self._release()
+            self._release(collect=False)  # the full collection below takes the young too
         gc.collect()
         native_memory.trim()
         return True

@@ -184,10 +184,14 @@ async def test_the_search_engines_warm_tables_are_frozen_once_built(
         assert not any(id(table) in collected for table in tracked)
 
 
-def test_keys_hold_young_collections_off_until_they_pause(full_collections: list[int]) -> None:
+def test_keys_hold_young_collections_off_until_they_pause(
+    full_collections: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A key raises the youngest generation's threshold (no young collection inside its
     frame); once keys pause, the young generations are collected and their thresholds back."""
     before = gc.get_threshold()
+    counts = [0, 0, 0]
+    monkeypatch.setattr(gc, "get_count", lambda: tuple(counts))
     clock = Clock()
     collector = IdleCollector(clock)
     woken: list[bool] = []
@@ -204,12 +208,17 @@ def test_keys_hold_young_collections_off_until_they_pause(full_collections: list
         clock.now += HOLD_YOUNG_SECONDS / 2
         assert not collector.release_young() and full_collections == []
         clock.now += HOLD_YOUNG_SECONDS
-        assert collector.release_young() and full_collections == [1]
+        assert collector.release_young() and full_collections == [0]  # the youngest only
         assert not collector.holding
         assert gc.get_threshold() == (*before[:2], NO_AUTOMATIC_FULL_COLLECTION)
+        counts[1] = before[1]  # as many young collections as the middle threshold: both
+        collector.activity()
+        clock.now += 2 * HOLD_YOUNG_SECONDS
+        assert collector.release_young() and full_collections == [0, 1]
         collector.activity()
         clock.now += 2 * IDLE_SECONDS
         assert collector.tick() and not collector.holding  # the full collection releases too
+        assert full_collections == [0, 1, 2]
         assert gc.get_threshold() == (*before[:2], NO_AUTOMATIC_FULL_COLLECTION)
     finally:
         collector.stop()
@@ -218,13 +227,19 @@ def test_keys_hold_young_collections_off_until_they_pause(full_collections: list
 
 async def test_the_app_runs_the_held_young_collections_when_typing_pauses(make_app) -> None:
     before = gc.get_threshold()
+    clock = Clock()
     app = make_app()
+    app.collector = IdleCollector(clock)  # the keys pause when the test says so
     async with app.run_test() as pilot:
         await index_loaded(app, pilot)
         await pilot.press("slash", *"graph")  # a burst: no young collection inside it
         assert app.collector.holding
         assert gc.get_threshold()[0] == YOUNG_LIMIT
-        await pilot.pause(4 * HOLD_YOUNG_SECONDS)
+        assert app.collector.wake == app.young_release.resume  # the timer runs meanwhile
+        await pilot.pause()
+        assert app.collector.holding  # no pause yet on this clock
+        clock.now += 2 * HOLD_YOUNG_SECONDS
+        app._release_young()  # what the timer runs
         assert not app.collector.holding
         assert gc.get_threshold()[:2] == before[:2]
     assert gc.get_threshold() == before
