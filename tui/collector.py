@@ -147,10 +147,12 @@ class IdleCollector:
             gc.set_threshold(young, middle, NO_AUTOMATIC_FULL_COLLECTION)
             if not collect:
                 return
-            # As the thresholds would have: the middle generation only every `middle` young
-            # collections, so that what the last frames still hold (Textual's Strips, often in
-            # cycles) ages there and is freed, rather than kept for the next full collection.
-            gc.collect(1 if gc.get_count()[1] >= middle else 0)
+            # Both young generations each time: collecting the middle one only every
+            # `middle` releases (as the thresholds would) let it gather ten pauses' worth of
+            # Textual's Strips, often in cycles, and each of its collections took 25 ms
+            # (median; 0.8 ms this way) at 100,000 papers. What is still alive goes to the
+            # oldest generation, for the collection at the next 1 s pause.
+            gc.collect(1)
 
     def tick(self) -> bool:
         """Run a full collection if one is due and the user has paused; True if it ran."""
