@@ -35,10 +35,10 @@ from papershelf.tui.app_signals import SignalExit
 from papershelf.tui.app_trace import TRACE
 from papershelf.tui.app_workflow import WORKFLOW_BINDINGS, RelatedReady, WorkflowActions
 from papershelf.tui.app_workflow_sort import SortCommands
-from papershelf.tui.collector import IDLE_SECONDS, IdleCollector, StartPause
+from papershelf.tui.collector import HOLD_YOUNG_SECONDS, IDLE_SECONDS, IdleCollector, StartPause
 from papershelf.tui.commands import PapershelfCommands
 from papershelf.tui.first_run import show_first_run_hint
-from papershelf.tui.messages import IndexReady, SearchFailed, SearchFinished
+from papershelf.tui.messages import IndexReady, SearchFailed, SearchFinished, TablesReady
 from papershelf.tui.output import OutputActions
 from papershelf.tui.screens.dialogs_base import DialogKeys
 from papershelf.tui.screens.main import MainScreen
@@ -47,6 +47,8 @@ from papershelf.tui.widgets.filter_bar import FilterBar
 from papershelf.tui.widgets.paper_list import PaperList
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from papershelf.storage.library.library import Library
 
 
@@ -99,6 +101,8 @@ class PapershelfApp(KeyActions, CrashGuard, DialogKeys):
         """The user's config file (`library.config`): theme, keys, defaults; and its problems."""
         self.applied_keymap: dict[str, str] = {}  # the [keys] given to set_keymap (app_config)
         self.collector = IdleCollector()
+        self.young_release: Timer | None = None
+        """The timer that runs young collections once keys pause (`collector.wake` starts it)."""
         self.papers: PaperActions = PaperActions(self)
         """Tags, status, star, note, undo and redo (`t`, `T`, `s`, `*`, `n`, `u`, `ctrl+r`)."""
         self.search: SearchWiring = SearchWiring(self)
@@ -157,9 +161,22 @@ class PapershelfApp(KeyActions, CrashGuard, DialogKeys):
         self.reloading.start()  # every two seconds, what other processes saved
         self.collector.start()
         self.set_interval(IDLE_SECONDS / 2, self.guarded(self.collector.tick, "the collector"))
+        self.young_release = self.set_interval(HOLD_YOUNG_SECONDS, self._release_young, pause=True)
+        self.collector.wake = self.young_release.resume
         self.show_notices()
         show_first_run_hint(self)
         self.call_after_refresh(self._first_frame)
+
+    def _release_young(self) -> None:
+        # The young collections held off while keys came, run once they pause (the timer
+        # runs only while some are held: `collector.wake` resumes it).
+        try:
+            released = self.collector.release_young()
+        except Exception as error:  # abandoned and logged, as `guarded` does
+            self.abandon(error, "the collector")
+            released = True
+        if released and self.young_release is not None:
+            self.young_release.pause()
 
     def on_unmount(self) -> None:
         """Give the garbage collector its usual settings back."""
@@ -183,6 +200,10 @@ class PapershelfApp(KeyActions, CrashGuard, DialogKeys):
     def _index_ready(self, message: IndexReady) -> None:
         self.search.index_ready(message)  # first: a query typed meanwhile is searched
         self.workflow.index_ready(message)
+
+    @on(TablesReady)
+    def _tables_ready(self) -> None:
+        self.search.tables_ready()
 
     @on(SearchFinished)
     def _search_finished(self, message: SearchFinished) -> None:

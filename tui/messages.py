@@ -22,6 +22,11 @@ class IndexReady(Message):
 
 
 @dataclass
+class TablesReady(Message):
+    """The search engine's warm tables are built (`SearchEngine.warm_tables`, in the worker)."""
+
+
+@dataclass
 class SearchFinished(Message):
     """Results of search number `serial` for `query` (stale when a newer search started)."""
 

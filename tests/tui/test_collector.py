@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import gc
+import threading
 
 import pytest
 from pilot_helpers import index_loaded
 
 from papershelf.storage.library.library import Library
+from papershelf.storage.search.engine import SearchEngine
 from papershelf.tui.app import PapershelfApp
 from papershelf.tui.collector import (
+    HOLD_YOUNG_SECONDS,
     IDLE_SECONDS,
     NO_AUTOMATIC_FULL_COLLECTION,
+    YOUNG_LIMIT,
     IdleCollector,
     StartPause,
 )
@@ -145,3 +149,89 @@ async def test_the_app_ends_the_start_pause_at_its_first_frame(library: Library)
     finally:
         pause.end()
         gc.unfreeze()
+
+
+async def test_the_search_engines_warm_tables_are_frozen_once_built(
+    make_app, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tables `warm_tables` builds in the worker after the index is shared live as long as
+    the index: frozen when done, so the first full collection at a pause does not walk them
+    (at 100,000 papers it took 0.7-2 s, and a key typed then waited for it)."""
+    # At 100,000 papers the tables take seconds, long after the index was shared (and frozen):
+    # here too, the worker builds them only once the app has the index.
+    shared = threading.Event()
+    warm = SearchEngine.warm_tables
+
+    def late(engine: SearchEngine, abstracts: bool = True) -> None:
+        shared.wait(10)
+        warm(engine, abstracts)
+
+    monkeypatch.setattr(SearchEngine, "warm_tables", late)
+    gc.unfreeze()
+    app = make_app()
+    async with app.run_test() as pilot:
+        await index_loaded(app, pilot)
+        shared.set()
+        for _ in range(3):  # the worker goes on to the tables, then says so
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        engine = app.search.engine
+        assert engine is not None
+        tables = [table for table in (*engine._texts.values(), engine._scan) if table is not None]
+        tracked = [table for table in tables if gc.is_tracked(table)]
+        assert tracked  # there is something for a collection to walk
+        collected = {id(thing) for thing in gc.get_objects()}  # all but the frozen
+        assert not any(id(table) in collected for table in tracked)
+
+
+def test_keys_hold_young_collections_off_until_they_pause(full_collections: list[int]) -> None:
+    """A key raises the youngest generation's threshold (no young collection inside its
+    frame); once keys pause, the young generations are collected and their thresholds back."""
+    before = gc.get_threshold()
+    clock = Clock()
+    collector = IdleCollector(clock)
+    woken: list[bool] = []
+    collector.wake = lambda: woken.append(True)
+    try:
+        collector.start()
+        assert collector.release_young() and not woken  # nothing held
+        collector.activity()
+        assert collector.holding and woken == [True]
+        assert gc.get_threshold() == (YOUNG_LIMIT, before[1], NO_AUTOMATIC_FULL_COLLECTION)
+        clock.now += HOLD_YOUNG_SECONDS / 2
+        collector.activity()  # still typing: held, and the app's timer already runs
+        assert woken == [True]
+        clock.now += HOLD_YOUNG_SECONDS / 2
+        assert not collector.release_young() and full_collections == []
+        clock.now += HOLD_YOUNG_SECONDS
+        assert collector.release_young() and full_collections == [1]  # both young ones
+        assert not collector.holding
+        assert gc.get_threshold() == (*before[:2], NO_AUTOMATIC_FULL_COLLECTION)
+        collector.activity()
+        clock.now += 2 * IDLE_SECONDS
+        assert collector.tick() and not collector.holding  # the full collection releases too
+        assert full_collections == [1, 2]  # no young collection of its own before it
+        assert gc.get_threshold() == (*before[:2], NO_AUTOMATIC_FULL_COLLECTION)
+    finally:
+        collector.stop()
+    assert gc.get_threshold() == before
+
+
+async def test_the_app_runs_the_held_young_collections_when_typing_pauses(make_app) -> None:
+    before = gc.get_threshold()
+    clock = Clock()
+    app = make_app()
+    app.collector = IdleCollector(clock)  # the keys pause when the test says so
+    async with app.run_test() as pilot:
+        await index_loaded(app, pilot)
+        await pilot.press("slash", *"graph")  # a burst: no young collection inside it
+        assert app.collector.holding
+        assert gc.get_threshold()[0] == YOUNG_LIMIT
+        assert app.collector.wake == app.young_release.resume  # the timer runs meanwhile
+        await pilot.pause()
+        assert app.collector.holding  # no pause yet on this clock
+        clock.now += 2 * HOLD_YOUNG_SECONDS
+        app._release_young()  # what the timer runs
+        assert not app.collector.holding
+        assert gc.get_threshold()[:2] == before[:2]
+    assert gc.get_threshold() == before

@@ -159,3 +159,33 @@ async def test_clicking_and_dragging_the_bar_moves_through_the_list(big_library)
         assert papers.cursor == round(599 * (bottom // 2) / bottom)
         assert app.mouse_captured is None
         assert bar_column(papers).index(THUMB) in range(bottom // 2 - 1, bottom // 2 + 2)
+
+
+async def test_a_frame_of_rows_reads_the_lists_state_once(
+    big_library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The `View` every row is drawn with is made once per frame, not once a row (it reads
+    the widget's geometry and state: at 40 rows that cost more than the cached rows)."""
+    app = PapershelfApp(big_library)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        papers = app.paper_list
+        rows = drawn_rows(monkeypatch)
+        views: list[int] = []
+        real = PaperList._view
+
+        def counting(self: PaperList):  # type: ignore[no-untyped-def]
+            views.append(1)
+            return real(self)
+
+        monkeypatch.setattr(PaperList, "_view", counting)
+        papers.refresh()
+        await pilot.pause()
+        assert len(rows) >= papers.scrollable_content_region.height > 1
+        assert len(views) == 1
+        # Drawn so, the rows are those drawn one at a time (the Line API's own calls).
+        monkeypatch.undo()
+        region = papers.scrollable_content_region
+        assert [papers.render_line(y) for y in range(region.height)] == [
+            papers.rows.draw(papers._view(), y) for y in range(region.height)
+        ]

@@ -163,6 +163,8 @@ class PaperList(BarScrollView, can_focus=True):
         self._announced: str | None = None
         self.rows = ListRows(library, self.get_visual_style)
         """The rows as drawn (`list_rows`): their keys, cached Strips, which ones changed."""
+        self._frame_view: View | None = None
+        """The `View` of the rows being drawn (`render_lines`), made once for all of them."""
 
     # -- state -------------------------------------------------------------------------------
 
@@ -364,10 +366,19 @@ class PaperList(BarScrollView, can_focus=True):
             self.thumb(len(self._hits)),
         )
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Draw the rows in `crop`, with one `View` for all of them: making it reads the
+        widget's geometry and state (~20 us), which once a row cost more than a cached row."""
+        self._frame_view = self._view()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame_view = None
+
     def render_line(self, y: int) -> Strip:
         """Render row `y` of the visible region (the Line API)."""
         self.painted_count = self.shown_count
-        return self.rows.draw(self._view(), y)
+        return self.rows.draw(self._frame_view or self._view(), y)
 
     def notify_style_update(self) -> None:
         """The theme or CSS changed: forget cached styles and rows."""

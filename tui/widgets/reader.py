@@ -9,7 +9,7 @@ from rich.segment import Segment
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content, Span
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style
@@ -160,12 +160,22 @@ class Reader(BarScrollView, can_focus=True):
         self._shown = paper.id
 
     def _set_content(self, content: Content) -> None:
+        before, top = self._lines, round(self.scroll_offset.y)
         self._content = content
         # Content compares by its plain text only: new matches on the same text (a query that
         # keeps the paper under the cursor) must still be wrapped and drawn again.
         self._lines_key = None
-        self._wrap()
-        self.refresh()
+        lines = self._wrap()
+        if len(lines) != len(before) or round(self.scroll_offset.y) != top:
+            self.refresh()  # another height or place: the bar may move too
+            return
+        # The same paper under a new query changes its highlighted lines only; each line
+        # redrawn costs the frame (styles, filters, the terminal's bytes), so only those are.
+        region = self.scrollable_content_region
+        for y in range(region.height):
+            index = top + y
+            if index < len(lines) and lines[index] != before[index]:
+                self.refresh(Region(0, y, region.width, 1))
 
     def on_resize(self, event: events.Resize) -> None:
         """A new width wraps the text again."""
