@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import threading
+from typing import Any
 
 import pytest
 from pilot_helpers import index_loaded
@@ -162,9 +163,9 @@ async def test_the_search_engines_warm_tables_are_frozen_once_built(
     shared = threading.Event()
     warm = SearchEngine.warm_tables
 
-    def late(engine: SearchEngine, abstracts: bool = True) -> None:
+    def late(engine: SearchEngine, abstracts: bool = True, **how: Any) -> None:
         shared.wait(10)
-        warm(engine, abstracts)
+        warm(engine, abstracts, **how)  # `pause=`: the warm-up gives way to searches
 
     monkeypatch.setattr(SearchEngine, "warm_tables", late)
     gc.unfreeze()
