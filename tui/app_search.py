@@ -42,14 +42,15 @@ SEARCH_CACHE = "search-index.bin"
 INLINE_SEARCH_SECONDS = 0.008
 """A search runs on the UI thread when the previous one took less (see `start_search`)."""
 WARM_QUIET_SECONDS = 0.03
-"""The tables' warm-up waits until no search has started or run for this long (`_give_way`):
+"""The tables' warm-up and the related-papers build wait until no search has started or run
+for this long (`give_way`):
 about the list's redraw after a search. Longer (0.3 s) starved it while keys came every 0.1 s,
 and an exact term typed then built its own tables (6.5 s at 100k papers, on a key)."""
 
 
-class _Stopped(Exception):
-    """Ends the tables' warm-up when its worker is cancelled (the app stops, or a new index
-    replaces this one after an import)."""
+class GiveWayStopped(Exception):
+    """Ends a background build that gives way (`give_way`) when its worker is cancelled (the
+    app stops, or a new index replaces this one after an import)."""
 
 
 class SearchWiring:
@@ -71,7 +72,7 @@ class SearchWiring:
         self.progress: WorkerProgress | None = None
         """The progress of the last index load or build (what it showed)."""
         self.last_activity = 0.0
-        """`perf_counter()` when the last search started or ended (`_give_way` waits on it)."""
+        """`perf_counter()` when the last search started or ended (`give_way` waits on it)."""
         self._quiet = threading.Event()
         """Never set: what a paused warm-up waits on, for a while at a time."""
 
@@ -111,10 +112,10 @@ class SearchWiring:
         # at 100k papers, built while typing goes on and without the searches' lock (each is
         # stored whole when done), so no key waits for them; a search that needs one sooner
         # makes its own.
-        # Each step gives way to the searches of keys being typed (`_give_way`).
+        # Each step gives way to the searches of keys being typed (`give_way`).
         try:
-            engine.warm_tables(abstracts=True, pause=self._give_way)
-        except _Stopped:
+            engine.warm_tables(abstracts=True, pause=self.give_way)
+        except GiveWayStopped:
             return  # the app stops or a new index replaced this one: nothing to freeze
         self._app.post_message(TablesReady())
 
@@ -127,7 +128,7 @@ class SearchWiring:
         TRACE.mark("tables-ready")
         freeze_long_lived()
 
-    def _give_way(self) -> None:
+    def give_way(self) -> None:
         """Called by the tables' warm-up between its small steps (a thousand papers or so):
         returns once no search has started or run for `WARM_QUIET_SECONDS`. The warm-up holds
         the interpreter while it runs (seconds at 100k papers): the searches of keys being
@@ -139,7 +140,7 @@ class SearchWiring:
                 return
             # Woken early by nothing: a short wait, so that an app stopping is seen soon.
             self._quiet.wait(min(max(WARM_QUIET_SECONDS - quiet, 0.01), 0.1))
-        raise _Stopped  # the app stops or a new index replaces this one: no more tables
+        raise GiveWayStopped  # the app stops or a new index replaces this one: no more tables
 
     def index_ready(self, message: IndexReady) -> None:
         """The index is there: run the query typed while it was being built."""

@@ -40,6 +40,8 @@ QUERY_TERMS = 30
 MAX_DF_SHARE = 0.5
 _PROGRESS_STEP = 4096
 """Papers between two calls of a build's `progress`."""
+_PAUSE_STEP = 32
+"""Papers between two calls of a build's `pause` (a few milliseconds of work at 100k papers)."""
 TITLE_WEIGHT = 2
 
 # One pass finds words and the pieces to skip whole: LaTeX commands (`\\mathcal`) and URLs.
@@ -208,9 +210,11 @@ class RelatedIndex:
         *,
         query_terms: int = QUERY_TERMS,
         progress: Callable[[int, int], None] | None = None,
+        pause: Callable[[], None] | None = None,
     ) -> None:
         """Index `papers`; `progress(done, total)` hears every few thousand papers (seconds at
-        100k papers).
+        100k papers); `pause()` is called every few milliseconds of work and may wait (the app
+        gives way to the searches of keys being typed) or raise to stop the build.
 
         Two passes: the first counts every paper's terms into flat arrays, a run of papers at
         a time (`_Counted`), and the papers holding each term; the second turns a run's
@@ -227,7 +231,9 @@ class RelatedIndex:
         df: Counter[int] = Counter()
         for start in range(0, size, _PROGRESS_STEP):
             run = _Counted()
-            for paper in papers_[start : start + _PROGRESS_STEP]:
+            for offset, paper in enumerate(papers_[start : start + _PROGRESS_STEP]):
+                if pause is not None and not offset % _PAUSE_STEP:
+                    pause()
                 run.add(_paper_terms(paper, memo), numbers)
             df.update(run.numbers)
             runs.append(run)
@@ -260,6 +266,8 @@ class RelatedIndex:
             runs[at] = None  # free each run once weighed
             begin = 0
             for end in run.ends:
+                if pause is not None and not paper % _PAUSE_STEP:
+                    pause()
                 raw = [
                     (number, (1.0 + log(count)) * weight)
                     for number, count in zip(

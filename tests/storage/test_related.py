@@ -231,3 +231,29 @@ def test_counts_past_sixteen_bits_are_kept_whole():
     idf, postings = plain_index([long, other, third])
     assert {t: (list(d), list(w)) for t, (d, w) in index.postings.items()} == postings
     assert dict(index.idf) == idf
+
+
+def test_a_build_pauses_every_few_papers_and_a_pause_changes_nothing():
+    """`pause` is heard every `_PAUSE_STEP` papers in both passes, and a build that paused is the
+    build that did not; a pause that raises stops the build (the app's worker cancelled)."""
+    made = [make(f"p{i}", f"graph kernel n{i % 7} topic{i % 3}") for i in range(100)]
+    heard: list[int] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(related_index, "_PAUSE_STEP", 8)
+        patch.setattr(related_index, "_PROGRESS_STEP", 30)
+        paused = RelatedIndex(made, pause=lambda: heard.append(1))
+    plain = RelatedIndex(made)
+    assert len(heard) >= 2 * (100 // 8)  # each pass, every 8 papers
+    assert list(paused.idf.items()) == list(plain.idf.items())
+    assert {t: (list(d), list(w)) for t, (d, w) in paused.postings.items()} == {
+        t: (list(d), list(w)) for t, (d, w) in plain.postings.items()
+    }
+
+    class Stop(Exception):
+        pass
+
+    def stop() -> None:
+        raise Stop
+
+    with pytest.raises(Stop):
+        RelatedIndex(made, pause=stop)

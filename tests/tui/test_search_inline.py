@@ -147,16 +147,16 @@ def test_the_warm_up_gives_way_while_searches_run_or_just_ran(make_app, monkeypa
 
     monkeypatch.setattr(wiring._quiet, "wait", wait)
     wiring.last_activity = 100.0 - app_search.WARM_QUIET_SECONDS  # quiet long enough
-    wiring._give_way()
+    wiring.give_way()
     assert waits == []
     wiring.last_activity = 100.0  # a search just started: the warm-up waits for quiet
-    wiring._give_way()
+    wiring.give_way()
     assert waits and clock[0] - wiring.last_activity >= app_search.WARM_QUIET_SECONDS
     waits.clear()
     wiring.lock.acquire()  # a search runs: the warm-up waits until it ends
-    wiring._give_way()
+    wiring.give_way()
     assert len(waits) == 3 and not wiring.lock.locked()
     worker.is_cancelled = True  # the app stops: a waiting warm-up ends
     wiring.last_activity = clock[0]
-    with pytest.raises(app_search._Stopped):
-        wiring._give_way()
+    with pytest.raises(app_search.GiveWayStopped):
+        wiring.give_way()

@@ -177,3 +177,23 @@ async def test_j_and_k_move_the_highlight_and_stop_at_the_ends(make_app, library
         await pilot.press("k", "k", "enter")
         await settle(app, pilot)
         assert app.paper_list.current_id == expected(library, source)[-3][0]
+
+
+async def test_the_related_build_waits_while_searches_run(
+    make_app, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build gives way to the searches of keys being typed (`SearchWiring.give_way`): while
+    a search ran within `WARM_QUIET_SECONDS` it waits; once searches are quiet it finishes."""
+    import papershelf.tui.app_search as app_search
+
+    monkeypatch.setattr(app_search, "WARM_QUIET_SECONDS", 1e12)  # a search "just ran", always
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        assert app.workflow.related_index is None
+        assert any(worker.group == "related" and not worker.is_finished for worker in app.workers)
+        monkeypatch.setattr(app_search, "WARM_QUIET_SECONDS", 0.0)
+        await settle(app, pilot)
+        assert app.workflow.related_index is not None
+        assert len(app.workflow.related_index) == 37
