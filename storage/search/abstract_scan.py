@@ -59,6 +59,10 @@ _LATEX_FROM_CHARS = 2
 (`_latex`); one character (`'d`, in nearly every token) reads them, once, at the warm-up."""
 _PAUSE_EVERY = 1024
 """Papers read between two calls of the warm-up's `pause`."""
+_PAUSE_EVERY_SHOWN = 32
+"""Abstracts converted as shown between two calls of `pause` (each LaTeX abstract takes ~0.15 ms
+at 100k papers: a thousand were a 150 ms step, and a key typed meanwhile shared the interpreter
+with it for that long)."""
 
 Pause = Callable[[], None]
 """Called between steps of a long warm-up; returns when it may go on."""
@@ -238,6 +242,6 @@ def _folded_shown(
 ) -> Iterator[list[str]]:
     """Each of the papers at `positions`' abstract as shown, folded (one form a row)."""
     for number, position in enumerate(positions):
-        if pause is not None and not number % _PAUSE_EVERY:
+        if pause is not None and not number % _PAUSE_EVERY_SHOWN:
             pause()
         yield [fold_text(shown_text(papers[position].abstract))]

@@ -261,3 +261,42 @@ def test_the_postings_left_in_the_file_name_the_same_common_tokens(
         assert AbstractScan(papers, lazy.index).ids("di") == reference(papers, "di")
     finally:
         lazy.close()
+
+
+def test_the_warm_up_converts_few_abstracts_between_two_pauses() -> None:
+    """Converting a LaTeX abstract as shown is the warm-up's dearest step (~0.15 ms each at
+    100k papers): at most `_PAUSE_EVERY_SHOWN` of them between two pauses, else a key typed
+    meanwhile shares the interpreter with a 150 ms step. The flags' pass over every paper is
+    paced too."""
+    from papershelf.storage.ingest.parse import paper_id
+
+    papers = [
+        Paper(
+            id=paper_id(text),
+            name=f"P{i}",
+            title=None,
+            abstract=text,
+            venue="ICML 2025",
+            sources=(),
+        )
+        for i in range(300)
+        for text in [f"We bound $x_{i}^2$ and \\alpha{i} in {'plain' if i % 3 else 'math'} {i}."]
+    ]
+    converted: list[int] = [0]
+    gaps: list[int] = []
+    real = abstract_scan.shown_text
+
+    def counting(text: str) -> str:
+        converted[0] += 1
+        return real(text)
+
+    def pause() -> None:
+        gaps.append(converted[0])
+        converted[0] = 0
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(abstract_scan, "shown_text", counting)
+        engine = SearchEngine(papers)
+        engine.warm_tables(pause=pause)
+    assert sum(gaps) >= 300  # every abstract was converted while pausing
+    assert max(gaps) <= abstract_scan._PAUSE_EVERY_SHOWN
