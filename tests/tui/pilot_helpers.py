@@ -22,6 +22,14 @@ async def index_loaded(app: Any, pilot: Any, rounds: int = 200) -> None:
         await pilot.pause()
 
 
+async def filtered(app: App[Any], pilot: Any, query: str) -> None:
+    """Once the app has started, `/query` typed and its results shown."""
+    await app.workers.wait_for_complete()
+    await pilot.press("slash", *query)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def settle(app: App[Any], pilot: Any) -> None:
     """Let workers (index, search, copy, export) finish and their messages be handled."""
     for _ in range(3):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pilot_helpers import index_loaded
+from pilot_helpers import filtered, index_loaded
 from textual import events
 
 from papershelf.tui.widgets.filter_bar import FilterBar
@@ -11,10 +11,7 @@ from papershelf.tui.widgets.filter_bar import FilterBar
 async def test_a_key_queued_right_after_enter_goes_to_the_list(make_app, reopen, library_root):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.press("slash", *"peptide")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await filtered(app, pilot, "peptide")
         # Both keys are in the app's queue before either is handled, as when a fast typist
         # (or a slow machine) delivers "enter T" in one read.
         app.post_message(events.Key("enter", "\r"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pilot_helpers import filtered
+
 from papershelf.tui.widgets.reader import Reader
 
 
@@ -15,11 +17,8 @@ def highlighted_words(app) -> set[str]:
 async def test_reader_highlights_follow_the_query(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await app.workers.wait_for_complete()
         # "peptide" then "peptide sequencing": the same single paper stays under the cursor.
-        await pilot.press("slash", *"peptide")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await filtered(app, pilot, "peptide")
         first = app.paper_list.current_id
         assert "peptide" in highlighted_words(app)
         await pilot.press(*" sequencing")
@@ -46,10 +45,7 @@ async def test_a_query_that_keeps_the_paper_redraws_only_the_lines_it_changes(
 
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.press("slash", *"peptide")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await filtered(app, pilot, "peptide")
         reader = app.query_one(Reader)
         first = app.paper_list.current_id
         drawn: list[int] = []
