@@ -451,7 +451,9 @@ def test_venue_and_code_flags_are_made_only_when_a_filter_needs_them(engine, mon
     made: list[int] = []
     real = query_module._PaperFlags.of
     monkeypatch.setattr(
-        query_module._PaperFlags, "of", lambda papers: made.append(len(papers)) or real(papers)
+        query_module._PaperFlags,
+        "of",
+        lambda papers, pause=None: made.append(len(papers)) or real(papers, pause),
     )
     fresh = SearchEngine(engine.papers)
     assert ids(fresh, "diffusion") == wanted["diffusion"]
