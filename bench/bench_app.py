@@ -109,7 +109,12 @@ def tmux(*args: str) -> None:
 
 
 def run_once(
-    root: Path, trace: Path, width: int, height: int, queries: list[str]
+    root: Path,
+    trace: Path,
+    width: int,
+    height: int,
+    queries: list[str],
+    per_key: list[str] | None = None,
 ) -> dict[str, list[float]]:
     trace.unlink(missing_ok=True)
     # Exactly what the `papershelf --db ROOT` console script runs (it also sets up the garbage
@@ -138,7 +143,7 @@ def run_once(
         tmux("send-keys", "-t", SESSION, "/")
         time.sleep(0.3)
         for query in queries:
-            for char in query:
+            for typed, char in enumerate(query, start=1):
                 before = time.time()
                 tmux("send-keys", "-t", SESSION, "-l", char)
                 rendered = reader.wait_for("list-rendered", after=before)
@@ -153,8 +158,15 @@ def run_once(
                     stamps = {name: t for t, name, _ in events if keys[0] <= t <= rendered}
                     steps = [("key", keys[0]), *((n, stamps[n]) for n in STEPS if n in stamps)]
                     ends = [*steps[1:], ("list", rendered)]
+                    parts = []
                     for (a, ta), (b, tb) in zip(steps, ends, strict=True):
                         figures.setdefault(f"  {a}->{b}", []).append(tb - ta)
+                        parts.append(f"{a}->{b}={(tb - ta) * 1000:.1f}")
+                    if per_key is not None:
+                        per_key.append(
+                            f"{(rendered - before) * 1000:.1f}\t{query[:typed]!r}\t"
+                            f"send->key={(keys[0] - before) * 1000:.1f}\t" + "\t".join(parts)
+                        )
                 time.sleep(0.05)  # a fast typist: ~20 keys/s
             cleared = time.time()
             tmux("send-keys", "-t", SESSION, "C-u")  # clear the input for the next query
@@ -201,6 +213,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--size", default="120x40")
     parser.add_argument("--queries", type=Path, default=QUERIES_FILE)
+    parser.add_argument(
+        "--keys", type=Path, help="write each key's times (ms, the typed text, its steps) here"
+    )
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         print("tmux is needed", file=sys.stderr)
@@ -213,14 +228,18 @@ def main() -> int:
         f"{len(queries)} queries; {os.cpu_count()} cpus"
     )
     merged: dict[str, list[float]] = {}
+    per_key: list[str] = []
     with tempfile.TemporaryDirectory() as scratch:
         for run in range(args.runs):
             trace = Path(scratch) / f"trace-{run}.txt"
-            figures = run_once(args.root, trace, width, height, queries)
+            per_key.append(f"# run {run + 1}")
+            figures = run_once(args.root, trace, width, height, queries, per_key)
             for name, values in figures.items():
                 merged.setdefault(name, []).extend(values)
     for name, values in merged.items():
         print(f"{name:22} {summary(values, 'MB' if name.endswith('_mb') else 'ms')}")
+    if args.keys:
+        args.keys.write_text("\n".join(per_key) + "\n", encoding="utf-8")
     return 0
 
 

@@ -105,7 +105,11 @@ def test_ctrl_c_while_a_worker_names_ends_the_import_quietly_and_imports_nothing
         if workers and not _ignores_interrupts(process.pid):
             break
         time.sleep(0.02)  # nothing to select on: the process table is polled
-    assert workers, "no worker process was started"
+    if not workers:  # say why: the import ended (how) or never started a worker in time
+        out, err = process.communicate(timeout=300) if process.poll() is not None else ("", "")
+        raise AssertionError(
+            f"no worker process seen; import exit {process.returncode}, out {out!r}, err {err!r}"
+        )
     os.killpg(process.pid, signal.SIGINT)  # what ctrl+c in a terminal does
     out, err = process.communicate(timeout=300)
     assert process.returncode == 130
