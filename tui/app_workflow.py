@@ -19,9 +19,10 @@ from textual.message import Message
 from textual.worker import get_current_worker
 
 from papershelf.storage.errors import PapershelfError
+from papershelf.storage.library.related_child import build_in_child
 from papershelf.storage.library.settings import SORT_ORDERS, load_settings, save_settings, sort_ids
 from papershelf.storage.model import Paper
-from papershelf.storage.related.cache import load_or_build
+from papershelf.storage.related.cache import load, save
 from papershelf.storage.related.index import RelatedIndex
 from papershelf.tui.app_search import GiveWayStopped
 from papershelf.tui.app_trace import TRACE
@@ -42,6 +43,10 @@ if TYPE_CHECKING:
     from papershelf.tui.app import PapershelfApp
 
 RELATED_COUNT = 10
+RELATED_CHILD_FROM = 5_000
+"""Papers from which a related index that must be built is built in a child process
+(`storage.library.related_child`): ~2 s of CPU at this size, 24 s at 100,000 papers, that a thread
+would take from the typing. Smaller builds stay in a thread: starting a child costs ~0.5 s."""
 
 WORKFLOW_BINDINGS: list[BindingType] = [
     Binding("u", "undo", "Undo", id="app.undo", show=False, tooltip="Undo the last change"),
@@ -68,13 +73,13 @@ WORKFLOW_BINDINGS: list[BindingType] = [
 
 @dataclass
 class RelatedReady(Message):
-    """The related-papers index of `papers` is ready (`loaded` from the library's cache, or
-    built)."""
+    """The related-papers index of `papers` is ready: `how` it came, "loaded" from the library's
+    cache, "child" (built and saved by a child process, then loaded) or "built" here."""
 
     index: RelatedIndex
     papers: Sequence[Paper]
     seconds: float
-    loaded: bool = False
+    how: str = "built"
 
 
 class WorkflowActions:
@@ -223,18 +228,32 @@ class WorkflowActions:
         # took 280 ms at p95 (60 ms once the index was saved).
         give_way = self._app.search.give_way
         build = partial(RelatedIndex, progress=self.related_progress, pause=give_way)
-        try:
-            index, loaded = load_or_build(self.library.root, key, papers, build=build)
-        except GiveWayStopped:
-            return  # the app stops, or newer papers replace these
-        if not get_current_worker().is_cancelled:
-            self._app.post_message(RelatedReady(index, papers, perf_counter() - started, loaded))
+        worker = get_current_worker()
+        root = self.library.root
+        how = "loaded"
+        index = load(root, key, papers) if key is not None else None
+        if index is None and key is not None and len(papers) >= RELATED_CHILD_FROM:
+            # Built by a process of its own, then loaded like any saved index (checked whole);
+            # should the child fail, the build below runs here as before.
+            if build_in_child(root, key, self.related_progress, lambda: worker.is_cancelled):
+                index = load(root, key, papers)
+                how = "child"
+            if worker.is_cancelled:
+                return
+        if index is None:
+            try:
+                index = build(papers)
+            except GiveWayStopped:
+                return  # the app stops, or newer papers replace these
+            save(root, key, index)
+            how = "built"
+        if not worker.is_cancelled:
+            self._app.post_message(RelatedReady(index, papers, perf_counter() - started, how))
 
     def related_ready(self, message: RelatedReady) -> None:
         """Keep the related-papers index the worker loaded or built."""
         # The seconds last: bench/bench_related_app.py reads them as the detail's last word.
-        how = "loaded" if message.loaded else "built"
-        TRACE.mark("related-ready", f"{how} {message.seconds:.3f}")
+        TRACE.mark("related-ready", f"{message.how} {message.seconds:.3f}")
         freeze_long_lived()  # the index lives as long as the library
         self.related_index = message.index
         self._related_papers = message.papers

@@ -153,3 +153,41 @@ async def test_papers_imported_while_running_are_indexed_and_saved(
         assert app.workflow.related_index is not None and len(app.workflow.related_index) == 38
         saved = load(library.root, library.papers_key, library.papers())
         assert saved is not None and saved.related(source.id, k=1)[0][0] == "0123456789ab"
+
+
+@pytest.fixture
+def child_from_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every related index the app must build is built in a child process (at 5,000 papers and
+    more in use; the fixture library has 37)."""
+    monkeypatch.setattr(workflow, "RELATED_CHILD_FROM", 1)
+
+
+async def test_a_large_library_has_its_related_index_built_by_a_child_process(
+    child_from_one: None, make_app, library: Library, builds: list[int]
+) -> None:
+    assert not (library.root / RELATED_CACHE).exists()
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        index = app.workflow.related_index
+        assert index is not None and len(index) == 37
+        assert builds == []  # not built in this process: the child saved it, the app loaded it
+        await pilot.press("r")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RelatedScreen)
+    here = RelatedIndex(library.papers())
+    for paper in library.papers():
+        assert index.related(paper.id) == here.related(paper.id)
+
+
+async def test_a_child_that_cannot_save_the_index_leaves_the_build_to_the_app(
+    child_from_one: None, make_app, library: Library, builds: list[int]
+) -> None:
+    (library.root / RELATED_CACHE).mkdir()  # the child's save (a rename onto it) fails
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert builds == [37]
+        index = app.workflow.related_index
+        assert index is not None and len(index) == 37
