@@ -41,6 +41,7 @@ from papershelf.storage.search.parse import (
 from papershelf.storage.search.postings import bits_to_ids, ids_to_bits
 from papershelf.storage.search.run import Cancelled, EntryData, SearchCancelled, SearchRun
 from papershelf.storage.search.textcolumn import TextColumn
+from papershelf.storage.search.warm_cache import WarmParts
 from papershelf.storage.text.authors import authors_text
 from papershelf.storage.text.titles import display_title, marked_up, shown_text
 
@@ -75,6 +76,8 @@ _HEAD_FIELDS = ("name", "title")
 """The fields whose exact terms of one word's letters come from the index (`_word_part_bits`)."""
 _LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789"
 """The one-character values whose papers the warm-up finds (`_letters`)."""
+_LETTER_FIELDS = ("name", "title", "abstract")
+"""The fields whose letters' papers the warm-up finds (`_warm_letters`)."""
 _PAUSE_EVERY = 1024
 """Papers a warm-up step reads between two calls of its `pause`."""
 _RESULT_CACHE_SIZE = 16
@@ -460,8 +463,41 @@ class SearchEngine:
         if pause is not None:
             pause()
         self._marked_titles()
-        if abstracts:
+        if abstracts and not self._letters:  # not when taken from a cache (`adopt_warm`)
             self._warm_letters(pause)
+
+    @property
+    def fingerprint(self) -> str:
+        """The index's hash of the papers it was built from (`search.warm_cache` keys by it)."""
+        return self._index.fingerprint
+
+    def warm_parts(self) -> WarmParts | None:
+        """The costly tables `warm_tables` made (the abstract scan and each letter's papers),
+        for `search.warm_cache` to keep; None before they are made, or for a listing's papers
+        (which need no scan)."""
+        scan, letters = self._scan, self._letters
+        if scan is None or not letters or not self._scans_abstracts():
+            return None
+        return WarmParts(len(self._papers), scan.parts(), dict(letters))
+
+    def adopt_warm(self, parts: WarmParts) -> bool:
+        """Take the tables `warm_parts` gave (in an earlier process, for these same papers:
+        `search.warm_cache` keys them so) instead of making them; `warm_tables` then skips
+        them. False, taking nothing, when they do not fit these papers. Safe while another
+        thread searches: each table is stored in one step, as `warm_tables` does."""
+        size = len(self._papers)
+        expected = {(field, letter) for letter in _LETTERS for field in _LETTER_FIELDS}
+        if parts.size != size or set(parts.letters) != expected or not self._scans_abstracts():
+            return False
+        if any(bits >> size for bits in parts.letters.values()):
+            return False
+        self._scan = AbstractScan.restored(self._papers, self._index, parts.scan)
+        # As `_warm_letters` leaves them: the abstracts' `'dx` is looked for among `'d`'s.
+        for (field, letter), bits in parts.letters.items():
+            if field == "abstract":
+                self._scanned.put(letter, bits)
+        self._letters = dict(parts.letters)
+        return True
 
     def _warm_letters(self, pause: Pause | None) -> None:
         """Each letter's and digit's papers in the fields an exact term without a field key

@@ -75,7 +75,7 @@ class TextColumn:
             else:
                 texts.append("\n".join(forms))
         self._compact = compact
-        self._blob = blob
+        self._blob: bytes | bytearray = blob
         """The compact rows' UTF-8 text (never changed once made)."""
         self._texts = texts
         self._starts = bounds[:-1]
@@ -84,6 +84,30 @@ class TextColumn:
         self._form_ends = form_ends
         self._form_rows = form_rows
         self._sorted: array[int] | None = None
+
+    @classmethod
+    def of_compact(cls, blob: bytes | bytearray, bounds: array[int]) -> TextColumn:
+        """A compact column of one form a row, row `r` being `blob[bounds[r]:bounds[r + 1]]`
+        (what `compact_parts` gave, e.g. read back from a cache): the buffer is kept, not
+        copied. The caller has checked that `bounds` start at 0, never go down and end at
+        `len(blob)`."""
+        column = cls((), compact=True)
+        column._blob = blob
+        column._starts = bounds[:-1]
+        column._ends = bounds[1:]
+        column._form_starts = array("Q", column._starts)
+        column._form_ends = array("Q", column._ends)
+        column._form_rows = array("I", range(len(column._starts)))
+        return column
+
+    def compact_parts(self) -> tuple[bytes | bytearray, array[int]]:
+        """A compact column of one form a row as its UTF-8 text and the rows' bounds (what
+        `of_compact` takes)."""
+        if not self._compact or len(self._form_rows) != len(self._starts):
+            raise ValueError("only a compact column of one form a row has these parts")
+        bounds = array("Q", self._starts)
+        bounds.append(self._ends[-1] if self._ends else 0)
+        return self._blob, bounds
 
     def __len__(self) -> int:
         return len(self._starts) if self._compact else len(self._texts)
