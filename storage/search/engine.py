@@ -78,6 +78,8 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789"
 """The one-character values whose papers the warm-up finds (`_letters`)."""
 _LETTER_FIELDS = ("name", "title", "abstract")
 """The fields whose letters' papers the warm-up finds (`_warm_letters`)."""
+_ORDERED_FIELDS = ("name", "title", "authors")
+"""The fields whose prefix tables the warm-up makes (`warm_tables`) and a cache keeps."""
 _PAUSE_EVERY = 1024
 """Papers a warm-up step reads between two calls of its `pause`."""
 _RESULT_CACHE_SIZE = 16
@@ -219,6 +221,8 @@ class SearchEngine:
         )
         """Names' and titles' papers of one word's letters (`_word_part_bits`)."""
         self._titles_marked: int | None = None
+        self._orders: dict[str, array[int]] = {}
+        """Prefix tables taken from a cache (`adopt_warm`) for columns not made yet."""
         self._letters: dict[tuple[str, str], int] = {}
         """(field, letter or digit) -> the papers whose `field` (folded, as an exact term reads
         it) holds it, made by `warm_tables` and stored whole: the first key of an exact term
@@ -278,7 +282,9 @@ class SearchEngine:
         if texts is None:
             forms = self._forms
             rows = (forms(field, paper) for paper in _paced(self._papers, pause))
-            texts = self._texts[field] = TextColumn(rows)
+            texts = TextColumn(rows)
+            self._take_order(field, texts)  # before it is shared: no sort on first use
+            self._texts[field] = texts
         return texts
 
     def substring_bits(self, field: str, value: str) -> int:
@@ -444,7 +450,7 @@ class SearchEngine:
         called between small steps (a thousand papers or so): the app's waits while keys come,
         so that the warm-up does not take the interpreter from their searches.
         """
-        fields = ("name", "title", "authors")
+        fields = _ORDERED_FIELDS
         for field in fields:
             self._lower(field, pause)
         if abstracts and self._scans_abstracts():
@@ -478,7 +484,13 @@ class SearchEngine:
         scan, letters = self._scan, self._letters
         if scan is None or not letters or not self._scans_abstracts():
             return None
-        return WarmParts(len(self._papers), scan.parts(), dict(letters))
+        orders = {}
+        for field in _ORDERED_FIELDS:
+            column = self._texts.get(field)
+            order = None if column is None else column.sorted_forms
+            if order is not None:
+                orders[field] = order
+        return WarmParts(len(self._papers), scan.parts(), dict(letters), orders)
 
     def adopt_warm(self, parts: WarmParts) -> bool:
         """Take the tables `warm_parts` gave (in an earlier process, for these same papers:
@@ -491,6 +503,9 @@ class SearchEngine:
             return False
         if any(bits >> size for bits in parts.letters.values()):
             return False
+        self._orders = {f: o for f, o in parts.orders.items() if f in _ORDERED_FIELDS}
+        for field, column in list(self._texts.items()):  # made by a search meanwhile
+            self._take_order(field, column)
         self._scan = AbstractScan.restored(self._papers, self._index, parts.scan)
         # As `_warm_letters` leaves them: the abstracts' `'dx` is looked for among `'d`'s.
         for (field, letter), bits in parts.letters.items():
@@ -498,6 +513,12 @@ class SearchEngine:
                 self._scanned.put(letter, bits)
         self._letters = dict(parts.letters)
         return True
+
+    def _take_order(self, field: str, column: TextColumn) -> None:
+        """Give `column` the prefix table `adopt_warm` took for `field`, if any (once)."""
+        order = self._orders.pop(field, None)
+        if order is not None and column.sorted_forms is None:
+            column.take_sorted_forms(order)
 
     def _warm_letters(self, pause: Pause | None) -> None:
         """Each letter's and digit's papers in the fields an exact term without a field key
@@ -522,6 +543,7 @@ class SearchEngine:
         self._scanned.clear()
         self._scan = None
         self._letters = {}
+        self._orders = {}
         self._word_parts.clear()
         self._titles_marked = None
         self._all_hits = None

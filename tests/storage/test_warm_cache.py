@@ -105,6 +105,30 @@ def test_an_engine_with_loaded_tables_searches_alike(
     ]
 
 
+def test_the_prefix_tables_are_taken_not_sorted_again(
+    papers: list[Paper], warmed: SearchEngine, saved: tuple[Path, bytes]
+) -> None:
+    engine = loaded_engine(papers, *saved)
+    for field in ("name", "title", "authors"):
+        made = warmed._lower(field).sorted_forms
+        assert made is not None and len(made) >= len(papers)
+        assert engine._lower(field).sorted_forms == made  # before any `starting`
+        assert engine.prefix_ids(field, "a") == warmed.prefix_ids(field, "a")
+
+
+def test_a_prefix_table_that_does_not_fit_its_column_is_not_taken(
+    papers: list[Paper], warmed: SearchEngine
+) -> None:
+    from array import array
+
+    column = SearchEngine(papers)._lower("title")
+    forms = len(warmed._lower("title").sorted_forms or ())
+    assert not column.take_sorted_forms(array("I", range(forms - 1)))
+    assert not column.take_sorted_forms(array("I", [0] * forms))
+    assert column.sorted_forms is None
+    assert column.starting("a") == warmed._lower("title").starting("a")
+
+
 def test_the_warm_up_skips_what_was_loaded(
     papers: list[Paper], saved: tuple[Path, bytes], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -248,6 +272,13 @@ SHAPES: dict[str, Change] = {
     ),
     "a value of another type": _set(6, lambda meta, size: tuple(meta[6])),
     "one value missing": lambda meta, text, size: (meta[:-1], text),
+    "a prefix table with a form twice": _set(
+        8, lambda meta, size: {**meta[8], "title": meta[8]["title"][4:] + meta[8]["title"][-4:]}
+    ),
+    "a prefix table past its forms": _set(
+        8, lambda meta, size: {**meta[8], "name": meta[8]["name"] + _ints([10**6])}
+    ),
+    "a prefix table of another type": _set(8, lambda meta, size: list(meta[8].items())),
     "text that is not zlib's": lambda meta, text, size: (meta, b"not zlib" + text),
     "text longer than said": lambda meta, text, size: (
         meta,
@@ -278,9 +309,14 @@ def test_parts_that_do_not_fit_the_engine_are_refused(
     letters = dict(parts.letters)
     letters.pop(next(iter(letters)))
     for wrong in (
-        WarmParts(parts.size + 1, parts.scan, parts.letters),
-        WarmParts(parts.size, parts.scan, letters),
-        WarmParts(parts.size, parts.scan, {**parts.letters, ("name", "d"): 1 << parts.size}),
+        WarmParts(parts.size + 1, parts.scan, parts.letters, parts.orders),
+        WarmParts(parts.size, parts.scan, letters, parts.orders),
+        WarmParts(
+            parts.size,
+            parts.scan,
+            {**parts.letters, ("name", "d"): 1 << parts.size},
+            parts.orders,
+        ),
     ):
         assert not engine.adopt_warm(wrong)
     assert engine._scan is None and engine._letters == {}
