@@ -131,8 +131,8 @@ class SearchWiring:
         except GiveWayStopped:
             return  # the app stops or a new index replaced this one: nothing to freeze
         self._app.post_message(TablesReady())
-        made = None if key is None or loaded else engine.warm_parts()
-        if made is not None:
+        made = None if loaded else engine.warm_parts()
+        if made is not None and key is not None:
             # Compressed in pieces, zlib without the interpreter: typing goes on meanwhile.
             with contextlib.suppress(GiveWayStopped):
                 warm_cache.save(warm_file, key, made, self.give_way)

@@ -478,13 +478,13 @@ class SearchEngine:
         return self._index.fingerprint
 
     def warm_parts(self) -> WarmParts | None:
-        """The costly tables `warm_tables` made (the abstract scan and each letter's papers),
-        for `search.warm_cache` to keep; None before they are made, or for a listing's papers
-        (which need no scan)."""
+        """The costly tables `warm_tables` made (the abstract scan, each letter's papers and
+        the name, title and author prefix tables), for `search.warm_cache` to keep; None before
+        they are made, or for a listing's papers (which need no scan)."""
         scan, letters = self._scan, self._letters
         if scan is None or not letters or not self._scans_abstracts():
             return None
-        orders = {}
+        orders: dict[str, array[int]] = {}
         for field in _ORDERED_FIELDS:
             column = self._texts.get(field)
             order = None if column is None else column.sorted_forms

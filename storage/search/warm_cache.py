@@ -42,10 +42,11 @@ import zlib
 from array import array
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from itertools import islice
 from operator import le, lt
 from pathlib import Path
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from papershelf.storage.caches.frame import MARSHAL_VERSION, CacheFile, stat_key_bytes
 from papershelf.storage.files.layout import WARM_CACHE, StatKey
@@ -92,10 +93,12 @@ class WarmParts:
     prefix tables, whose sort held the interpreter for 0.1-0.15 s a field at 100k papers."""
 
 
+@cache
 def code_digest() -> bytes | None:
     """A hash of the source of the code whose answers the file keeps, and of the Python and
     Unicode versions (folding and the converter use `unicodedata`); None when a source cannot
-    be read (no cache then)."""
+    be read (no cache then). Read once a process (~1 ms), by the index worker: the code that
+    runs is the code of the process's start."""
     package = Path(__file__).resolve().parent.parent.parent
     digest = hashlib.sha1(usedforsecurity=False)
     digest.update(f"{FORMAT} {sys.version} {unicodedata.unidata_version}\n".encode())
@@ -149,16 +152,16 @@ def save(path: Path, key: bytes, parts: WarmParts, pause: Pause | None = None) -
     )
     compressor = zlib.compressobj(_LEVEL)
     text = memoryview(scan.text)
-    pieces: list[bytes] = []
+    packed = bytearray()  # grown in place: never the pieces and their join at once
     for start in range(0, len(text), _CHUNK):
         if pause is not None:
             pause()
         # zlib lets go of the interpreter while it compresses: the UI thread runs meanwhile.
-        pieces.append(compressor.compress(text[start : start + _CHUNK]))
-    pieces.append(compressor.flush())
+        packed += compressor.compress(text[start : start + _CHUNK])
+    packed += compressor.flush()
     if pause is not None:
         pause()
-    return _FILE.save(path, key, [marshal.dumps(meta, MARSHAL_VERSION), b"".join(pieces)])
+    return _FILE.save(path, key, [marshal.dumps(meta, MARSHAL_VERSION), packed])
 
 
 def load(path: Path, key: bytes, size: int, pause: Pause | None = None) -> WarmParts | None:
@@ -190,10 +193,16 @@ def load(path: Path, key: bytes, size: int, pause: Pause | None = None) -> WarmP
     return WarmParts(size, ScanParts(marked, latex, other_rows, text, bounds), letters, orders)
 
 
-_Meta: TypeAlias = (
-    "tuple[array[int], array[int], array[int], array[int], int, dict[tuple[str, str], int],"
-    " dict[str, array[int]]]"
-)
+if TYPE_CHECKING:
+    _Meta: TypeAlias = tuple[
+        array[int],
+        array[int],
+        array[int],
+        array[int],
+        int,
+        dict[tuple[str, str], int],
+        dict[str, array[int]],
+    ]
 """Section 0's checked values: marked, latex, other rows, bounds, text length, letters, orders."""
 
 
