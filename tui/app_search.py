@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from textual.worker import get_current_worker
 
 from papershelf.storage.errors import PapershelfError
+from papershelf.storage.search import warm_cache
 from papershelf.storage.search.engine import (
     Hit,
     Results,
@@ -34,11 +35,14 @@ from papershelf.tui.progress import WorkerProgress
 from papershelf.tui.widgets.hits import AllPapers
 
 if TYPE_CHECKING:
+    from papershelf.storage.files.layout import StatKey
     from papershelf.storage.model import Entry, Paper
     from papershelf.tui.app import PapershelfApp
 
 SEARCH_CACHE = "search-index.bin"
 """The search index's cache file in the library directory (shared with `papershelf list`)."""
+WARM_CACHE = warm_cache.WARM_CACHE
+"""The warm tables' cache file in the library directory (`storage.search.warm_cache`)."""
 INLINE_SEARCH_SECONDS = 0.008
 """A search runs on the UI thread when the previous one took less (see `start_search`)."""
 WARM_QUIET_SECONDS = 0.03
@@ -85,15 +89,16 @@ class SearchWiring:
 
     def build_index(self) -> None:
         """Load (or build) the search index in a worker; `IndexReady` brings it back."""
+        library = self.library
         self._app.run_worker(
-            partial(self._load_index, self.library.papers()),
+            partial(self._load_index, library.papers(), library.papers_key),
             thread=True,
             exclusive=True,
             group="index",
             description="search index",  # not the repr of 10k papers
         )
 
-    def _load_index(self, papers: Sequence[Paper]) -> None:
+    def _load_index(self, papers: Sequence[Paper], papers_key: StatKey | None) -> None:
         # The index comes from the library's cache file when it matches the papers (a tenth
         # of a second instead of two; `papershelf list` keeps it fresh too); warm-up fills the
         # tables the first keystrokes need. A build shows its progress on the status line.
@@ -111,13 +116,26 @@ class SearchWiring:
         # The tables of exact and `^` terms, filters and (last) the abstracts as shown: seconds
         # at 100k papers, built while typing goes on and without the searches' lock (each is
         # stored whole when done), so no key waits for them; a search that needs one sooner
-        # makes its own.
+        # makes its own. The costliest (the abstracts as shown, each letter's papers) come from
+        # warm-tables.cache when an earlier start saved them for these papers and this code.
         # Each step gives way to the searches of keys being typed (`give_way`).
+        warm_file = self.library.root / WARM_CACHE
         try:
+            key = warm_cache.cache_key(papers_key, engine.fingerprint)
+            parts = None
+            if key is not None:
+                parts = warm_cache.load(warm_file, key, len(papers), self.give_way)
+            loaded = parts is not None and engine.adopt_warm(parts)
+            TRACE.mark("warm-cache", "loaded" if loaded else "missed")
             engine.warm_tables(abstracts=True, pause=self.give_way)
         except GiveWayStopped:
             return  # the app stops or a new index replaced this one: nothing to freeze
         self._app.post_message(TablesReady())
+        made = None if loaded else engine.warm_parts()
+        if made is not None and key is not None:
+            # Compressed in pieces, zlib without the interpreter: typing goes on meanwhile.
+            with contextlib.suppress(GiveWayStopped):
+                warm_cache.save(warm_file, key, made, self.give_way)
 
     def tables_ready(self) -> None:
         """The warm tables are built: they live as long as the index, so out of gc's way.

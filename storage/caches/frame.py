@@ -1,9 +1,10 @@
 """The frame every cache file of the library shares: a header saying what the file is a copy of,
 and sections that are used only once their CRC-32 checks out.
 
-papershelf keeps four caches beside papers.json: `papers.cache` (`storage.library.papers_cache`),
-`listing.cache` (`storage.search.listing`), `search-index.bin` (`storage.search.index`) and
-`related-index.bin` (`storage.related.cache`). Each is only a copy of what papers.json and the
+papershelf keeps five caches beside papers.json: `papers.cache` (`storage.library.papers_cache`),
+`listing.cache` (`storage.search.listing`), `search-index.bin` (`storage.search.index`),
+`related-index.bin` (`storage.related.cache`) and `warm-tables.cache`
+(`storage.search.warm_cache`). Each is only a copy of what papers.json and the
 code make, so a cache is used only when it is provably the copy it says it is; anything else
 means "not usable", and the caller builds the thing and writes the cache anew
 (`load_or_build`). A cache file is

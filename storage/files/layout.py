@@ -31,6 +31,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "SEARCH_CACHE",
     "STATE_FILE",
+    "WARM_CACHE",
     "StatKey",
     "check_document_ids",
     "default_root",
@@ -52,6 +53,8 @@ RELATED_CACHE = "related-index.bin"
 """The saved "more like this" index (see `papershelf.storage.related.cache`)."""
 SEARCH_CACHE = "search-index.bin"
 """The saved search index of the app and the CLI's full path (keyed by a hash of the papers)."""
+WARM_CACHE = "warm-tables.cache"
+"""The app's costly warm search tables, kept for its next start (`storage.search.warm_cache`)."""
 HOME_ENV = "PAPERSHELF_HOME"
 SCHEMA_VERSION = 2
 """Version of both files' layout; a file with a higher version is refused, never overwritten.

@@ -19,6 +19,7 @@ from papershelf.storage.files.layout import (
     RELATED_CACHE,
     SEARCH_CACHE,
     STATE_FILE,
+    WARM_CACHE,
 )
 from papershelf.storage.library import papers_cache, state_backups
 from papershelf.storage.library.journal import JournalStore
@@ -65,8 +66,8 @@ def stale_temp_files(root: Path) -> Iterator[Path]:
         yield from temp_files_of(root / name)
     yield from JournalStore(root).temp_files()
     yield from papers_cache.temp_files(root / papers_cache.CACHE_FILE)
-    # The CLI's caches, written without the lock: a temp file lost to a concurrent `list`
-    # only costs that run its cache.
-    for name in (LISTING_FILE, SEARCH_CACHE, RELATED_CACHE):
+    # The CLI's caches and the app's warm tables, written without the lock: a temp file lost
+    # to a concurrent `list` only costs that run its cache.
+    for name in (LISTING_FILE, SEARCH_CACHE, RELATED_CACHE, WARM_CACHE):
         yield from temp_files_of(root / name)
     yield from (root / state_backups.BACKUP_DIR).glob(".*.tmp")

@@ -35,6 +35,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import contains
 
@@ -46,7 +47,7 @@ from papershelf.storage.search.postings import bits_to_ids, ids_to_bits
 from papershelf.storage.search.textcolumn import TextColumn
 from papershelf.storage.text.titles import marked_up, shown_text
 
-__all__ = ["AbstractScan"]
+__all__ = ["AbstractScan", "ScanParts"]
 
 _PIECE_CACHE_SIZE = 64
 _PIECE_CACHE_BYTES = 4 << 20
@@ -68,6 +69,23 @@ Pause = Callable[[], None]
 """Called between steps of a long warm-up; returns when it may go on."""
 
 
+@dataclass(frozen=True, slots=True)
+class ScanParts:
+    """What an `AbstractScan` read from the abstracts, as compact buffers (no object per
+    paper): what `search.warm_cache` keeps so that the next start reads no abstract."""
+
+    marked: array[int]
+    """The positions of the marked-up abstracts, ascending (uint32)."""
+    latex: array[int]
+    """Those of them with math or a LaTeX command, ascending (uint32)."""
+    other_rows: array[int]
+    """The rows (in `marked`) of the others, ascending (uint32)."""
+    text: bytes | bytearray
+    """The marked-up abstracts' text as shown, folded, in UTF-8, back to back."""
+    bounds: array[int]
+    """Where each one's text starts in `text`, then where the last one ends (uint64)."""
+
+
 class AbstractScan:
     """Which papers' abstracts (as shown, folded) contain a value; see the module."""
 
@@ -79,7 +97,6 @@ class AbstractScan:
         self._papers = papers
         self._index = index
         self._size = len(papers)
-        plain: list[int] = []
         marked = array("I")
         latex: list[int] = []
         other_rows = array("I")
@@ -89,20 +106,48 @@ class AbstractScan:
             for position in range(start, min(start + _PAUSE_EVERY, len(papers))):
                 abstract = papers[position].abstract
                 if not marked_up(abstract):
-                    plain.append(position)
                     continue
                 marked.append(position)
                 if "$" in abstract or "\\" in abstract:
                     latex.append(position)
                 else:
                     other_rows.append(len(marked) - 1)
+        text = TextColumn(_folded_shown(papers, marked, pause), compact=True)
+        self._hold(marked, array("I", latex), other_rows, text)
+
+    @classmethod
+    def restored(
+        cls, papers: Sequence[Paper], index: SearchIndex, parts: ScanParts
+    ) -> AbstractScan:
+        """The scan whose `parts` these are (kept by `search.warm_cache`), without reading an
+        abstract. The caller has checked the parts (positions ascending and in range, the
+        text's bounds in order)."""
+        scan = cls.__new__(cls)
+        scan._papers = papers
+        scan._index = index
+        scan._size = len(papers)
+        text = TextColumn.of_compact(parts.text, parts.bounds)
+        scan._hold(parts.marked, parts.latex, parts.other_rows, text)
+        return scan
+
+    def parts(self) -> ScanParts:
+        """What this scan read from the abstracts (see `ScanParts`)."""
+        text, bounds = self._marked_text.compact_parts()
+        return ScanParts(self._marked, self._latex_positions, self._other_rows, text, bounds)
+
+    def _hold(
+        self, marked: array[int], latex: array[int], other_rows: array[int], text: TextColumn
+    ) -> None:
+        size = self._size
         self._marked = marked
         """The positions of the marked-up abstracts, ascending."""
-        self._marked_text = TextColumn(_folded_shown(papers, marked, pause), compact=True)
+        self._marked_text = text
         """Their folded text as shown, row by row in `_marked`'s order."""
-        self._marked_bits = ids_to_bits(marked, len(papers))
-        self._plain_bits = ids_to_bits(plain, len(papers))
-        self._latex_bits = ids_to_bits(latex, len(papers))
+        self._marked_bits = ids_to_bits(marked, size)
+        # Every paper that is not marked up is plain.
+        self._plain_bits = ((1 << size) - 1) & ~self._marked_bits
+        self._latex_positions = latex
+        self._latex_bits = ids_to_bits(latex, size)
         """The marked-up abstracts with math or a LaTeX command: the index holds the words of
         their text as shown too, and those only their source has (`source`), see `_latex`."""
         self._other_rows = other_rows

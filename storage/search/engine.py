@@ -41,6 +41,7 @@ from papershelf.storage.search.parse import (
 from papershelf.storage.search.postings import bits_to_ids, ids_to_bits
 from papershelf.storage.search.run import Cancelled, EntryData, SearchCancelled, SearchRun
 from papershelf.storage.search.textcolumn import TextColumn
+from papershelf.storage.search.warm_cache import WarmParts
 from papershelf.storage.text.authors import authors_text
 from papershelf.storage.text.titles import display_title, marked_up, shown_text
 
@@ -75,6 +76,10 @@ _HEAD_FIELDS = ("name", "title")
 """The fields whose exact terms of one word's letters come from the index (`_word_part_bits`)."""
 _LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789"
 """The one-character values whose papers the warm-up finds (`_letters`)."""
+_LETTER_FIELDS = ("name", "title", "abstract")
+"""The fields whose letters' papers the warm-up finds (`_warm_letters`)."""
+_ORDERED_FIELDS = ("name", "title", "authors")
+"""The fields whose prefix tables the warm-up makes (`warm_tables`) and a cache keeps."""
 _PAUSE_EVERY = 1024
 """Papers a warm-up step reads between two calls of its `pause`."""
 _RESULT_CACHE_SIZE = 16
@@ -216,6 +221,8 @@ class SearchEngine:
         )
         """Names' and titles' papers of one word's letters (`_word_part_bits`)."""
         self._titles_marked: int | None = None
+        self._orders: dict[str, array[int]] = {}
+        """Prefix tables taken from a cache (`adopt_warm`) for columns not made yet."""
         self._letters: dict[tuple[str, str], int] = {}
         """(field, letter or digit) -> the papers whose `field` (folded, as an exact term reads
         it) holds it, made by `warm_tables` and stored whole: the first key of an exact term
@@ -275,7 +282,9 @@ class SearchEngine:
         if texts is None:
             forms = self._forms
             rows = (forms(field, paper) for paper in _paced(self._papers, pause))
-            texts = self._texts[field] = TextColumn(rows)
+            texts = TextColumn(rows)
+            self._take_order(field, texts)  # before it is shared: no sort on first use
+            self._texts[field] = texts
         return texts
 
     def substring_bits(self, field: str, value: str) -> int:
@@ -441,7 +450,7 @@ class SearchEngine:
         called between small steps (a thousand papers or so): the app's waits while keys come,
         so that the warm-up does not take the interpreter from their searches.
         """
-        fields = ("name", "title", "authors")
+        fields = _ORDERED_FIELDS
         for field in fields:
             self._lower(field, pause)
         if abstracts and self._scans_abstracts():
@@ -460,8 +469,56 @@ class SearchEngine:
         if pause is not None:
             pause()
         self._marked_titles()
-        if abstracts:
+        if abstracts and not self._letters:  # not when taken from a cache (`adopt_warm`)
             self._warm_letters(pause)
+
+    @property
+    def fingerprint(self) -> str:
+        """The index's hash of the papers it was built from (`search.warm_cache` keys by it)."""
+        return self._index.fingerprint
+
+    def warm_parts(self) -> WarmParts | None:
+        """The costly tables `warm_tables` made (the abstract scan, each letter's papers and
+        the name, title and author prefix tables), for `search.warm_cache` to keep; None before
+        they are made, or for a listing's papers (which need no scan)."""
+        scan, letters = self._scan, self._letters
+        if scan is None or not letters or not self._scans_abstracts():
+            return None
+        orders: dict[str, array[int]] = {}
+        for field in _ORDERED_FIELDS:
+            column = self._texts.get(field)
+            order = None if column is None else column.sorted_forms
+            if order is not None:
+                orders[field] = order
+        return WarmParts(len(self._papers), scan.parts(), dict(letters), orders)
+
+    def adopt_warm(self, parts: WarmParts) -> bool:
+        """Take the tables `warm_parts` gave (in an earlier process, for these same papers:
+        `search.warm_cache` keys them so) instead of making them; `warm_tables` then skips
+        them. False, taking nothing, when they do not fit these papers. Safe while another
+        thread searches: each table is stored in one step, as `warm_tables` does."""
+        size = len(self._papers)
+        expected = {(field, letter) for letter in _LETTERS for field in _LETTER_FIELDS}
+        if parts.size != size or set(parts.letters) != expected or not self._scans_abstracts():
+            return False
+        if any(bits >> size for bits in parts.letters.values()):
+            return False
+        self._orders = {f: o for f, o in parts.orders.items() if f in _ORDERED_FIELDS}
+        for field, column in list(self._texts.items()):  # made by a search meanwhile
+            self._take_order(field, column)
+        self._scan = AbstractScan.restored(self._papers, self._index, parts.scan)
+        # As `_warm_letters` leaves them: the abstracts' `'dx` is looked for among `'d`'s.
+        for (field, letter), bits in parts.letters.items():
+            if field == "abstract":
+                self._scanned.put(letter, bits)
+        self._letters = dict(parts.letters)
+        return True
+
+    def _take_order(self, field: str, column: TextColumn) -> None:
+        """Give `column` the prefix table `adopt_warm` took for `field`, if any (once)."""
+        order = self._orders.pop(field, None)
+        if order is not None and column.sorted_forms is None:
+            column.take_sorted_forms(order)
 
     def _warm_letters(self, pause: Pause | None) -> None:
         """Each letter's and digit's papers in the fields an exact term without a field key
@@ -486,6 +543,7 @@ class SearchEngine:
         self._scanned.clear()
         self._scan = None
         self._letters = {}
+        self._orders = {}
         self._word_parts.clear()
         self._titles_marked = None
         self._all_hits = None

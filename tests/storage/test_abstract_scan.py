@@ -1,5 +1,6 @@
 """`search.abstract_scan`: exact terms find the same abstracts through the index as a scan of
-every abstract's folded text did, without keeping that text for the plain ones."""
+every abstract's folded text did, without keeping that text for the plain ones; and so does a
+scan loaded from the warm-tables cache (`search.warm_cache`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from hypothesis import strategies as st
 
 from papershelf.storage.library.library import Library
 from papershelf.storage.model import Paper, stored_abstract
+from papershelf.storage.search import warm_cache
 from papershelf.storage.search.abstract_scan import AbstractScan
 from papershelf.storage.search.engine import SearchEngine
 from papershelf.storage.search.index import SearchIndex
@@ -47,9 +49,23 @@ def papers(tmp_path_factory: pytest.TempPathFactory) -> list[Paper]:
 
 
 @pytest.fixture(scope="module")
-def scans(papers: list[Paper]) -> dict[int, AbstractScan]:
-    """One scan of `papers` (building an index per example would take a minute)."""
-    return {id(papers): AbstractScan(papers, SearchIndex.build(papers))}
+def scans(papers: list[Paper], tmp_path_factory: pytest.TempPathFactory) -> dict[str, AbstractScan]:
+    """One scan of `papers` (building an index per example would take a minute), as read from
+    the abstracts and as loaded from the warm-tables cache it was saved to."""
+    index = SearchIndex.build(papers)
+    engine = SearchEngine(papers, index)
+    engine.warm()
+    parts = engine.warm_parts()
+    key = warm_cache.cache_key((1, 2, 3), engine.fingerprint)
+    assert parts is not None and key is not None
+    path = tmp_path_factory.mktemp("warm") / warm_cache.WARM_CACHE
+    assert warm_cache.save(path, key, parts)
+    loaded = warm_cache.load(path, key, len(papers))
+    assert loaded is not None
+    return {
+        "read": engine.abstract_scan(),
+        "loaded": AbstractScan.restored(papers, index, loaded.scan),
+    }
 
 
 def reference(papers: list[Paper], value: str) -> list[int]:
@@ -69,12 +85,13 @@ def pieces_of(papers: list[Paper]) -> list[str]:
     return sorted(found)
 
 
+@pytest.mark.parametrize("made", ["read", "loaded"])
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_the_scan_answers_like_every_abstract_folded(
-    papers: list[Paper], scans: dict[int, AbstractScan], data
+    papers: list[Paper], scans: dict[str, AbstractScan], made: str, data
 ) -> None:
-    scan = scans[id(papers)]
+    scan = scans[made]
     value = data.draw(st.sampled_from(pieces_of(papers)) | st.text(max_size=4))
     expected = reference(papers, value)
     assert scan.ids(value) == expected
