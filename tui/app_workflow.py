@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.worker import get_current_worker
 
 from papershelf.storage.errors import PapershelfError
-from papershelf.storage.library.related_child import build_in_child
+from papershelf.storage.library.cache_child import build_in_child
 from papershelf.storage.library.settings import SORT_ORDERS, load_settings, save_settings, sort_ids
 from papershelf.storage.model import Paper
 from papershelf.storage.related.cache import load, save
@@ -45,8 +45,8 @@ if TYPE_CHECKING:
 RELATED_COUNT = 10
 RELATED_CHILD_FROM = 5_000
 """Papers from which a related index that must be built is built in a child process
-(`storage.library.related_child`): ~2 s of CPU at this size, 24 s at 100,000 papers, that a thread
-would take from the typing. Smaller builds stay in a thread: starting a child costs ~0.5 s."""
+(`storage.library.cache_child`): ~2 s of CPU at this size, 24 s at 100,000 papers, that a
+thread would take from the typing. Smaller builds stay in a thread: a child costs ~0.5 s."""
 
 WORKFLOW_BINDINGS: list[BindingType] = [
     Binding("u", "undo", "Undo", id="app.undo", show=False, tooltip="Undo the last change"),
@@ -235,7 +235,9 @@ class WorkflowActions:
         if index is None and key is not None and len(papers) >= RELATED_CHILD_FROM:
             # Built by a process of its own, then loaded like any saved index (checked whole);
             # should the child fail, the build below runs here as before.
-            if build_in_child(root, key, self.related_progress, lambda: worker.is_cancelled):
+            if build_in_child(
+                "related", root, key, self.related_progress, lambda: worker.is_cancelled
+            ):
                 index = load(root, key, papers)
                 how = "child"
             if worker.is_cancelled:

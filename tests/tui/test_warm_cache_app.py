@@ -13,6 +13,7 @@ from pilot_helpers import index_loaded
 from papershelf.storage.search import warm_cache
 from papershelf.storage.search.engine import SearchEngine
 from papershelf.storage.search.warm_cache import WarmParts
+from papershelf.tui import app_search
 from papershelf.tui.app import PapershelfApp
 
 QUERY = "'dif"
@@ -91,3 +92,21 @@ async def test_a_damaged_file_is_not_used_and_written_anew(
     async with app.run_test() as pilot:
         assert await warmed_up(app, pilot, cache) == first
     assert adopted == [True]  # the file written anew is whole
+
+
+async def test_a_large_library_has_its_warm_tables_made_by_a_child_process(
+    make_app, library_root: Path, adopted: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # From 5,000 papers in use; the fixture library has 37. The app then takes the tables the
+    # child saved instead of making them (adopted), and answers as when it made them.
+    cache = library_root / warm_cache.WARM_CACHE
+    app = make_app()
+    async with app.run_test() as pilot:
+        made_here = await warmed_up(app, pilot, cache)
+    assert adopted == []
+    cache.unlink()
+    monkeypatch.setattr(app_search, "WARM_CHILD_FROM", 1)
+    app = make_app()
+    async with app.run_test() as pilot:
+        assert await warmed_up(app, pilot, cache) == made_here
+    assert adopted == [True]  # what the child saved, loaded at the first start
