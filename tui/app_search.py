@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from textual.worker import get_current_worker
 
 from papershelf.storage.errors import PapershelfError
-from papershelf.storage.library.cache_child import build_in_child
+from papershelf.storage.library.cache_child import ChildBuild
 from papershelf.storage.search import warm_cache
 from papershelf.storage.search.engine import (
     Hit,
@@ -129,7 +129,7 @@ class SearchWiring:
             parts = None
             if key is not None:
                 parts = warm_cache.load(warm_file, key, len(papers), self.give_way)
-            if parts is None and key is not None and self._warm_apart(papers, papers_key):
+            if parts is None and key is not None and self._warm_apart(engine, papers_key):
                 parts = warm_cache.load(warm_file, key, len(papers), self.give_way)
             loaded = parts is not None and engine.adopt_warm(parts)
             TRACE.mark("warm-cache", "loaded" if loaded else "missed")
@@ -143,15 +143,22 @@ class SearchWiring:
             with contextlib.suppress(GiveWayStopped):
                 warm_cache.save(warm_file, key, made, self.give_way)
 
-    def _warm_apart(self, papers: Sequence[Paper], papers_key: StatKey | None) -> bool:
-        """For `WARM_CHILD_FROM` papers or more, have a child process make and save the warm
-        tables (`storage.library.cache_child`); True once it saved them. Meanwhile a search
-        that needs one of the tables makes its own, as during any warm-up."""
-        if papers_key is None or len(papers) < WARM_CHILD_FROM:
+    def _warm_apart(self, engine: SearchEngine, papers_key: StatKey | None) -> bool:
+        """For `WARM_CHILD_FROM` papers or more, have a child process make and save the costly
+        warm tables (`storage.library.cache_child`) while this worker makes the cheap ones
+        (names, titles, authors, filters: a second at 100k papers); True once the child saved
+        them. Meanwhile a search that needs a table not made yet makes its own."""
+        if papers_key is None or len(engine.papers) < WARM_CHILD_FROM:
+            return False
+        child = ChildBuild.start("warm", self.library.root, papers_key)
+        if child is None:
             return False
         worker = get_current_worker()
-        root = self.library.root
-        made = build_in_child("warm", root, papers_key, cancelled=lambda: worker.is_cancelled)
+        try:
+            engine.warm_tables(abstracts=False, pause=self.give_way)
+            made = child.wait(cancelled=lambda: worker.is_cancelled)
+        finally:
+            child.stop()
         if worker.is_cancelled:
             raise GiveWayStopped
         return made

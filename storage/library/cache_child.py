@@ -40,18 +40,86 @@ from papershelf.storage.files.layout import StatKey
 if TYPE_CHECKING:
     from papershelf.storage.library.library import Library
 
-__all__ = ["KINDS", "NICENESS", "build_in_child", "main"]
+__all__ = ["KINDS", "NICENESS", "ChildBuild", "build_in_child", "main"]
 
 KINDS = ("related", "warm")
 """What a child can build (see the module docstring)."""
-NICENESS = 10
-"""The child's `nice` increment: the app's UI (and the terminal) go first on a busy machine."""
+NICENESS = {"related": 10, "warm": 0}
+"""Each kind's `nice` increment. The related index is wanted only when `r` is pressed: the
+app's UI (and the terminal) go first on a busy machine. The warm tables are wanted by the next
+exact term typed (a search that needs one before the child is done makes its own, seconds at
+100k papers), so that child is not held back."""
 _POLL_SECONDS = 0.1
 """How often the waiting thread checks `cancelled` while the child says nothing."""
 _STALE = 3
 """The child's exit status when the library's papers.json is not the one asked for."""
 _ORPHAN = 4
 """The child's exit status when its parent went away."""
+
+
+class ChildBuild:
+    """One child process building one cache: `start` it, do other work, then `wait` (or
+    `stop`)."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self._process = process
+
+    @classmethod
+    def start(cls, kind: str, root: Path, key: StatKey) -> ChildBuild | None:
+        """Start building the `kind` of cache (`KINDS`) of the library in `root` (read from the
+        papers.json with `key`); None when no child could be started."""
+        if kind not in KINDS:
+            raise ValueError(f"no such cache: {kind!r}")
+        command = [sys.executable, "-m", __name__, kind, str(root), stat_key_bytes(key).hex()]
+        try:
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,  # its own errors only mean "build it here"
+            )
+        except OSError:
+            return None
+        return cls(process)
+
+    def wait(
+        self,
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] = lambda: False,
+    ) -> bool:
+        """True once the child says it saved the cache. `progress(done, total)` hears its
+        progress; `cancelled()` is asked at least every `_POLL_SECONDS`, and a True ends the
+        child at once (False is returned). A child that fails returns False."""
+        process = self._process
+        assert process.stdout is not None
+        try:
+            with selectors.DefaultSelector() as selector:
+                selector.register(process.stdout, selectors.EVENT_READ)
+                pending = b""
+                while True:
+                    if cancelled():
+                        return False
+                    if not selector.select(_POLL_SECONDS):
+                        continue
+                    chunk = os.read(process.stdout.fileno(), 4096)
+                    if not chunk:
+                        break  # the child closed its output: it is ending
+                    pending += chunk
+                    *lines, pending = pending.split(b"\n")
+                    if progress is not None and lines:
+                        _report(lines[-1], progress)
+            return process.wait() == 0
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        """End the child if it still runs, and reap it (safe to call twice)."""
+        process = self._process
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
 
 
 def build_in_child(
@@ -61,50 +129,14 @@ def build_in_child(
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] = lambda: False,
 ) -> bool:
-    """Build and save the `kind` of cache (`KINDS`) of the library in `root` (read from the
-    papers.json with `key`) in a child process; True once the child says it saved it.
-
-    `progress(done, total)` hears the child's progress; `cancelled()` is asked at least every
-    `_POLL_SECONDS`, and a True ends the child at once (False is returned). Never raises for
-    the child's sake: a child that cannot start or fails returns False.
-    """
-    if kind not in KINDS:
-        raise ValueError(f"no such cache: {kind!r}")
-    command = [sys.executable, "-m", __name__, kind, str(root), stat_key_bytes(key).hex()]
-    try:
-        child = subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,  # its own errors only mean "build it here"
-        )
-    except OSError:
+    """`ChildBuild.start` then `wait`: True once the child saved the cache. Never raises for
+    the child's sake (an unknown `kind` is a ValueError)."""
+    child = ChildBuild.start(kind, root, key)
+    if child is None:
         return False
-    assert child.stdout is not None
     if progress is not None:
         progress(0, 1)  # the child reads the library first (seconds at 100k papers): say so now
-    try:
-        with selectors.DefaultSelector() as selector:
-            selector.register(child.stdout, selectors.EVENT_READ)
-            pending = b""
-            while True:
-                if cancelled():
-                    return False
-                if not selector.select(_POLL_SECONDS):
-                    continue
-                chunk = os.read(child.stdout.fileno(), 4096)
-                if not chunk:
-                    break  # the child closed its output: it is ending
-                pending += chunk
-                *lines, pending = pending.split(b"\n")
-                if progress is not None and lines:
-                    _report(lines[-1], progress)
-        return child.wait() == 0
-    finally:
-        if child.poll() is None:
-            child.kill()
-        child.wait()
-        child.stdout.close()
+    return child.wait(progress, cancelled)
 
 
 def _report(line: bytes, progress: Callable[[int, int], None]) -> None:
@@ -125,7 +157,7 @@ def main(argv: list[str]) -> int:
         return 2
     kind, root, wanted = argv
     parent = os.getppid()
-    os.nice(NICENESS)
+    os.nice(NICENESS[kind])
     library = Library.open(Path(root), seed=False, read_only=True, create=False)
     key = library.papers_key
     if key is None or stat_key_bytes(key).hex() != wanted:
