@@ -1,0 +1,51 @@
+"""bench/bench_names.py's selection: a paper counts when its abstract states the title's short
+name as a name, not only inside a longer word or as ordinary English words (hand-made text)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_names import states_name  # noqa: E402
+
+STATED = [
+    ("Falcon", "Here we introduce Falcon, a fast planner."),
+    ("Falcon", "Code: https://github.com/lab/falcon"),  # a URL named after it
+    ("GSTM", "we propose the gstm layer"),  # not ordinary words: any case counts
+    ("Win-Win", "hence the name of our method: Win-Win. We then test it."),
+    ("Model Equality Testing", "We formalize this as Model Equality Testing, a test."),
+    ("Particle Guidance", "We propose particle guidance, an extension of sampling."),
+    ("Motion Guidance", "To this end, we propose _motion guidance_, a technique."),
+    ("Shadow Cones", 'Here, we introduce the ``shadow cones" framework.'),
+    ("Abstract Reward Processes", "models which we call abstract reward processes (ARPs)."),
+    ("Catastrophic Goodhart", "a phenomenon we call catastrophic Goodhart. We adapt it."),
+    ("Context Inversion", "We call this phenomenon as the context inversion."),
+    ("Superposition Prompting", "a new prompting methodology, superposition prompting, which"),
+    ("The Reversal Curse", "We give evidence for the Reversal Curse by finetuning."),
+]
+NOT_STATED = [
+    ("Position", "In this position paper, we argue that data matters."),
+    ("Position", "Position papers matter. We present our position on them."),  # sentence start
+    ("Strategic Planning", "Decisions rely on strategic planning, where goals guide."),
+    ("Distributional Regression", "Distributional regression aims at estimating a law."),
+    ("TiC-CLIP", "Code is available at https://github.com/apple/ml-tic-clip"),
+    ("Neural SPH", "All Neural SPH-enhanced simulators do better."),
+    ("InterpGNN", "a module for GNNs (InterpGNN-GW) to enhance the interplay"),
+    ("Binary Decomposition", "we propose a novel binary decomposition strategy, which helps"),
+    ("Falcon", "Falconry is old."),  # inside another word
+]
+
+
+@pytest.mark.parametrize(("label", "abstract"), STATED)
+def test_a_name_the_text_states_is_selected(label: str, abstract: str) -> None:
+    assert states_name(label, abstract)
+
+
+@pytest.mark.parametrize(("label", "abstract"), NOT_STATED)
+def test_ordinary_words_or_part_of_a_word_are_not_a_stated_name(label: str, abstract: str) -> None:
+    assert not states_name(label, abstract)
