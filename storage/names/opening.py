@@ -2,7 +2,8 @@
 evolution of the Transformer ...", "In this work, RelGNN is a framework that ...".
 
 `cues._lead_candidates` reads "X is a ..." where a sentence starts; papers often open the
-sentence with a short clause first. The clause is short (at most eight words, no comma), and
+sentence with a short clause first. The clause is short (two to eight words, no comma; of one
+word, only "Here": "Intuitively, VC-dimension is a measure ..." explains a known concept), and
 the name is coined, or a capitalised word the text says again: "In addition, this is a ..."
 names nothing, and neither does a field's word said once ("In practice, Adam is an optimizer").
 """
@@ -19,6 +20,7 @@ Candidate = tuple[int, int, str]
 _IS_A = (" is a ", " is an ")
 _SENTENCE_END = re.compile(r"[.!?]\s*(?=[A-Z])")
 _MAX_CLAUSE_WORDS = 8
+_ONE_WORD_OPENINGS = frozenset(("Here", "Herein"))
 _SCORE = 4  # as a name that starts its sentence ("Medusa is a ..."): good evidence
 
 
@@ -39,6 +41,8 @@ def opening_clause_names(text: str) -> list[Candidate]:
         words = clause.split()
         if not words or len(words) > _MAX_CLAUSE_WORDS or "," in clause:
             continue
+        if len(words) == 1 and words[0] not in _ONE_WORD_OPENINGS:
+            continue  # "Intuitively, VC-dimension is a measure ...": a known concept explained
         if not words[0][:1].isupper():
             continue  # the clause must open the sentence
         if namelike(name) or text.find(name, index) >= 0:
