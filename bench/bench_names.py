@@ -15,7 +15,8 @@ a URL's part - not only as ordinary words ("In this position paper, we argue", "
 strategic planning"). Before this rule (which drops no paper by hand) 2,882 papers were
 selected; it keeps 2,805.
 `method_name` sees the abstract alone (and the code URLs `split_urls` finds in it), never the
-title. An answer is correct when it folds to the label ("exact"), or when the abstract writes
+title. An answer is correct when it folds to the label, or to the label without a leading
+article ("Reversal Curse" for "The Reversal Curse") ("exact"), or when the abstract writes
 the label as `Label (ACR)` and the answer is ACR or its singular ("acronym"; the issue makes
 the acronym the name then) - both are counted, and shown apart.
 
@@ -304,9 +305,15 @@ def precision(papers: list[Unnamed]) -> None:
         )
 
 
+def _bare(folded_label: str) -> str:
+    """A folded label without a leading article: "The Reversal Curse" names "Reversal Curse"
+    (the text writes "the Reversal Curse"; the article is the title's, not the name's)."""
+    return re.sub(r"^(?:the|a|an) (?=\S)", "", folded_label)
+
+
 def verdict(case: Case, name: str | None) -> str:
     """'exact', 'acronym', 'none', 'repo' (the repository's name instead) or 'wrong'."""
-    if name is not None and fold_name(name) == fold_name(case.label):
+    if name is not None and fold_name(name) in (label := fold_name(case.label), _bare(label)):
         return "exact"
     # The acronym, or its singular ("Universal Physics Transformers (UPTs)" names UPT).
     acronym = fold_name(case.acronym) if case.acronym else None

@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_names import states_name  # noqa: E402
+from bench_names import Case, states_name, verdict  # noqa: E402
 
 STATED = [
     ("Falcon", "Here we introduce Falcon, a fast planner."),
@@ -49,3 +49,21 @@ def test_a_name_the_text_states_is_selected(label: str, abstract: str) -> None:
 @pytest.mark.parametrize(("label", "abstract"), NOT_STATED)
 def test_ordinary_words_or_part_of_a_word_are_not_a_stated_name(label: str, abstract: str) -> None:
     assert not states_name(label, abstract)
+
+
+def _case(label: str) -> Case:
+    return Case(label, "", (), "other", True, None)
+
+
+@pytest.mark.parametrize(
+    ("label", "name", "right"),
+    [
+        ("The Reversal Curse", "Reversal Curse", True),
+        ("The 3D-PC", "3D-PC", True),
+        ("The Reversal Curse", "The Reversal Curse", True),
+        ("Theseus", "seus", False),  # an article is a whole word
+        ("The Reversal Curse", "Curse", False),
+    ],
+)
+def test_a_name_without_the_titles_article_is_right(label: str, name: str, right: bool) -> None:
+    assert (verdict(_case(label), name) == "exact") is right
