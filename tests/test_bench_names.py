@@ -3,10 +3,15 @@ name as a name, not only inside a longer word or as ordinary English words (hand
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from papershelf.storage.library.library import fold_name
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -67,3 +72,15 @@ def _case(label: str) -> Case:
 )
 def test_a_name_without_the_titles_article_is_right(label: str, name: str, right: bool) -> None:
     assert (verdict(_case(label), name) == "exact") is right
+
+
+@given(
+    st.sampled_from(["Position", "Zebra Net", "GSTM", "Win-Win", "The Curse"]),
+    st.text(alphabet="abcPZNGSTMWinoset -_,.*'()/:", max_size=60),
+)
+def test_a_stated_name_is_always_a_whole_word_of_the_text(label: str, text: str) -> None:
+    # The rule only narrows the old one (the folded label as a word; an underscore, Markdown
+    # emphasis, is no letter at its edges).
+    if states_name(label, text):
+        word = r"(?<![^\W_])" + re.escape(fold_name(label)) + r"(?![^\W_])"
+        assert re.search(word, fold_name(text))
