@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from papershelf.storage.names.acronyms import acronym_score, spelled_out
 from papershelf.storage.names.marked import marked_acronyms
+from papershelf.storage.names.opening import opening_clause_names
 from papershelf.storage.names.phrases import lower_name, quoted_name, said_again, typed_phrase
 from papershelf.storage.names.trailing import trailing_name
 from papershelf.storage.names.words import (
@@ -308,6 +309,7 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
         # Only when no cue names the method: "Medusa is a ..." is weaker evidence, and
         # finding sentence starts costs a scan of the text.
         found.extend(_lead_candidates(text))
+        found.extend(opening_clause_names(text))  # "To this end, Kraken is an ..."
     # "form the basis for GistScore, a novel metric": a coined name described as a kind of
     # thing, whatever the verb before it; repeated, it may beat a cue's name for a part.
     found.extend(_described_candidates(text))

@@ -195,13 +195,20 @@ def _term(text: str, position: int, name: str) -> int:
 
 
 def _data(text: str, position: int, name: str) -> int:
-    """1 when the text calls the name a dataset or benchmark where it states it: papers that
-    make one and a method name the method ("UniMC" over "HAIG-2.9M, a ... dataset")."""
+    """1 when the text calls the name a dataset or benchmark where it states it, or a task or
+    problem right after it: papers that make one and a method name the method ("UniMC" over
+    "HAIG-2.9M, a ... dataset", "ITFormer" over "the Time-Series Question Answering task")."""
     if name.endswith(("Bench", "bench")):
         return 1
     if _DATA_BEFORE.search(text, max(0, position - 24), position):
         return 1
-    return 1 if _DATA_AFTER.match(text, position + len(name)) else 0
+    end = position + len(name)
+    return 1 if _DATA_AFTER.match(text, end) or _TASK_AFTER.match(text, end) else 0
+
+
+# "we introduce the Time-Series Question Answering (Time-Series QA) task and ...": a task or a
+# problem the paper poses is what it studies, not its method (named next: ITFormer).
+_TASK_AFTER = re.compile(r"\)?(?:\s*\([^()]{1,30}\))?\s+(?:task|problem)s?\b", re.IGNORECASE)
 
 
 # "Leveraging ECBench, we develop ...", "Utilizing the Geo9k dataset, we introduce ...".

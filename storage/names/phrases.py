@@ -20,9 +20,9 @@ from papershelf.storage.names.words import (
 )
 from papershelf.storage.names.words import NOUNS as _NOUNS
 
-# "we propose the Connect Later framework": two to four capitalised words and their kind.
+# "we propose the Connect Later framework": one to four capitalised words and their kind.
 _TYPED_PHRASE = re.compile(
-    r"(?:the\s+)?((?:[A-Z][\w-]*\s+){1,3}[A-Z][\w-]*)\s+(?:" + _NOUNS + r")s?\b(?!\s*\()"
+    r"(?:the\s+)?((?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*)\s+(?:" + _NOUNS + r")s?\b(?!\s*\()"
 )
 
 
@@ -50,6 +50,8 @@ def typed_phrase(text: str, start: int) -> str | None:
     words = typed.group(1).split()
     if not all(capitalised(word) for word in words):
         return None  # "the The ...", "a New ...": common capitals are no name's words
+    if len(words) == 1 and text.find(words[0], typed.end()) < 0:
+        return None  # one word said once ("we present the Bellman operator"): not shown its
     return typed.group(1)
 
 

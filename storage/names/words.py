@@ -62,8 +62,11 @@ NOUNS = (
 )
 TOKEN = re.compile(r"[^\s,;:()\[\]\"\u2013\u2014]+")  # en/em dashes end a name too
 ACRONYM = re.compile(r"\(\s?([^()\s]{2,25}(?: v?\d+(?:\.\d+)*)?)\s?\)(?=[\s,.;:)]|$)")
-# What sets a name off from its description: "X, a ...", "X: ...", "X -- a ...", "X (ours)".
-SET_OFF = re.compile(r"\s*(?:[,:;]|--|[\u2013\u2014]|\.(?:\s|$)|$|\((?=[^()\s]+ [^()]+\)))")
+# What sets a name off from its description: "X, a ...", "X: ...", "X -- a ...", "X (ours)",
+# also after a closing quote ("we introduce 'Zebra', a solver").
+SET_OFF = re.compile(
+    r"[\"\u201d\u2019']?\s*(?:[,:;]|--|[\u2013\u2014]|\.(?:\s|$)|$|\((?=[^()\s]+ [^()]+\)))"
+)
 # A size or version after a name: "Delta 3B", "CircuitNet 2.0", "Foo v2", "Llama-2 70B".
 _VERSION = re.compile(r"v?\d+(?:\.\d+)*(?:[BMKTD]|x\d+)?|[IVX]{1,4}|XL|XXL", re.IGNORECASE)
 _WORD_PARTS = re.compile(r"[^\W_]+", re.UNICODE)
