@@ -337,27 +337,25 @@ class SearchRun(Explainer):
                 top |= group
                 count += group.bit_count()
         self._check()
-        # One pass over `top`: each abstract tier split by length bucket, the parts (disjoint)
-        # in its place, each weighed by its bucket's length.
-        buckets = self.index.lengths.buckets()
-        split: list[list[Tier]] = []
-        split_weights: list[list[float]] = []
-        for unit, idf in zip(units, idfs, strict=True):
-            tiers: list[Tier] = []
-            unit_weights: list[float] = []
-            for tier in unit:
-                tier_idf = tier.idf or idf
-                if tier.field != "abstract":
-                    tiers.append(tier)
-                    unit_weights.append(saturated(tier.weight) * tier_idf)
-                    continue
-                for length, bucket in buckets:
-                    tiers.append(Tier(tier.weight, tier.field, tier.bits & bucket))
-                    unit_weights.append(saturated(tier.weight, length) * tier_idf)
-            split.append(tiers)
-            split_weights.append(unit_weights)
-        for score, bits in score_groups(top, split, split_weights).items():
-            groups[score] = groups.get(score, 0) | bits
+        # `top` scored again one length bucket at a time: in bucket b, an abstract tier weighs
+        # what an abstract of b's length makes it, the other tiers as before. The same sums as
+        # one pass over `top` with each abstract tier split into its buckets' parts, but each
+        # group of a bucket tries its units' tiers, not five parts of each abstract tier.
+        for length, bucket in self.index.lengths.buckets():
+            part = top & bucket
+            if not part:
+                continue
+            weights = [
+                [
+                    saturated(tier.weight, length) * (tier.idf or idf)
+                    if tier.field == "abstract"
+                    else saturated(tier.weight) * (tier.idf or idf)
+                    for tier in unit
+                ]
+                for unit, idf in zip(units, idfs, strict=True)
+            ]
+            for score, bits in score_groups(part, units, weights).items():
+                groups[score] = groups.get(score, 0) | bits
         add_ranked(hits, groups, fields, size)
 
     def _add_rank(
