@@ -124,14 +124,20 @@ def add_group(
 
 
 def add_ranked(
-    hits: Results, groups: dict[float, int], fields: Sequence[tuple[str, int]], size: int
+    hits: Results,
+    groups: dict[float, int],
+    fields: Sequence[tuple[str, int]],
+    size: int,
+    every: int | None = None,
 ) -> None:
     """Append every group, best score first (papers of one score in library order), each
-    listed only when read (`Results.add_later_groups`)."""
-    every = 0
+    listed only when read (`Results.add_later_groups`); `every`: the papers of them all, when
+    the caller knows them (hundreds of ORs of 100k-bit ints saved)."""
+    union = 0
     fills = []
     for score in sorted(groups, reverse=True):
         group = groups[score]
-        every |= group
+        if every is None:
+            union |= group
         fills.append(partial(add_group, group=group, score=float(score), fields=fields, size=size))
-    hits.add_later_groups(every, fills)
+    hits.add_later_groups(union if every is None else every, fills)

@@ -356,7 +356,9 @@ class SearchRun(Explainer):
             ]
             for score, bits in score_groups(part, units, weights).items():
                 groups[score] = groups.get(score, 0) | bits
-        add_ranked(hits, groups, fields, size)
+        # The groups hold every paper of `result`: the first pass's those of `result` less
+        # those of `top`, the second pass's those of `top`.
+        add_ranked(hits, groups, fields, size, result)
 
     def _add_rank(
         self, hits: Results, tiers: Sequence[Tier], result: int, assigned: int, idf: float

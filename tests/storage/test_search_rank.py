@@ -66,11 +66,13 @@ def ranked(hits: Results) -> list[tuple[int, float, str]]:
 @settings(max_examples=200, deadline=None)
 @given(result=bitsets, units=units)
 def test_score_groups_rank_as_the_per_paper_sums(result: int, units: list[list[Tier]]) -> None:
-    hits = Results(IDS, POSITION, NO_DETAILS)
     fields = best_fields(result, [t for u in units for t in u], FIELDS)
-    add_ranked(hits, score_groups(result, units), fields, SIZE)
-    assert len(hits) == result.bit_count()
-    assert ranked(hits) == reference(result, units)
+    for every in (None, result):  # the union counted here, or given by the caller
+        hits = Results(IDS, POSITION, NO_DETAILS)
+        add_ranked(hits, score_groups(result, units), fields, SIZE, every)
+        assert len(hits) == result.bit_count()
+        assert hits.bits == result
+        assert ranked(hits) == reference(result, units)
 
 
 @settings(max_examples=200, deadline=None)
