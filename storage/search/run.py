@@ -366,7 +366,7 @@ class SearchRun(Explainer):
         """Add the papers of equally weighted `tiers` not yet `assigned`, in library order,
         each under the field that comes first in FIELDS among these tiers holding it (as the
         ranking of several words names it)."""
-        fresh = result & ~assigned
+        fresh = result ^ assigned  # `assigned` is papers of `result`: no negative int made
         fields = best_fields(fresh, tiers, FIELDS)
         if fields and fields[-1][0] == "":
             fields.pop()  # in none of these tiers: a later rank's
