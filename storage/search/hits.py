@@ -159,11 +159,11 @@ class Results(Sequence[Hit]):
         self._scores: list[float] = []
         self._fields: list[str] = []
         self._bits: int | None = None
-        self._pending: deque[tuple[int, Callable[[Results], None]]] = deque()
-        """Groups added later: (their number of papers, what adds them to the Results it is
-        given), in rank order. Never a callable holding this Results: that cycle kept every
-        search's bitsets alive until a full collection, which the app holds off while typing
-        (hundreds of MB at 100k papers)."""
+        self._pending: deque[Callable[[Results], None]] = deque()
+        """Groups added later: what adds each to the Results it is given, in rank order.
+        Never a callable holding this Results: that cycle kept every search's bitsets alive
+        until a full collection, which the app holds off while typing (hundreds of MB at 100k
+        papers)."""
         self._count = 0
         """Hits, those pending included."""
         self._later_bits = 0
@@ -192,9 +192,21 @@ class Results(Sequence[Hit]):
         order, with `add` when first read."""
         count = group.bit_count()
         if count:
-            self._pending.append((count, fill))
+            self._pending.append(fill)
             self._count += count
             self._later_bits |= group
+
+    def add_later_groups(self, bits: int, fills: Sequence[Callable[[Results], None]]) -> None:
+        """Append groups of papers, each added by its `fill(self)` when first read, in their
+        order; `bits` holds the papers of them all (disjoint groups, none empty).
+
+        One count of `bits` for them all: a count of one group's papers costs as much as
+        counting them all (7 us at 100k papers), and a search lists hundreds of groups."""
+        count = bits.bit_count()
+        if count:
+            self._pending.extend(fills)
+            self._count += count
+            self._later_bits |= bits
 
     def fill(self, count: int) -> None:
         """List the first `count` hits now (the searching thread does, for the first screen)."""
@@ -206,8 +218,7 @@ class Results(Sequence[Hit]):
         with self._filling:
             pending = self._pending
             while pending and (index < 0 or len(self._order) <= index):
-                _, fill = pending[0]
-                fill(self)
+                pending[0](self)
                 pending.popleft()
 
     def nbytes(self) -> int:

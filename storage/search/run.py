@@ -337,28 +337,28 @@ class SearchRun(Explainer):
                 top |= group
                 count += group.bit_count()
         self._check()
-        # One pass over `top`: each abstract tier split by length bucket, the parts (disjoint)
-        # in its place, each weighed by its bucket's length.
-        buckets = self.index.lengths.buckets()
-        split: list[list[Tier]] = []
-        split_weights: list[list[float]] = []
-        for unit, idf in zip(units, idfs, strict=True):
-            tiers: list[Tier] = []
-            unit_weights: list[float] = []
-            for tier in unit:
-                tier_idf = tier.idf or idf
-                if tier.field != "abstract":
-                    tiers.append(tier)
-                    unit_weights.append(saturated(tier.weight) * tier_idf)
-                    continue
-                for length, bucket in buckets:
-                    tiers.append(Tier(tier.weight, tier.field, tier.bits & bucket))
-                    unit_weights.append(saturated(tier.weight, length) * tier_idf)
-            split.append(tiers)
-            split_weights.append(unit_weights)
-        for score, bits in score_groups(top, split, split_weights).items():
-            groups[score] = groups.get(score, 0) | bits
-        add_ranked(hits, groups, fields, size)
+        # `top` scored again one length bucket at a time: in bucket b, an abstract tier weighs
+        # what an abstract of b's length makes it, the other tiers as before. The same sums as
+        # one pass over `top` with each abstract tier split into its buckets' parts, but each
+        # group of a bucket tries its units' tiers, not five parts of each abstract tier.
+        for length, bucket in self.index.lengths.buckets():
+            part = top & bucket
+            if not part:
+                continue
+            weights = [
+                [
+                    saturated(tier.weight, length) * (tier.idf or idf)
+                    if tier.field == "abstract"
+                    else saturated(tier.weight) * (tier.idf or idf)
+                    for tier in unit
+                ]
+                for unit, idf in zip(units, idfs, strict=True)
+            ]
+            for score, bits in score_groups(part, units, weights).items():
+                groups[score] = groups.get(score, 0) | bits
+        # The groups hold every paper of `result`: the first pass's those of `result` less
+        # those of `top`, the second pass's those of `top`.
+        add_ranked(hits, groups, fields, size, result)
 
     def _add_rank(
         self, hits: Results, tiers: Sequence[Tier], result: int, assigned: int, idf: float
@@ -366,7 +366,7 @@ class SearchRun(Explainer):
         """Add the papers of equally weighted `tiers` not yet `assigned`, in library order,
         each under the field that comes first in FIELDS among these tiers holding it (as the
         ranking of several words names it)."""
-        fresh = result & ~assigned
+        fresh = result ^ assigned  # `assigned` is papers of `result`: no negative int made
         fields = best_fields(fresh, tiers, FIELDS)
         if fields and fields[-1][0] == "":
             fields.pop()  # in none of these tiers: a later rank's

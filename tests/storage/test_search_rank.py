@@ -5,6 +5,7 @@ reference)."""
 from __future__ import annotations
 
 from functools import partial
+from itertools import pairwise
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -65,11 +66,13 @@ def ranked(hits: Results) -> list[tuple[int, float, str]]:
 @settings(max_examples=200, deadline=None)
 @given(result=bitsets, units=units)
 def test_score_groups_rank_as_the_per_paper_sums(result: int, units: list[list[Tier]]) -> None:
-    hits = Results(IDS, POSITION, NO_DETAILS)
     fields = best_fields(result, [t for u in units for t in u], FIELDS)
-    add_ranked(hits, score_groups(result, units), fields, SIZE)
-    assert len(hits) == result.bit_count()
-    assert ranked(hits) == reference(result, units)
+    for every in (None, result):  # the union counted here, or given by the caller
+        hits = Results(IDS, POSITION, NO_DETAILS)
+        add_ranked(hits, score_groups(result, units), fields, SIZE, every)
+        assert len(hits) == result.bit_count()
+        assert hits.bits == result
+        assert ranked(hits) == reference(result, units)
 
 
 @settings(max_examples=200, deadline=None)
@@ -173,3 +176,39 @@ def test_bits_to_flags_has_one_byte_a_paper(ids: set[int], size: int) -> None:
     assert len(flags) == size
     assert [i for i, flag in enumerate(flags) if flag] == sorted(i for i in ids if i < size)
     assert set(flags) <= {0, 1}
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    ids=st.sets(st.integers(0, 9999), min_size=0, max_size=300),
+    extra=st.sets(st.integers(0, 9999), min_size=0, max_size=3),
+)
+def test_bits_to_ids_lists_few_and_many_bits_alike(ids: set[int], extra: set[int]) -> None:
+    """Up to `_FEW` bits are found one by one, more through `bin`: both in ascending order."""
+    for found in (ids, extra, ids | extra):
+        assert bits_to_ids(ids_to_bits(found, 10_000)) == sorted(found)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    group=st.sets(st.integers(0, SIZE - 1), min_size=1, max_size=SIZE),
+    field_of=st.lists(st.sampled_from(FIELDS), min_size=SIZE, max_size=SIZE),
+)
+def test_add_group_lists_runs_of_one_field_in_library_order(
+    group: set[int], field_of: list[str]
+) -> None:
+    """A few papers (each field looked up) and many (field codes as bytes) give the same
+    rows, one `add` per run of one field."""
+    fields = []
+    for field in FIELDS:
+        bits = ids_to_bits([i for i in group if field_of[i] == field], SIZE)
+        if bits:
+            fields.append((field, bits))
+    hits = Results(IDS, POSITION, NO_DETAILS)
+    add_group(hits, ids_to_bits(group, SIZE), 7.0, fields, SIZE)
+    order = sorted(group)
+    assert [(POSITION[h.paper_id], h.score, h.field) for h in hits] == [
+        (i, 7.0, field_of[i]) for i in order
+    ]
+    runs = 1 + sum(field_of[a] != field_of[b] for a, b in pairwise(order))
+    assert len(hits._ends) == runs
