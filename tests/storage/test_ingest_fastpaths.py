@@ -137,6 +137,31 @@ def test_literal_starts_finds_every_occurrence(text: str, literals: list[str]) -
 
 
 @settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.one_of(TEXT, st.just("\ud800")), max_size=3).map("".join),
+    st.lists(
+        st.sampled_from(["a", "ab", "b", "aa", " ", "we", "We", "é", "\u212a", "ab ", ""]),
+        min_size=4,
+        max_size=7,
+    ),
+)
+def test_literal_starts_finds_every_occurrence_of_many_literals(
+    text: str, literals: list[str]
+) -> None:
+    # Four or more literals are found in one Aho-Corasick pass: the same starts, a literal
+    # given twice counted twice, and a text the automaton cannot take (a lone surrogate) or a
+    # literal it refuses ("") found by str.find.
+    expected = sorted(
+        index
+        for literal in literals
+        for index in range(len(text) + (literal == ""))
+        if text.startswith(literal, index)
+    )
+    assert literal_starts(text, literals) == expected
+    assert literal_starts(text, tuple(literals)) == expected
+
+
+@settings(max_examples=150, deadline=None)
 @given(TEXT)
 def test_hinted_scans_find_what_a_full_scan_finds(text: str) -> None:
     folded = ascii_fold(text)
