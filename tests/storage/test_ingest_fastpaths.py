@@ -26,7 +26,13 @@ from papershelf.storage.ingest.paragraphs import _QUOTES, _TRAILING, dedupe_key
 from papershelf.storage.ingest.parse import parse_bytes
 from papershelf.storage.text.clean import _STRIP_TABLE, clean_line, clean_text, squash_spaces
 from papershelf.storage.text.latex_math import MathError, _Parser, math_to_unicode
-from papershelf.storage.text.scan import ascii_fold, finditer_at, literal_starts, paired_matches
+from papershelf.storage.text.scan import (
+    ascii_fold,
+    finditer_at,
+    letter_trie,
+    literal_starts,
+    paired_matches,
+)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
 
@@ -161,6 +167,66 @@ def test_literal_starts_finds_every_occurrence_of_many_literals(
     assert literal_starts(text, tuple(literals)) == expected
 
 
+def test_letter_trie_spells_the_same_words() -> None:
+    trie = letter_trie("method|optimi[sz]er|m?llm|tool|toolkit|a|ab")
+    assert trie == (
+        "a(?:b)?|llm|m(?:ethod|llm)|o(?:p(?:t(?:i(?:m(?:i(?:ser|zer))))))|t(?:o(?:o(?:l(?:kit)?)))"
+    )
+    words = ["method", "optimiser", "optimizer", "mllm", "llm", "tool", "toolkit", "a", "ab"]
+    assert all(re.fullmatch(trie, word) for word in words)
+    assert not any(re.fullmatch(trie, word) for word in ["metho", "optimier", "mlm", "toolk", ""])
+    # Anything but lower-case letters, "x?" and "[xy]" is not made a trie.
+    assert letter_trie("a b|c") is None
+    assert letter_trie("x?") is None
+    assert letter_trie(r"foo\w*|bar") is None
+
+
+_KIND_TEXT = st.lists(
+    st.sampled_from(
+        [
+            "tool",
+            "toolkit",
+            "model",
+            "llm",
+            "mllm",
+            "loss",
+            "s",
+            "es",
+            " ",
+            ",",
+            ":",
+            "--",
+            "\u2014",
+            "called ",
+            "namely ",
+            "i.e., ",
+            "x",
+            "re",
+            "Foo",
+            "the ",
+        ]
+    ),
+    max_size=14,
+).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_KIND_TEXT)
+def test_the_trie_appositive_finds_what_the_plain_one_finds(text: str) -> None:
+    plain = re.compile(names_cues._APPOSITIVE_TEXT)  # the kinds as the alternation
+    lowered = text.lower()
+    assert spans(names_cues._APPOSITIVE_LOWER.finditer(lowered)) == spans(plain.finditer(lowered))
+
+
+def test_lower_case_patterns_hold_no_upper_case_letter() -> None:
+    # A pattern run on lower-cased ASCII text instead of its IGNORECASE twin must not need a
+    # capital anywhere (escapes such as \\W and a group's name aside).
+    for pattern in (names_cues._CUE_LOWER, names_cues._APPOSITIVE_LOWER):
+        bare = re.sub(r"\\.|\(\?P<\w+>", "", pattern.pattern)
+        assert not re.search("[A-Z]", bare)
+        assert not pattern.flags & re.IGNORECASE
+
+
 @settings(max_examples=150, deadline=None)
 @given(TEXT)
 def test_hinted_scans_find_what_a_full_scan_finds(text: str) -> None:
@@ -168,6 +234,8 @@ def test_hinted_scans_find_what_a_full_scan_finds(text: str) -> None:
     cues = finditer_at(names_cues._CUE, text, literal_starts(folded, names_cues._CUE_WORDS))
     assert spans(cues) == spans(names_cues._CUE.finditer(text))
     assert spans(names_cues.cue_matches(text)) == spans(names_cues._CUE.finditer(text))
+    plain = text.encode("ascii", "ignore").decode("ascii")  # the lower-case path's text
+    assert spans(names_cues.cue_matches(plain)) == spans(names_cues._CUE.finditer(plain))
     pieces = finditer_at(latex._TEXT, text, literal_starts(text, latex._TEXT_STARTS))
     assert spans(pieces) == spans(latex._TEXT.finditer(text))
     found = finditer_at(urls._CANDIDATE, text, literal_starts(folded, urls._CANDIDATE_STARTS))
