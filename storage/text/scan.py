@@ -34,6 +34,19 @@ def ascii_fold(text: str) -> str:
     return text.encode("ascii", "replace").decode("ascii").lower()
 
 
+def case_fold(text: str) -> str:
+    """The text lower-cased with the same length, for a case-sensitive twin of an IGNORECASE
+    pattern whose letters are all lower-case ASCII: each position holds the ASCII letter such
+    a pattern's letter would match there (the look-alikes too), and every other character its
+    lower case, which is never ASCII and is a word or space character as the original was (a
+    test checks every code point). `ascii_fold` for ASCII text."""
+    if text.isascii():
+        return text.lower()
+    if any(chr(code) in text for code in _LOOKALIKES):
+        text = text.translate(_LOOKALIKES)  # "İ".lower() would be two characters
+    return text.lower()
+
+
 def literal_starts(text: str, literals: Iterable[str]) -> list[int]:
     """Every position where one of the literals begins (overlapping ones included), sorted."""
     key = literals if isinstance(literals, tuple) else tuple(literals)

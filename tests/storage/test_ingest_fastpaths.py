@@ -28,6 +28,7 @@ from papershelf.storage.text.clean import _STRIP_TABLE, clean_line, clean_text, 
 from papershelf.storage.text.latex_math import MathError, _Parser, math_to_unicode
 from papershelf.storage.text.scan import (
     ascii_fold,
+    case_fold,
     finditer_at,
     letter_trie,
     literal_starts,
@@ -165,6 +166,64 @@ def test_literal_starts_finds_every_occurrence_of_many_literals(
     )
     assert literal_starts(text, literals) == expected
     assert literal_starts(text, tuple(literals)) == expected
+
+
+def test_case_fold_keeps_length_word_and_space_characters_of_every_code_point() -> None:
+    # cues' case-sensitive twins rely on it: one character for one, \w and \s as before, and
+    # no character but the four look-alikes made ASCII (where IGNORECASE would match a letter).
+    word, space = re.compile(r"\w"), re.compile(r"\s")
+    for code in range(sys.maxunicode + 1):
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        char = chr(code)
+        folded = case_fold(char)
+        assert len(folded) == 1, hex(code)
+        assert bool(word.match(char)) == bool(word.match(folded)), hex(code)
+        assert bool(space.match(char)) == bool(space.match(folded)), hex(code)
+        if code >= 0x80 and folded.isascii():
+            assert folded == ascii_fold(char), hex(code)
+
+
+_WINDOW_TEXT = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                "Tool",
+                "toolkit",
+                "MODEL",
+                "sy\u017ftem",
+                "networ\u212a",
+                "llm",
+                "s",
+                " ",
+                ", ",
+                ": ",
+                "--",
+                "\u2014",
+                "called ",
+                "i.e., ",
+                "\u0130",
+                "\u0131",
+                "é",
+                "Foo",
+            ]
+        ),
+        st.text(max_size=3),
+    ),
+    max_size=14,
+).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_WINDOW_TEXT, st.integers(min_value=1, max_value=40), st.integers(min_value=0, max_value=40))
+def test_appositive_ends_are_those_of_the_ignorecase_pattern(
+    text: str, start: int, length: int
+) -> None:
+    text = "x" + text
+    start = min(start, len(text))
+    stop = min(start + length, len(text))
+    expected = [m.end() for m in names_cues._APPOSITIVE.finditer(text, start, stop)]
+    assert names_cues._appositive_ends(text, start, stop) == expected
 
 
 def test_letter_trie_spells_the_same_words() -> None:
