@@ -224,10 +224,14 @@ def _means(text: str, name: str) -> int:
     develop Y"): a dataset or part built first, not the paper's end (Y)."""
     index = text.find(name)
     while index >= 0:
-        if _MEANS.search(text, max(0, index - 40), index):  # ends where the name begins
-            comma = text.find(", we ", index, index + 80)
-            if comma >= 0 and "." not in text[index:comma]:
-                return 1
+        # The comma first: a short find, where the regex is a search (most names have none).
+        comma = text.find(", we ", index, index + 80)
+        if (
+            comma >= 0
+            and "." not in text[index:comma]
+            and _MEANS.search(text, max(0, index - 40), index)  # ends where the name begins
+        ):
+            return 1
         index = text.find(name, index + 1)
     return 0
 

@@ -155,8 +155,15 @@ def _math_pieces(text: str) -> list[_Piece]:
 
 def _pieces(text: str) -> list[_Piece]:
     """Every unit replacement in the text, sorted and non-overlapping."""
-    pieces = _math_pieces(text) if "$" in text or "\\(" in text else []
-    if "\\" not in text and "---" not in text and "://" not in text and "www." not in text:
+    # A one-character test (memchr) before each longer one (a pass of the text): most
+    # abstracts have no backslash, more than half no colon.
+    pieces = _math_pieces(text) if "$" in text or ("\\" in text and "\\(" in text) else []
+    if (
+        "\\" not in text
+        and "---" not in text
+        and (":" not in text or "://" not in text)
+        and "www." not in text
+    ):
         return sorted(pieces, key=lambda piece: piece.start)
     taken = sorted((p.start, p.end) for p in pieces)
     for match in finditer_at(_TEXT, text, literal_starts(text, _TEXT_STARTS)):

@@ -35,8 +35,8 @@ _CANDIDATE = re.compile(
     r"[^\s<>\"\[\]{}|\\^`]+",
     re.IGNORECASE,
 )
-_HOST_MARKS = (".co", ".org", ".4open")
-"""Each of CODE_HOSTS contains one of these."""
+_URL_MARKS = ("://", ": /", ":\t/", "www.", *CODE_HOSTS)
+"""One of these (lower-cased) is in any text with a URL but a bare host ("example.org/x")."""
 # Every _CANDIDATE match begins with one of these (in any case).
 _CANDIDATE_STARTS = ("http", "www.", *CODE_HOSTS)
 _SCHEME = re.compile(r"https?://", re.IGNORECASE)
@@ -208,19 +208,20 @@ def _bare_hosts(text: str) -> list[tuple[int, str]]:
 
 def find_urls(text: str) -> list[str]:
     """Every URL in the text, canonical, deduplicated, in order of appearance."""
-    # Most abstracts have no URL: skip the (slower) full scan for them. Each code host holds a
-    # _HOST_MARKS string: the six hosts are looked for only when one of those is there.
-    if "://" not in text and ": /" not in text and ":\t/" not in text:
-        lowered = text.lower()
-        if (
-            "www." not in lowered
-            and not (
-                any(mark in lowered for mark in _HOST_MARKS)
-                and any(host in lowered for host in CODE_HOSTS)
-            )
-            and _BARE_TLD.search(text) is None
-        ):
-            return []
+    # Most abstracts have no URL: skip the (slower) full scan for them. A scheme, `www.` or a
+    # code host, found in one pass (lower() neither makes nor breaks ":/", ": /", ":\t/"),
+    # else a bare host's top-level domain, is what any URL needs.
+    if (
+        "://" not in text  # most URLs: found at the first, and no pass of the whole text
+        and not literal_starts(text.lower(), _URL_MARKS)
+        and _BARE_TLD.search(text) is None
+    ):
+        return []
+    return _scanned_urls(text)
+
+
+def _scanned_urls(text: str) -> list[str]:
+    """`find_urls` by a full scan (for any text: what its shortcut must agree with)."""
     found: dict[str, str] = {}
     unwrapped = _unwrap(text)
     # Try _CANDIDATE only where a URL can begin: scanning every position is slow.

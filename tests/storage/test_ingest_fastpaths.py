@@ -26,7 +26,14 @@ from papershelf.storage.ingest.paragraphs import _QUOTES, _TRAILING, dedupe_key
 from papershelf.storage.ingest.parse import parse_bytes
 from papershelf.storage.text.clean import _STRIP_TABLE, clean_line, clean_text, squash_spaces
 from papershelf.storage.text.latex_math import MathError, _Parser, math_to_unicode
-from papershelf.storage.text.scan import ascii_fold, finditer_at, literal_starts, paired_matches
+from papershelf.storage.text.scan import (
+    ascii_fold,
+    case_fold,
+    finditer_at,
+    letter_trie,
+    literal_starts,
+    paired_matches,
+)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
 
@@ -137,12 +144,157 @@ def test_literal_starts_finds_every_occurrence(text: str, literals: list[str]) -
 
 
 @settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.one_of(TEXT, st.just("\ud800")), max_size=3).map("".join),
+    st.lists(
+        st.sampled_from(["a", "ab", "b", "aa", " ", "we", "We", "é", "\u212a", "ab ", ""]),
+        min_size=4,
+        max_size=7,
+    ),
+)
+def test_literal_starts_finds_every_occurrence_of_many_literals(
+    text: str, literals: list[str]
+) -> None:
+    # Four or more literals are found in one Aho-Corasick pass: the same starts, a literal
+    # given twice counted twice, and a text the automaton cannot take (a lone surrogate) or a
+    # literal it refuses ("") found by str.find.
+    expected = sorted(
+        index
+        for literal in literals
+        for index in range(len(text) + (literal == ""))
+        if text.startswith(literal, index)
+    )
+    assert literal_starts(text, literals) == expected
+    assert literal_starts(text, tuple(literals)) == expected
+
+
+def test_case_fold_keeps_length_word_and_space_characters_of_every_code_point() -> None:
+    # cues' case-sensitive twins rely on it: one character for one, \w and \s as before, and
+    # no character but the four look-alikes made ASCII (where IGNORECASE would match a letter).
+    word, space = re.compile(r"\w"), re.compile(r"\s")
+    for code in range(sys.maxunicode + 1):
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        char = chr(code)
+        folded = case_fold(char)
+        assert len(folded) == 1, hex(code)
+        assert bool(word.match(char)) == bool(word.match(folded)), hex(code)
+        assert bool(space.match(char)) == bool(space.match(folded)), hex(code)
+        if code >= 0x80 and folded.isascii():
+            assert folded == ascii_fold(char), hex(code)
+
+
+_WINDOW_TEXT = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                "Tool",
+                "toolkit",
+                "MODEL",
+                "sy\u017ftem",
+                "networ\u212a",
+                "llm",
+                "s",
+                " ",
+                ", ",
+                ": ",
+                "--",
+                "\u2014",
+                "called ",
+                "i.e., ",
+                "\u0130",
+                "\u0131",
+                "é",
+                "Foo",
+            ]
+        ),
+        st.text(max_size=3),
+    ),
+    max_size=14,
+).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_WINDOW_TEXT, st.integers(min_value=1, max_value=40), st.integers(min_value=0, max_value=40))
+def test_appositive_ends_are_those_of_the_ignorecase_pattern(
+    text: str, start: int, length: int
+) -> None:
+    text = "x" + text
+    start = min(start, len(text))
+    stop = min(start + length, len(text))
+    expected = [m.end() for m in names_cues._APPOSITIVE.finditer(text, start, stop)]
+    assert names_cues._appositive_ends(text, start, stop) == expected
+
+
+def test_letter_trie_spells_the_same_words() -> None:
+    trie = letter_trie("method|optimi[sz]er|m?llm|tool|toolkit|a|ab")
+    assert trie == (
+        "a(?:b)?|llm|m(?:ethod|llm)|o(?:p(?:t(?:i(?:m(?:i(?:ser|zer))))))|t(?:o(?:o(?:l(?:kit)?)))"
+    )
+    words = ["method", "optimiser", "optimizer", "mllm", "llm", "tool", "toolkit", "a", "ab"]
+    assert all(re.fullmatch(trie, word) for word in words)
+    assert not any(re.fullmatch(trie, word) for word in ["metho", "optimier", "mlm", "toolk", ""])
+    # Anything but lower-case letters, "x?" and "[xy]" is not made a trie.
+    assert letter_trie("a b|c") is None
+    assert letter_trie("x?") is None
+    assert letter_trie(r"foo\w*|bar") is None
+
+
+_KIND_TEXT = st.lists(
+    st.sampled_from(
+        [
+            "tool",
+            "toolkit",
+            "model",
+            "llm",
+            "mllm",
+            "loss",
+            "s",
+            "es",
+            " ",
+            ",",
+            ":",
+            "--",
+            "\u2014",
+            "called ",
+            "namely ",
+            "i.e., ",
+            "x",
+            "re",
+            "Foo",
+            "the ",
+        ]
+    ),
+    max_size=14,
+).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_KIND_TEXT)
+def test_the_trie_appositive_finds_what_the_plain_one_finds(text: str) -> None:
+    plain = re.compile(names_cues._APPOSITIVE_TEXT)  # the kinds as the alternation
+    lowered = text.lower()
+    assert spans(names_cues._APPOSITIVE_LOWER.finditer(lowered)) == spans(plain.finditer(lowered))
+
+
+def test_lower_case_patterns_hold_no_upper_case_letter() -> None:
+    # A pattern run on lower-cased ASCII text instead of its IGNORECASE twin must not need a
+    # capital anywhere (escapes such as \\W and a group's name aside).
+    for pattern in (names_cues._CUE_LOWER, names_cues._APPOSITIVE_LOWER):
+        bare = re.sub(r"\\.|\(\?P<\w+>", "", pattern.pattern)
+        assert not re.search("[A-Z]", bare)
+        assert not pattern.flags & re.IGNORECASE
+
+
+@settings(max_examples=150, deadline=None)
 @given(TEXT)
 def test_hinted_scans_find_what_a_full_scan_finds(text: str) -> None:
     folded = ascii_fold(text)
     cues = finditer_at(names_cues._CUE, text, literal_starts(folded, names_cues._CUE_WORDS))
     assert spans(cues) == spans(names_cues._CUE.finditer(text))
     assert spans(names_cues.cue_matches(text)) == spans(names_cues._CUE.finditer(text))
+    plain = text.encode("ascii", "ignore").decode("ascii")  # the lower-case path's text
+    assert spans(names_cues.cue_matches(plain)) == spans(names_cues._CUE.finditer(plain))
     pieces = finditer_at(latex._TEXT, text, literal_starts(text, latex._TEXT_STARTS))
     assert spans(pieces) == spans(latex._TEXT.finditer(text))
     found = finditer_at(urls._CANDIDATE, text, literal_starts(folded, urls._CANDIDATE_STARTS))

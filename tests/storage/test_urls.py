@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from papershelf.storage.ingest.parse import read_file
+from papershelf.storage.text import urls
 from papershelf.storage.text.urls import canonical, find_urls, split_urls
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "ingest"
@@ -97,3 +98,36 @@ def test_find_urls_total_and_canonical(text: str) -> None:
         assert url.startswith(("https://", "http://"))
         assert not url.endswith((".", ",", ";"))
         assert " " not in url
+
+
+_URL_PIECES = st.sampled_from(
+    [
+        "://",
+        ": /",
+        ":\t/",
+        "http",
+        "WWW.",
+        "www.",
+        "GitHub.com/o/r",
+        "gitlab.com",
+        "huggingface.co/m",
+        "anonymous.4open.science/r/x",
+        "example.org/x",
+        "results.in/ next",
+        ".com",
+        "\u0130",  # lower() makes two characters of it
+        "\u212a",
+        " ",
+        ".",
+        "/",
+        "see ",
+        "code at ",
+    ]
+)
+
+
+@given(st.lists(st.one_of(_URL_PIECES, st.text(max_size=4)), max_size=12).map("".join))
+def test_find_urls_shortcut_agrees_with_the_full_scan(text: str) -> None:
+    # The early "no URL here" answer (one pass for schemes, www. and code hosts, then a bare
+    # host's top-level domain) must never hide a URL the full scan finds.
+    assert find_urls(text) == urls._scanned_urls(text)
