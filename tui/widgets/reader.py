@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
+from rich.style import Style as RichStyle
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
@@ -24,7 +26,13 @@ from papershelf.storage.text.authors import authors_text
 from papershelf.storage.text.headings import heading_fields
 from papershelf.storage.text.latex import display_text
 from papershelf.tui.text import highlighted, plain, safe
-from papershelf.tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
+from papershelf.tui.widgets.position_bar import (
+    THUMB,
+    BarScrollView,
+    bar_part,
+    row_for_bar,
+    row_regions,
+)
 from papershelf.tui.widgets.reactives import VIRTUAL_SIZE
 from papershelf.tui.widgets.reader_wrap import hang
 
@@ -145,6 +153,8 @@ class Reader(BarScrollView, can_focus=True):
         """The content as wrapped for the width (`reader_wrap.hang`): what the lines show."""
         self._lines_key: tuple[object, ...] | None = None
         """What `_lines` were wrapped for: the content, the width and the styles' state."""
+        self._frame: _Frame | None = None
+        """The state the lines being drawn share (`render_lines`), read once for all."""
 
     @property
     def paper_id(self) -> str | None:
@@ -203,10 +213,13 @@ class Reader(BarScrollView, can_focus=True):
         # The same paper under a new query changes its highlighted lines only; each line
         # redrawn costs the frame (styles, filters, the terminal's bytes), so only those are.
         region = self.scrollable_content_region
-        for y in range(region.height):
-            index = top + y
-            if index < len(lines) and lines[index] is not before[index] != lines[index]:
-                self.refresh(Region(0, y, region.width, 1))
+        changed = [
+            y
+            for y in range(min(region.height, len(lines) - top))
+            if lines[top + y] is not before[top + y] != lines[top + y]
+        ]
+        if changed:
+            self.refresh(*row_regions(changed, region.width))
 
     def on_resize(self, event: events.Resize) -> None:
         """A new width wraps the text again."""
@@ -249,19 +262,40 @@ class Reader(BarScrollView, can_focus=True):
                 self.scroll_to(y=self.max_scroll_y, animate=False)
         return self._lines
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Draw the lines in `crop` with one `_Frame` for all of them: what every line needs
+        (the wrapped text, the geometry, the bar's styles) read once, not once a line."""
+        self._frame = self._frame_state()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
+    def _frame_state(self) -> _Frame:
+        lines = self._wrap()
+        thumb = self.thumb(len(lines))
+        return _Frame(
+            lines,
+            self.scrollable_content_region.width,
+            round(self.scroll_offset.y),
+            self.visual_style.rich_style,
+            thumb,
+            {}
+            if thumb is None
+            else {part: self.get_visual_style(f"bar--{part}").rich_style for part in _BAR_PARTS},
+        )
+
     def render_line(self, y: int) -> Strip:
         """Line `y` of the pane: the text's line there, a gap, the position bar (Line API)."""
-        lines = self._wrap()
-        width = self.scrollable_content_region.width
-        top = round(self.scroll_offset.y)
-        style = self.visual_style.rich_style
+        frame = self._frame or self._frame_state()
+        lines, width, style = frame.lines, frame.width, frame.style
         if width < _BAR_COLUMNS:
             return Strip.blank(width, style)
-        index = top + y
+        index = frame.top + y
         text_width = width - _BAR_COLUMNS
         line = lines[index] if index < len(lines) else Strip.blank(text_width, style)
-        part = bar_part(self.thumb(len(lines)), y)
-        bar_style = self.get_visual_style(f"bar--{part}").rich_style if part else style
+        part = bar_part(frame.thumb, y)
+        bar_style = frame.bar_styles[part] if part else style
         cells = [Segment(" ", style), Segment(THUMB if part == "thumb" else " ", bar_style)]
         return Strip([*line.crop_extend(0, text_width, style), *cells], width)
 
@@ -287,6 +321,19 @@ class Reader(BarScrollView, can_focus=True):
 
 _BAR_COLUMNS = 2
 """A blank column, then the position bar, right of the text."""
+_BAR_PARTS = ("thumb", "track")
+
+
+@dataclass(slots=True)
+class _Frame:
+    """What every line of one frame is drawn with (`Reader.render_lines`)."""
+
+    lines: list[Strip]
+    width: int
+    top: int
+    style: RichStyle
+    thumb: tuple[int, int] | None
+    bar_styles: dict[str, RichStyle]
 
 
 def source_files_tooltip(names: object) -> Content | None:
