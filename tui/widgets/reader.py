@@ -146,8 +146,10 @@ class Reader(BarScrollView, can_focus=True):
         only, so new matches on the same text would look equal."""
         self._recent: LRUCache[Hashable, tuple[Paper, Content]] = LRUCache(RECENT_PAPERS)
         """The content of the papers shown last, by `content_key` (with the paper it is of)."""
-        self._wrapped: LRUCache[Hashable, tuple[Content, list[Strip]]] = LRUCache(RECENT_PAPERS)
-        """Their lines as wrapped, by content key, width and look (`_wrap`)."""
+        self._wrapped: LRUCache[Hashable, tuple[Content, Content, list[Strip]]]
+        self._wrapped = LRUCache(RECENT_PAPERS)
+        """Their lines as wrapped (with the content they are of), by content key, width and
+        look (`_wrap`)."""
         self._lines: list[Strip] = []
         self._shown_content = self._content
         """The content as wrapped for the width (`reader_wrap.hang`): what the lines show."""
@@ -244,7 +246,7 @@ class Reader(BarScrollView, can_focus=True):
             self._lines_key = key
             # A selection's lines are not kept: they change with every move of the mouse.
             kept = self._wrapped.get(key) if selection is None else None
-            if kept is None:
+            if kept is None or kept[0] is not self._content:  # kept for this very text only
                 # Labelled fields wrapped with a hanging indent, URLs between their parts
                 # (`reader_wrap`); the abstract is left to Textual.
                 shown = hang(self._content, width)
@@ -253,10 +255,10 @@ class Reader(BarScrollView, can_focus=True):
                     if width
                     else []
                 )
-                kept = (shown, strips)
+                kept = (self._content, shown, strips)
                 if selection is None:
                     self._wrapped[key] = kept
-            self._shown_content, self._lines = kept
+            _, self._shown_content, self._lines = kept
             self.set_reactive(VIRTUAL_SIZE, Size(width, len(self._lines)))
             if self.scroll_y > self.max_scroll_y:
                 self.scroll_to(y=self.max_scroll_y, animate=False)
