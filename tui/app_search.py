@@ -217,7 +217,7 @@ class SearchWiring:
         if not query.strip():
             self.show_results(self.serial, self._app.workflow.all_hits(), keep=keep)
         elif self.engine is None:
-            self._app.main_screen.searching = True  # queued: IndexReady starts it
+            self._show_searching(self.serial)  # queued: IndexReady starts it
         elif (
             self.last_search < INLINE_SEARCH_SECONDS
             and not self.engine.may_take_long(query)
@@ -249,7 +249,18 @@ class SearchWiring:
                 group="search",
                 description=f"search {self.serial}",  # not the repr of every entry
             )
-            self._app.main_screen.searching = True
+            # `searching…` only once the frame with the typed key is drawn and the results are
+            # not in: said at once, the status line joined the key's frame, whose redraw then
+            # spanned the screen from the filter to the status line, while the worker searched.
+            self._app.call_after_refresh(self._show_searching, self.serial)
+
+    def _show_searching(self, serial: int) -> None:
+        """The status line says `searching…` for the query of search `serial`, unless its
+        results are shown already or a newer search started."""
+        if serial == self.serial != self.shown_serial:
+            screen = self._app.main_screen
+            screen.shown_query = self.query_text
+            screen.searching = True
 
     def results_current(self) -> bool:
         """Whether the list shows the results of the query as typed. A key that acts on a
@@ -327,6 +338,7 @@ class SearchWiring:
     def _failed(self, error: str) -> None:
         """The newest search failed: the status line says why, and no longer `searching…`."""
         screen = self._app.main_screen
+        screen.shown_query = self.query_text
         screen.query_error = error
         screen.searching = False
 
@@ -339,6 +351,7 @@ class SearchWiring:
         screen = self._app.main_screen
         # What the CLI would refuse (`has:pdf`, `is:done`) the status line says, in its words.
         screen.query_error = next(iter(parse_query(self.query_text).errors), None)
+        screen.shown_query = self.query_text
         screen.searching = False
         self.shown_serial = serial
         papers = self._app.paper_list

@@ -54,6 +54,9 @@ class MainScreen(Screen[None]):
     mark_count: var[int] = var(0)
     paper_count: var[int] = var(0)
     query_text: var[str] = var("")
+    shown_query: var[str] = var("")
+    """The query whose results the list shows: the status line names it beside their count,
+    so both change in the frame that draws the results (`SearchWiring.show_results`)."""
     query_error: var[str | None] = var(None)
     searching: var[bool] = var(False)
     sort_label: var[str] = var("library order")
@@ -94,13 +97,13 @@ class MainScreen(Screen[None]):
             MainScreen.result_count,
             MainScreen.mark_count,
             MainScreen.paper_count,
-            MainScreen.query_text,
             MainScreen.query_error,
             MainScreen.searching,
             MainScreen.sort_label,
             MainScreen.by_relevance,
             MainScreen.unsaved_note,
             MainScreen.progress,
+            query_text=MainScreen.shown_query,
         )
         yield QuietFooter()
 

@@ -28,7 +28,7 @@ from textual.strip import Strip
 from papershelf.storage.search.engine import Hit
 from papershelf.tui.widgets.hits import position
 from papershelf.tui.widgets.list_rows import ListRows, View
-from papershelf.tui.widgets.position_bar import BarScrollView, row_for_bar
+from papershelf.tui.widgets.position_bar import BarScrollView, row_for_bar, row_regions
 from papershelf.tui.widgets.reactives import VIRTUAL_SIZE
 
 if TYPE_CHECKING:
@@ -237,9 +237,7 @@ class PaperList(BarScrollView, can_focus=True):
         if not changed:
             self.painted_count = self.shown_count  # what is on screen is already this list
             return
-        width = self.scrollable_content_region.width
-        for y in changed:
-            self.refresh(Region(0, y, width, 1))
+        self.refresh(*row_regions(changed, self.scrollable_content_region.width))
 
     def refresh_rows(self) -> None:
         """Redraw every row (entries changed: tags, status, star; or papers were re-imported)."""

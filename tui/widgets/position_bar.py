@@ -9,9 +9,11 @@ too) on a track.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual import events
+from textual.geometry import Region
 from textual.scroll_view import ScrollView
 
 THUMB = "█"
@@ -40,6 +42,23 @@ def row_for_bar(y: int, height: int, rows: int) -> int:
         return 0
     fraction = max(0.0, min(1.0, y / (height - 1)))
     return round(fraction * (rows - 1))
+
+
+def row_regions(rows: Sequence[int], width: int) -> list[Region]:
+    """The regions of screen rows `rows` (ascending), `width` cells wide, each run of
+    consecutive rows as one region: one `refresh` call for all of them (each call walks the
+    widget's geometry and styles)."""
+    regions: list[Region] = []
+    start = previous = -2
+    for y in rows:
+        if y != previous + 1:
+            if previous >= 0:
+                regions.append(Region(0, start, width, previous - start + 1))
+            start = y
+        previous = y
+    if previous >= 0:
+        regions.append(Region(0, start, width, previous - start + 1))
+    return regions
 
 
 class BarScrollView(ScrollView):

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
+from rich.style import Style as RichStyle
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.content import Content, Span
 from textual.geometry import Region, Size
 from textual.selection import Selection
@@ -23,7 +26,13 @@ from papershelf.storage.text.authors import authors_text
 from papershelf.storage.text.headings import heading_fields
 from papershelf.storage.text.latex import display_text
 from papershelf.tui.text import highlighted, plain, safe
-from papershelf.tui.widgets.position_bar import THUMB, BarScrollView, bar_part, row_for_bar
+from papershelf.tui.widgets.position_bar import (
+    THUMB,
+    BarScrollView,
+    bar_part,
+    row_for_bar,
+    row_regions,
+)
 from papershelf.tui.widgets.reactives import VIRTUAL_SIZE
 from papershelf.tui.widgets.reader_wrap import hang
 
@@ -35,6 +44,11 @@ STATUS_LABELS = {"unread": "unread", "reading": "◐ reading", "read": "✓ read
 # Display styles from storage.text.latex map to component classes, so the theme decides the look.
 _DISPLAY_STYLES = {"bold": "bold", "italic": "italic", "code": ".reader--code"}
 _MATCH = ".reader--match"
+RECENT_PAPERS = 32
+"""Papers whose text and lines the reader keeps: typing often comes back to a paper shown a
+few keys before, with the same matches."""
+_EMPTY = Content("No paper matches the filter.")
+_EMPTY_KEY: Hashable = ("no paper",)
 SOURCE_FILES = "papershelf-source-files"
 """The meta key of the `from` line's value: the paper's source file names, for the tooltip."""
 
@@ -127,11 +141,22 @@ class Reader(BarScrollView, can_focus=True):
         super().__init__(id=id, classes=classes)
         self._shown: str | None = None
         self._content = Content("")
+        self._content_key: Hashable = ("nothing yet",)
+        """What `_content` was made from (`content_key`): Content compares by its plain text
+        only, so new matches on the same text would look equal."""
+        self._recent: LRUCache[Hashable, tuple[Paper, Content]] = LRUCache(RECENT_PAPERS)
+        """The content of the papers shown last, by `content_key` (with the paper it is of)."""
+        self._wrapped: LRUCache[Hashable, tuple[Content, Content, list[Strip]]]
+        self._wrapped = LRUCache(RECENT_PAPERS)
+        """Their lines as wrapped (with the content they are of), by content key, width and
+        look (`_wrap`)."""
         self._lines: list[Strip] = []
         self._shown_content = self._content
         """The content as wrapped for the width (`reader_wrap.hang`): what the lines show."""
         self._lines_key: tuple[object, ...] | None = None
         """What `_lines` were wrapped for: the content, the width and the styles' state."""
+        self._frame: _Frame | None = None
+        """The state the lines being drawn share (`render_lines`), read once for all."""
 
     @property
     def paper_id(self) -> str | None:
@@ -149,22 +174,40 @@ class Reader(BarScrollView, can_focus=True):
         return self._content.plain
 
     def show(self, paper: Paper | None, entry: Entry, hit: Hit | None = None) -> None:
-        """Show `paper` (None: an empty-state message); scroll to the top for a new paper."""
+        """Show `paper` (None: an empty-state message); scroll to the top for a new paper.
+
+        Typing a query often keeps the paper under the cursor with the same matches
+        (`diffusio` -> `diffusion`), or comes back to one shown a few keys before: the text
+        is then neither made nor wrapped again (4-5 ms a key at 100,000 papers).
+        """
         if paper is None:
-            self._set_content(Content("No paper matches the filter."))
+            self._set_content(_EMPTY_KEY, lambda: _EMPTY)
             self._shown = None
             return
-        self._set_content(reader_content(paper, entry, hit))
+        abstract = _abstract_of(paper)  # read again: papers.json may have lost it since
+        key = content_key(paper, entry, hit, abstract)
+        self._set_content(key, lambda: self._made(key, paper, entry, hit, abstract))
         if paper.id != self._shown:
             self.scroll_to(y=0, animate=False)
         self._shown = paper.id
 
-    def _set_content(self, content: Content) -> None:
+    def _made(
+        self, key: Hashable, paper: Paper, entry: Entry, hit: Hit | None, abstract: str
+    ) -> Content:
+        """The content of `key`: kept from a recent show of the same paper, else made."""
+        recent = self._recent.get(key)
+        if recent is not None and recent[0] is paper:
+            return recent[1]
+        content = reader_content(paper, entry, hit, abstract=abstract)
+        self._recent[key] = (paper, content)
+        return content
+
+    def _set_content(self, key: Hashable, make: Callable[[], Content]) -> None:
+        if key == self._content_key:
+            return  # the same text and matches: nothing to draw again
         before, top = self._lines, round(self.scroll_offset.y)
-        self._content = content
-        # Content compares by its plain text only: new matches on the same text (a query that
-        # keeps the paper under the cursor) must still be wrapped and drawn again.
-        self._lines_key = None
+        self._content = make()
+        self._content_key = key
         lines = self._wrap()
         if len(lines) != len(before) or round(self.scroll_offset.y) != top:
             self.refresh()  # another height or place: the bar may move too
@@ -172,10 +215,13 @@ class Reader(BarScrollView, can_focus=True):
         # The same paper under a new query changes its highlighted lines only; each line
         # redrawn costs the frame (styles, filters, the terminal's bytes), so only those are.
         region = self.scrollable_content_region
-        for y in range(region.height):
-            index = top + y
-            if index < len(lines) and lines[index] != before[index]:
-                self.refresh(Region(0, y, region.width, 1))
+        changed = [
+            y
+            for y in range(min(region.height, len(lines) - top))
+            if lines[top + y] is not before[top + y] != lines[top + y]
+        ]
+        if changed:
+            self.refresh(*row_regions(changed, region.width))
 
     def on_resize(self, event: events.Resize) -> None:
         """A new width wraps the text again."""
@@ -185,6 +231,7 @@ class Reader(BarScrollView, can_focus=True):
         """The theme or CSS changed: draw the lines again in the new styles."""
         super().notify_style_update()
         self._lines_key = None
+        self._wrapped.clear()
 
     def _wrap(self) -> list[Strip]:
         """The text's lines at the pane's width (one cell left of the bar), made when needed.
@@ -193,37 +240,64 @@ class Reader(BarScrollView, can_focus=True):
         depends on its text; only what scrolling can reach does.
         """
         width = max(0, self.scrollable_content_region.width - _BAR_COLUMNS)
-        key = (self._content, width, self.look_key, self.text_selection)
+        selection = self.text_selection
+        key = (self._content_key, width, self.look_key, selection)
         if key != self._lines_key:
             self._lines_key = key
-            # Labelled fields wrapped with a hanging indent, URLs between their parts
-            # (`reader_wrap`); the abstract is left to Textual.
-            self._shown_content = hang(self._content, width)
-            self._lines = (
-                Visual.to_strips(
-                    self, self._shown_content, width, None, self.visual_style, pad=True
+            # A selection's lines are not kept: they change with every move of the mouse.
+            kept = self._wrapped.get(key) if selection is None else None
+            if kept is None or kept[0] is not self._content:  # kept for this very text only
+                # Labelled fields wrapped with a hanging indent, URLs between their parts
+                # (`reader_wrap`); the abstract is left to Textual.
+                shown = hang(self._content, width)
+                strips = (
+                    Visual.to_strips(self, shown, width, None, self.visual_style, pad=True)
+                    if width
+                    else []
                 )
-                if width
-                else []
-            )
+                kept = (self._content, shown, strips)
+                if selection is None:
+                    self._wrapped[key] = kept
+            _, self._shown_content, self._lines = kept
             self.set_reactive(VIRTUAL_SIZE, Size(width, len(self._lines)))
             if self.scroll_y > self.max_scroll_y:
                 self.scroll_to(y=self.max_scroll_y, animate=False)
         return self._lines
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Draw the lines in `crop` with one `_Frame` for all of them: what every line needs
+        (the wrapped text, the geometry, the bar's styles) read once, not once a line."""
+        self._frame = self._frame_state()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
+    def _frame_state(self) -> _Frame:
+        lines = self._wrap()
+        thumb = self.thumb(len(lines))
+        return _Frame(
+            lines,
+            self.scrollable_content_region.width,
+            round(self.scroll_offset.y),
+            self.visual_style.rich_style,
+            thumb,
+            {}
+            if thumb is None
+            else {part: self.get_visual_style(f"bar--{part}").rich_style for part in _BAR_PARTS},
+        )
+
     def render_line(self, y: int) -> Strip:
         """Line `y` of the pane: the text's line there, a gap, the position bar (Line API)."""
-        lines = self._wrap()
-        width = self.scrollable_content_region.width
-        top = round(self.scroll_offset.y)
-        style = self.visual_style.rich_style
+        frame = self._frame or self._frame_state()
+        lines, width, style = frame.lines, frame.width, frame.style
         if width < _BAR_COLUMNS:
             return Strip.blank(width, style)
-        index = top + y
+        index = frame.top + y
         text_width = width - _BAR_COLUMNS
         line = lines[index] if index < len(lines) else Strip.blank(text_width, style)
-        part = bar_part(self.thumb(len(lines)), y)
-        bar_style = self.get_visual_style(f"bar--{part}").rich_style if part else style
+        part = bar_part(frame.thumb, y)
+        bar_style = frame.bar_styles[part] if part else style
         cells = [Segment(" ", style), Segment(THUMB if part == "thumb" else " ", bar_style)]
         return Strip([*line.crop_extend(0, text_width, style), *cells], width)
 
@@ -249,6 +323,19 @@ class Reader(BarScrollView, can_focus=True):
 
 _BAR_COLUMNS = 2
 """A blank column, then the position bar, right of the text."""
+_BAR_PARTS = ("thumb", "track")
+
+
+@dataclass(slots=True)
+class _Frame:
+    """What every line of one frame is drawn with (`Reader.render_lines`)."""
+
+    lines: list[Strip]
+    width: int
+    top: int
+    style: RichStyle
+    thumb: tuple[int, int] | None
+    bar_styles: dict[str, RichStyle]
 
 
 def source_files_tooltip(names: object) -> Content | None:
@@ -264,8 +351,21 @@ def source_files_tooltip(names: object) -> Content | None:
     return plain(f"{label}:\n" + "\n".join(rows))
 
 
-def reader_content(paper: Paper, entry: Entry, hit: Hit | None) -> Content:
-    """Everything the reader shows for one paper, as safe Content."""
+def content_key(paper: Paper, entry: Entry, hit: Hit | None, abstract: str) -> Hashable:
+    """What `reader_content` makes the reader's text from: equal keys, equal text and styles.
+
+    The paper by identity (a re-imported paper is another object) and the abstract as read
+    now; the hit's field, matched words and spans (a new query often finds the same ones).
+    """
+    found = None if hit is None else (hit.field, hit.terms, tuple(sorted(hit.spans.items())))
+    return (id(paper), paper.id, entry, abstract, found)
+
+
+def reader_content(
+    paper: Paper, entry: Entry, hit: Hit | None, *, abstract: str | None = None
+) -> Content:
+    """Everything the reader shows for one paper, as safe Content (`abstract`: the paper's,
+    read already)."""
     spans: Mapping[str, Sequence[tuple[int, int]]] = (hit.spans or {}) if hit else {}
     terms: Sequence[str] = hit.terms if hit else ()
     head, below = heading_fields(paper.name, field_text(paper, entry, "title") or None)
@@ -275,7 +375,7 @@ def reader_content(paper: Paper, entry: Entry, hit: Hit | None) -> Content:
     lines.append(Content(""))
     lines.extend(_record_lines(paper, spans))
     lines.extend(_meta_lines(paper, entry, terms))
-    display = display_text(_abstract_of(paper))
+    display = display_text(_abstract_of(paper) if abstract is None else abstract)
     abstract_matches = highlight_spans(display.text, terms) if terms else []
     why = _why_matched(paper, entry, hit, abstract_matches)
     if why is not None:
