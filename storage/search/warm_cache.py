@@ -13,9 +13,9 @@ The file is a `storage.caches.frame` file:
 - its key: papers.json's `StatKey` (the papers the app read, `Library.papers_key`), the search
   index's fingerprint (a hash of the papers' ids, names, titles, authors and abstract
   lengths, in order) and `code_digest()`, a hash of the source of the code that makes what is
-  kept (the LaTeX converter, folding, the scan, the engine) with the Python and Unicode
-  versions. Another papers.json, other papers, another index or other code: another key, and
-  the file is not used.
+  kept (the LaTeX converter and folding, `storage/text/`; all of `storage/search/`; the model)
+  with the Python and Unicode versions. Another papers.json, other papers, another index or
+  other code: another key, and the file is not used.
 - section 0, marshal: the number of papers, the scan's positions (`ScanParts`: the marked-up
   abstracts', those with LaTeX, the rows of the others) and row bounds as array bytes, the
   text's length, the letters' keys and their bitsets back to back (one fixed width each), and
@@ -66,17 +66,10 @@ _CHUNK = 4 << 20
 _IN_CHUNK = 1 << 20
 """Compressed bytes inflated between two calls of the load's `pause`."""
 _UINT32, _UINT64 = "I", "Q"
-_SOURCES = (
-    "storage/text",
-    "storage/search/abstract_scan.py",
-    "storage/search/engine.py",
-    "storage/search/parse.py",
-    "storage/search/postings.py",
-    "storage/search/textcolumn.py",
-    "storage/search/warm_cache.py",
-    "storage/model.py",
-)
-"""The code whose answers the file keeps, under the package's directory (`code_digest`)."""
+_SOURCES = ("storage/text", "storage/search", "storage/model.py")
+"""The code whose answers the file keeps, under the package's directory (`code_digest`): the
+converter and folding, and all of search (the scan and the letters read the index), so that
+any change there makes the tables once more rather than trust them."""
 
 Pause = Callable[[], None]
 
