@@ -13,9 +13,9 @@ The file is a `storage.caches.frame` file:
 - its key: papers.json's `StatKey` (the papers the app read, `Library.papers_key`), the search
   index's fingerprint (a hash of the papers' ids, names, titles, authors and abstract
   lengths, in order) and `code_digest()`, a hash of the source of the code that makes what is
-  kept (the LaTeX converter, folding, the scan, the engine) with the Python and Unicode
-  versions. Another papers.json, other papers, another index or other code: another key, and
-  the file is not used.
+  kept (the LaTeX converter and folding, `storage/text/`; all of `storage/search/`; the model)
+  with the Python and Unicode versions. Another papers.json, other papers, another index or
+  other code: another key, and the file is not used.
 - section 0, marshal: the number of papers, the scan's positions (`ScanParts`: the marked-up
   abstracts', those with LaTeX, the rows of the others) and row bounds as array bytes, the
   text's length, the letters' keys and their bitsets back to back (one fixed width each), and
@@ -63,18 +63,13 @@ _LEVEL = 6
 interpreter), level 1 23 MB in 0.6 s; both inflate in ~0.2 s."""
 _CHUNK = 4 << 20
 """Bytes compressed between two calls of the save's `pause`."""
+_IN_CHUNK = 1 << 20
+"""Compressed bytes inflated between two calls of the load's `pause`."""
 _UINT32, _UINT64 = "I", "Q"
-_SOURCES = (
-    "storage/text",
-    "storage/search/abstract_scan.py",
-    "storage/search/engine.py",
-    "storage/search/parse.py",
-    "storage/search/postings.py",
-    "storage/search/textcolumn.py",
-    "storage/search/warm_cache.py",
-    "storage/model.py",
-)
-"""The code whose answers the file keeps, under the package's directory (`code_digest`)."""
+_SOURCES = ("storage/text", "storage/search", "storage/model.py")
+"""The code whose answers the file keeps, under the package's directory (`code_digest`): the
+converter and folding, and all of search (the scan and the letters read the index), so that
+any change there makes the tables once more rather than trust them."""
 
 Pause = Callable[[], None]
 
@@ -166,7 +161,8 @@ def save(path: Path, key: bytes, parts: WarmParts, pause: Pause | None = None) -
 
 def load(path: Path, key: bytes, size: int, pause: Pause | None = None) -> WarmParts | None:
     """What `save` wrote at `path` for `key` and `size` papers, once every check holds (see the
-    module); None for anything else."""
+    module); None for anything else. `pause()` is called between steps (the text is inflated
+    a piece at a time): keys typed meanwhile go first, as in the warm-up itself."""
     opened = _FILE.open(path, key)
     if opened is None:
         return None
@@ -174,23 +170,49 @@ def load(path: Path, key: bytes, size: int, pause: Pause | None = None) -> WarmP
         meta_bytes = opened.section(0)
         if meta_bytes is None:
             return None
-        meta = _meta(meta_bytes, size)
+        meta = _meta(meta_bytes, size, pause)
         if meta is None:
             return None
         if pause is not None:
             pause()
-        packed = opened.section(1)  # read and CRC-32 checked without the interpreter
-    if packed is None:
+        # One read into a new buffer, then its CRC-32, both without the interpreter (not
+        # `section`: zeroing its 21 MB buffer first held the interpreter 25-35 ms).
+        place = opened.sections[1]
+        packed = opened.read(place.length, place.at)
+    if packed is None or not place.holds(packed):
         return None
     marked, latex, other_rows, bounds, length, letters, orders = meta
-    try:
-        # Inflated into one buffer of the known size, without the interpreter.
-        text = zlib.decompress(packed, bufsize=max(length, 1))
-    except (zlib.error, ValueError, MemoryError):
-        return None
-    if len(text) != length:
+    text = _inflated(packed, length, pause)
+    if text is None:
         return None
     return WarmParts(size, ScanParts(marked, latex, other_rows, text, bounds), letters, orders)
+
+
+def _inflated(packed: bytes, length: int, pause: Pause | None) -> bytearray | None:
+    """`packed` inflated into one buffer of `length` bytes, 1 MB of input at a time (~3 MB of
+    text, 15-20 ms at 100k papers, zlib without the interpreter) with `pause()` between; None
+    when it is not zlib's, or inflates to another length. The buffer grows piece by piece
+    (a 56 MB one made at once was zeroed, and its pages touched, holding the interpreter)."""
+    text = bytearray()
+    inflater = zlib.decompressobj()
+    source = memoryview(packed)
+    at = 0
+    try:
+        for start in range(0, len(source), _IN_CHUNK):
+            if pause is not None:
+                pause()
+            # At most one byte past the length: damage never inflates to more than that.
+            piece = inflater.decompress(source[start : start + _IN_CHUNK], length - at + 1)
+            if at + len(piece) > length:
+                return None
+            text += piece
+            at += len(piece)
+        piece = inflater.flush()
+    except (zlib.error, ValueError, MemoryError):
+        return None
+    if piece or not inflater.eof or inflater.unused_data or at != length:
+        return None
+    return text
 
 
 if TYPE_CHECKING:
@@ -206,7 +228,7 @@ if TYPE_CHECKING:
 """Section 0's checked values: marked, latex, other rows, bounds, text length, letters, orders."""
 
 
-def _meta(data: bytearray, size: int) -> _Meta | None:
+def _meta(data: bytes | bytearray, size: int, pause: Pause | None = None) -> _Meta | None:
     """Section 0's values, checked against each other and `size` (see the module)."""
     try:
         meta = marshal.loads(data)
@@ -234,19 +256,24 @@ def _meta(data: bytearray, size: int) -> _Meta | None:
         return None
     if set(latex) & set(map(marked.__getitem__, other_rows)):
         return None
+    if pause is not None:
+        pause()
     letters = _letters(keys, bitsets, size)
-    orders = _orders(meta[8])
+    orders = _orders(meta[8], pause)
     if letters is None or orders is None:
         return None
     return marked, latex, other_rows, bounds, length, letters, orders
 
 
-def _orders(raw: object) -> dict[str, array[int]] | None:
-    """The prefix tables, each a permutation of its forms; None when one is not."""
+def _orders(raw: object, pause: Pause | None) -> dict[str, array[int]] | None:
+    """The prefix tables, each a permutation of its forms; None when one is not. (A set of
+    130k numbers is ~10 ms: `pause()` between tables.)"""
     if type(raw) is not dict:
         return None
     orders: dict[str, array[int]] = {}
     for field, packed in raw.items():
+        if pause is not None:
+            pause()
         order = _array(packed, _UINT32)
         if type(field) is not str or order is None:
             return None

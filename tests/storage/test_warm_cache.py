@@ -5,6 +5,7 @@ anywhere, is never used."""
 from __future__ import annotations
 
 import marshal
+import random
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -124,7 +125,7 @@ def test_a_prefix_table_that_does_not_fit_its_column_is_not_taken(
     column = SearchEngine(papers)._lower("title")
     forms = len(warmed._lower("title").sorted_forms or ())
     assert not column.take_sorted_forms(array("I", range(forms - 1)))
-    assert not column.take_sorted_forms(array("I", [0] * forms))
+    assert not column.take_sorted_forms(array("I", range(1, forms + 1)))  # one past them
     assert column.sorted_forms is None
     assert column.starting("a") == warmed._lower("title").starting("a")
 
@@ -343,3 +344,17 @@ def test_a_save_that_cannot_write_leaves_nothing(
     missing = tmp_path / "no such directory" / warm_cache.WARM_CACHE
     assert not warm_cache.save(missing, key, parts)
     assert not missing.parent.exists()
+
+
+def test_the_text_is_inflated_a_piece_at_a_time() -> None:
+    """The load gives way between pieces of 1 MB of compressed text (`pause`), and the text
+    must inflate to exactly the length section 0 gives."""
+    text = random.Random(7).randbytes(3 << 20)  # incompressible: 3 MB packed
+    packed = zlib.compress(text, 6)
+    calls: list[int] = []
+    assert warm_cache._inflated(packed, len(text), lambda: calls.append(1)) == text
+    assert len(calls) >= 3
+    for length in (len(text) - 1, len(text) + 1, 0):
+        assert warm_cache._inflated(packed, length, None) is None
+    assert warm_cache._inflated(packed[:-1], len(text), None) is None
+    assert warm_cache._inflated(packed + b"x", len(text), None) is None
