@@ -216,6 +216,7 @@ def main() -> int:
     parser.add_argument(
         "--keys", type=Path, help="write each key's times (ms, the typed text, its steps) here"
     )
+    parser.add_argument("--traces", type=Path, help="keep the app's traces in this directory")
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         print("tmux is needed", file=sys.stderr)
@@ -230,8 +231,10 @@ def main() -> int:
     merged: dict[str, list[float]] = {}
     per_key: list[str] = []
     with tempfile.TemporaryDirectory() as scratch:
+        if args.traces:
+            args.traces.mkdir(parents=True, exist_ok=True)
         for run in range(args.runs):
-            trace = Path(scratch) / f"trace-{run}.txt"
+            trace = (args.traces or Path(scratch)) / f"trace-{run}.txt"
             per_key.append(f"# run {run + 1}")
             figures = run_once(args.root, trace, width, height, queries, per_key)
             for name, values in figures.items():
