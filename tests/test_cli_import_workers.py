@@ -94,21 +94,29 @@ def _command_line(pid: int) -> bytes:
 def test_ctrl_c_while_a_worker_names_ends_the_import_quietly_and_imports_nothing(
     tmp_path: Path,
 ) -> None:
-    source = _large_file(tmp_path / "large.jsonl", copies=200)  # 24,000 records
+    # 60,000 records: seconds of naming even on a fast machine, so that a loaded one (CI runs
+    # tests two at a time) still shows the worker long enough to be seen.
+    source = _large_file(tmp_path / "large.jsonl", copies=500)
     root = tmp_path / "db"
     process = _import(root, source, "1")
     deadline = time.monotonic() + 300
     workers: list[int] = []
+    polls = seen = ignoring = 0
     # Until a worker runs and the import handles ctrl+c again (it ignores it while it starts one).
     while process.poll() is None and time.monotonic() < deadline:
+        polls += 1
         workers = _workers(process.pid)
-        if workers and not _ignores_interrupts(process.pid):
+        seen += bool(workers)
+        if workers and _ignores_interrupts(process.pid):
+            ignoring += 1
+        elif workers:
             break
         time.sleep(0.02)  # nothing to select on: the process table is polled
     if not workers:  # say why: the import ended (how) or never started a worker in time
         out, err = process.communicate(timeout=300) if process.poll() is not None else ("", "")
         raise AssertionError(
-            f"no worker process seen; import exit {process.returncode}, out {out!r}, err {err!r}"
+            f"no worker process seen to interrupt ({polls} polls, a worker in {seen}, ctrl+c "
+            f"ignored in {ignoring}); import exit {process.returncode}, out {out!r}, err {err!r}"
         )
     os.killpg(process.pid, signal.SIGINT)  # what ctrl+c in a terminal does
     out, err = process.communicate(timeout=300)
