@@ -42,7 +42,15 @@ def _import(root: Path, source: Path, workers: str) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # A foreground job's ctrl+c as a terminal gives it: when the tests themselves run as a
+        # background job (`.ci/run &`), the shell started them with SIGINT ignored, and an
+        # ignored signal stays ignored across exec (CI failed on that: the import never saw it).
+        preexec_fn=_default_interrupts,
     )
+
+
+def _default_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _papers(root: Path) -> dict[str, dict[str, object]]:
