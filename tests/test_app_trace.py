@@ -39,3 +39,29 @@ def test_a_cpu_mark_carries_the_process_cpu_time(tmp_path: Path) -> None:
     Trace(str(path)).mark_cpu("first-frame")
     _, event, seconds = path.read_text(encoding="utf-8").split()
     assert event == "first-frame" and 0 < float(seconds) < 10_000
+
+
+def test_a_slow_collection_is_recorded_with_its_generation_and_thread(tmp_path: Path) -> None:
+    import gc
+    import threading
+
+    path = tmp_path / "trace.txt"
+    before = list(gc.callbacks)
+    try:
+        Trace(str(path)).trace_collections()
+        quick = threading.Thread(target=gc.collect, args=(0,), name="quick")
+        quick.start()
+        quick.join()
+        # Enough live containers that a full collection takes well over GC_MARK_SECONDS.
+        held = [[i] for i in range(600_000)]
+        slow = threading.Thread(target=gc.collect, name="walker")
+        slow.start()
+        slow.join()
+        del held
+    finally:
+        gc.callbacks[:] = before
+    marks = [line.split()[1:] for line in path.read_text(encoding="utf-8").splitlines()]
+    walked = [mark[1:] for mark in marks if mark[0] == "gc" and mark[-1] == "walker"]
+    assert len(walked) == 1  # the full one; the young one on "quick" took under 5 ms
+    generation, milliseconds, _ = walked[0]
+    assert generation == "2" and float(milliseconds) >= 5.0

@@ -6,10 +6,15 @@ from inside the app. Costs one attribute check when the variable is unset.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
+import threading
 import time
 from typing import TextIO
+
+GC_MARK_SECONDS = 0.005
+"""A garbage collection this long or longer is recorded (`trace_collections`)."""
 
 
 class Trace:
@@ -37,6 +42,25 @@ class Trace:
         """Record `event` with the process's CPU time so far (all threads), in seconds."""
         if self._file is not None:
             self.mark(event, f"{time.process_time():.3f}")
+
+    def trace_collections(self) -> None:
+        """Record every garbage collection of `GC_MARK_SECONDS` or more as `gc` with its
+        generation, milliseconds and the thread it ran on (a collection stops every thread:
+        the trace shows which ones met a key). Nothing when the trace is off."""
+        if self._file is None:
+            return
+        started: list[float] = [0.0]
+
+        def collected(phase: str, info: dict[str, int]) -> None:
+            if phase == "start":
+                started[0] = time.perf_counter()
+                return
+            took = time.perf_counter() - started[0]
+            if took >= GC_MARK_SECONDS:
+                thread = threading.current_thread().name
+                self.mark("gc", f"{info['generation']} {took * 1000:.1f} {thread}")
+
+        gc.callbacks.append(collected)
 
     def mark_peak_rss(self) -> None:
         """Record `peak-rss`: the process's peak resident memory so far, in MB (Unix only)."""

@@ -29,6 +29,7 @@ def run_app(args: argparse.Namespace) -> int:
     # frame (`StartPause`). The library's papers live as long as the app: frozen out of the
     # full passes, which would otherwise pause the interface for tens of milliseconds.
     TRACE.mark_cpu("run-app")
+    TRACE.trace_collections()
     start_pause = StartPause()
     try:
         library = open_library(args, create=True, seed=True)
