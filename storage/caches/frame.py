@@ -64,6 +64,7 @@ __all__ = [
     "load_or_build",
     "read_exactly",
     "stat_key_bytes",
+    "unmarshal",
 ]
 
 T = TypeVar("T")
@@ -143,10 +144,7 @@ class CacheFile:
         sections = self.load(path, key)
         if sections is None or len(sections) != 1:
             return None
-        try:
-            return marshal.loads(sections[0])
-        except (ValueError, EOFError, TypeError):
-            return None
+        return unmarshal(sections[0])
 
     def open(self, path: Path, key: bytes) -> Opened | None:
         """The cache at `path`, open, when its header is this layout's for `key` and the file
@@ -260,6 +258,15 @@ class Opened:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def unmarshal(data: bytes | bytearray) -> object | None:
+    """The value marshal wrote in `data`, or None when it is not one (a section that passed
+    its checksum can still be of another layout: every caller checks the value's shape)."""
+    try:
+        return marshal.loads(data)
+    except (ValueError, EOFError, TypeError):
+        return None
 
 
 def read_exactly(handle: io.RawIOBase, size: int) -> bytearray | None:

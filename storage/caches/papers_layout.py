@@ -15,13 +15,12 @@ it. The sections, in file order:
 from __future__ import annotations
 
 import dataclasses
-import marshal
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from papershelf.storage.caches.columns import ColumnCheck, paper_column_checks, valid_columns
-from papershelf.storage.caches.frame import CacheFile, stat_key_bytes
+from papershelf.storage.caches.frame import CacheFile, stat_key_bytes, unmarshal
 from papershelf.storage.caches.places import Places
 from papershelf.storage.files.layout import StatKey
 from papershelf.storage.model import Paper
@@ -65,10 +64,7 @@ def columns_of(
 ) -> tuple[tuple[Any, ...], ...] | None:
     """The columns of one column section, when it holds `names`' and every value checks out
     (`caches.columns`); else None."""
-    try:
-        value = marshal.loads(raw)
-    except (ValueError, EOFError, TypeError):
-        return None
+    value = unmarshal(raw)
     if type(value) is not tuple or len(value) != 2:
         return None
     fields, columns = value

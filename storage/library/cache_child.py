@@ -42,13 +42,13 @@ if TYPE_CHECKING:
 
 __all__ = ["KINDS", "NICENESS", "ChildBuild", "build_in_child", "main"]
 
-KINDS = ("related", "warm")
-"""What a child can build (see the module docstring)."""
 NICENESS = {"related": 10, "warm": 0}
 """Each kind's `nice` increment. The related index is wanted only when `r` is pressed: the
 app's UI (and the terminal) go first on a busy machine. The warm tables are wanted by the next
 exact term typed (a search that needs one before the child is done makes its own, seconds at
 100k papers), so that child is not held back."""
+KINDS = tuple(NICENESS)
+"""What a child can build (see the module docstring)."""
 _POLL_SECONDS = 0.1
 """How often the waiting thread checks `cancelled` while the child says nothing."""
 _STALE = 3

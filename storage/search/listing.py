@@ -54,6 +54,7 @@ from papershelf.storage.caches.frame import (
     CacheFile,
     Opened,
     stat_key_bytes,
+    unmarshal,
 )
 from papershelf.storage.caches.places import Places, read_abstracts
 from papershelf.storage.files.layout import (
@@ -271,10 +272,7 @@ def _read(opened: Opened, root: Path, key: StatKey) -> Listing | None:
     raw = opened.section(0)
     if raw is None:
         return None  # cannot be read, or damaged
-    try:
-        fingerprint = marshal.loads(raw)
-    except (ValueError, EOFError, TypeError):
-        return None
+    fingerprint = unmarshal(raw)
     if type(fingerprint) is not str:
         return None
     listed = papers_layout.listed(root / PAPERS_CACHE, key)

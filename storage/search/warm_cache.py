@@ -48,7 +48,7 @@ from operator import le, lt
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
-from papershelf.storage.caches.frame import MARSHAL_VERSION, CacheFile, stat_key_bytes
+from papershelf.storage.caches.frame import MARSHAL_VERSION, CacheFile, stat_key_bytes, unmarshal
 from papershelf.storage.files.layout import WARM_CACHE, StatKey
 from papershelf.storage.search.abstract_scan import ScanParts
 
@@ -230,10 +230,7 @@ if TYPE_CHECKING:
 
 def _meta(data: bytes | bytearray, size: int, pause: Pause | None = None) -> _Meta | None:
     """Section 0's values, checked against each other and `size` (see the module)."""
-    try:
-        meta = marshal.loads(data)
-    except (ValueError, EOFError, TypeError):
-        return None
+    meta = unmarshal(data)
     if type(meta) is not tuple or len(meta) != 9:
         return None
     saved_size, raw_marked, raw_latex, raw_other, raw_bounds, length, keys, bitsets = meta[:8]
