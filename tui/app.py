@@ -42,6 +42,7 @@ from papershelf.tui.messages import IndexReady, SearchFailed, SearchFinished, Ta
 from papershelf.tui.output import OutputActions
 from papershelf.tui.screens.dialogs_base import DialogKeys
 from papershelf.tui.screens.main import MainScreen
+from papershelf.tui.switching import QuickSwitch
 from papershelf.tui.text import one_line_notice
 from papershelf.tui.widgets.filter_bar import FilterBar
 from papershelf.tui.widgets.paper_list import PaperList
@@ -101,6 +102,8 @@ class PapershelfApp(KeyActions, CrashGuard, DialogKeys):
         """The user's config file (`library.config`): theme, keys, defaults; and its problems."""
         self.applied_keymap: dict[str, str] = {}  # the [keys] given to set_keymap (app_config)
         self.collector = IdleCollector()
+        self.quick_switch = QuickSwitch()
+        """The interpreter's switch interval, short while the app runs (`tui.switching`)."""
         self.young_release: Timer | None = None
         """The timer that runs young collections once keys pause (`collector.wake` starts it)."""
         self.papers: PaperActions = PaperActions(self)
@@ -144,7 +147,9 @@ class PapershelfApp(KeyActions, CrashGuard, DialogKeys):
         self.notify(one_line_notice(message, 300), severity=severity, markup=False)  # type: ignore[arg-type]
 
     def on_mount(self) -> None:
-        """Handle the signals and retry failed saves while the app runs."""
+        """Handle the signals and retry failed saves while the app runs; keys go before the
+        workers' computing (`tui.switching`)."""
+        self.quick_switch.start()
         self.signals.start()
         self.saving.start()
 
@@ -179,10 +184,11 @@ class PapershelfApp(KeyActions, CrashGuard, DialogKeys):
             self.young_release.pause()
 
     def on_unmount(self) -> None:
-        """Give the garbage collector its usual settings back."""
+        """Give the garbage collector and the switch interval their usual settings back."""
         TRACE.mark_peak_rss()
         self.signals.stop()
         self.collector.stop()
+        self.quick_switch.stop()
 
     def _first_frame(self) -> None:
         TRACE.mark_cpu("first-frame")
