@@ -26,7 +26,8 @@ the acronym the name then) - both are counted, and shown apart.
 The selection is split by a seeded hash of the title into a development half (look at its
 failures with --show) and a held-out half (only reported), so that what is tuned on is not
 what is scored alone. `--dev-also S2` shows only failures that are in the development half
-under seed S2 too, so that tuning on them leaves both seeds' held-out halves unseen. The corpus is read in place; nothing of it belongs in the repository.
+under seed S2 too, so that tuning on them leaves both seeds' held-out halves unseen. The
+corpus is read in place; nothing of it belongs in the repository.
 `--repeat` times `method_name` over every abstract of the file (CPU seconds, best of R, memo
 caches cleared before each run).
 

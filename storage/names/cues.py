@@ -25,6 +25,7 @@ from papershelf.storage.names.words import (
     Candidate,
     capitalised,
     expansion,
+    expansion_start,
     kind_before,
     name_at,
     namelike,
@@ -32,6 +33,7 @@ from papershelf.storage.names.words import (
     skip_over,
     strip_token,
     styled_name,
+    two_capitals,
 )
 from papershelf.storage.names.words import NOUNS as _NOUNS
 from papershelf.storage.text.scan import (
@@ -108,8 +110,10 @@ _NAMING_SKIP = re.compile(
     r"pattern|mechanism|measure|metric|loss|objective|paradigm|scheme)s?\s+)?|(?:it|them)\s+)?"
     r"(?:as\s+)?(?:the\s+|an?\s+)?[\"\u201c`']*"
 )
+# A dash first: "a new method - FlexNet - that", "a new method \u2013 FlexNet" (else the space
+# before the dash would end the match there, at no name).
 _AFTER_KIND = (
-    r"s?(?:\s*[,:]?\s+|\s*(?:--|\u2014)\s*)(?:called\s+|named\s+|dubbed\s+|"
+    r"s?(?:\s*(?:--|\u2014|\u2013)\s*|\s+-\s+|\s*[,:]?\s+)(?:called\s+|named\s+|dubbed\s+|"
     r"termed\s+|namely\s+|i\.e\.,?\s+)?(?=\S)"
 )
 _APPOSITIVE_TEXT = r"\b(?:" + _NOUNS + r")" + _AFTER_KIND
@@ -316,6 +320,8 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
         # finding sentence starts costs a scan of the text.
         found.extend(_lead_candidates(text))
         found.extend(opening_clause_names(text))  # "To this end, Kraken is an ..."
+        # "We introduce a new ... algorithm. The Average-Constrained ... (ACPO) algorithm is".
+        found.extend(_named_next(text))
     # "form the basis for GistScore, a novel metric": a coined name described as a kind of
     # thing, whatever the verb before it; repeated, it may beat a cue's name for a part.
     found.extend(_described_candidates(text))
@@ -472,3 +478,41 @@ def _said_mid_sentence(text: str, name: str) -> bool:
             return True
         index = text.find(" " + name, index + 1)
     return False
+
+
+# A sentence where the paper makes a thing it does not name: "we introduce a new ... algorithm".
+_MAKES_UNNAMED = re.compile(
+    r"\b(?:we|this (?:paper|work|study|article))\s+(?:\w+ly\s+|also\s+|then\s+|first\s+)?"
+    r"(?:propos|introduc|present|develop|design|devis)\w*\s+(?:a|an)\s",
+    re.IGNORECASE,
+)
+_KIND_NEXT = re.compile(r"\s+((?:" + _NOUNS + r"))s?\b", re.IGNORECASE)
+_LONG_FORM_HEADS = ("", "The", "Our", "This")
+
+
+def _named_next(text: str) -> list[Candidate]:
+    """A long name and its acronym that begin the sentence after the paper makes something
+    unnamed, with the same kind: "we introduce a new policy optimization algorithm for ... .
+    The Average-Constrained Policy Optimization (ACPO) algorithm is ..." names ACPO."""
+    found: list[Candidate] = []
+    if "(" not in text:
+        return found
+    for match in ACRONYM.finditer(text):
+        acronym = strip_token(match.group(1))
+        kind = _KIND_NEXT.match(text, match.end())
+        if not kind or not namelike(acronym) or two_capitals(acronym):
+            continue
+        start = expansion_start(acronym, text, match.start())
+        if start is None:
+            continue
+        head = _sentence_start(text, start)
+        if head == 0 or text[head:start].strip() not in _LONG_FORM_HEADS:
+            continue  # the long name does not begin a sentence after another
+        if not all(word[:1].isupper() for word in text[start : match.start()].split()):
+            continue  # a capitalised long name, not a topic's lower-case words
+        before = _sentence_start(text, head - 1)
+        made = _MAKES_UNNAMED.search(text, before, head)
+        same_kind = r"\b" + re.escape(kind.group(1)) + r"s?\b"
+        if made and re.search(same_kind, text[made.end() : head], re.IGNORECASE):
+            found.append((4, match.start(), acronym))
+    return found
