@@ -16,6 +16,7 @@ from functools import lru_cache
 from papershelf.storage.names.acronyms import acronym_score, spelled_out
 from papershelf.storage.names.marked import marked_acronyms
 from papershelf.storage.names.opening import opening_clause_names
+from papershelf.storage.names.passive import PARTICIPLES, passive_name
 from papershelf.storage.names.phrases import lower_name, quoted_name, said_again, typed_phrase
 from papershelf.storage.names.trailing import trailing_name
 from papershelf.storage.names.words import (
@@ -283,6 +284,10 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
         sentence_end = _SENTENCE_END.search(text, cue.end() - 1)
         stop = min(sentence_end.end() if sentence_end else len(text), cue.end() + 240)
         window_start = cue.end()
+        # "In this paper, FlexNet is proposed to ...": the paper makes it in the passive voice
+        # (each such participle is a bare cue of its own).
+        if cue.group().lower() in PARTICIPLES and (passive := passive_name(text, cue.start())):
+            found.append(passive)
         weaker, naming, lead, lower = _cue_kind(cue.group())
         if weaker or cue.group()[:1] in "oO":
             # "our method ...", "... and propose": frequent, and their name comes right after

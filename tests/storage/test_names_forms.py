@@ -127,3 +127,36 @@ def test_a_long_name_after_an_unnamed_making_is_named_by_its_acronym(abstract: s
 )
 def test_a_long_name_elsewhere_is_not_named_so(abstract: str) -> None:
     assert method_name(abstract) not in ("TRPO", "GSTM")
+
+
+# --- a name made in the passive voice -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Gates matter. In this paper, FlexNet is proposed to learn gates per layer.",
+        "Gates matter. A novel network, FlexNet, is proposed to learn gates per layer.",
+        "Gates matter. Accordingly, FlexNet is thus introduced. It learns gates per layer.",
+        "Gates matter. A Flexible Gated Network (FlexNet) is presented in this paper.",
+        "Gates matter. Moreover, the FlexNet framework is proposed to learn gates.",
+        "Gates matter. Moreover, {\\sc Flexible Network (FlexNet)} is further proposed.",
+    ],
+)
+def test_a_name_made_in_the_passive_voice(abstract: str) -> None:
+    assert method_name(abstract) == "FlexNet"
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Gates matter. FlexNet was proposed to learn gates. We study its limits.",
+        "Gates matter. FlexNet has been proposed to learn gates. We study its limits.",
+        "Gates matter. FlexNet is proposed by Smith to learn gates. We study its limits.",
+        "Gates matter. FlexNet is introduced in [12] to learn gates. We study its limits.",
+        "Gates matter. Many FlexNet methods are proposed to learn gates. We study their limits.",
+        "Gates matter. FlexNet is designed to learn gates. We study its limits.",
+    ],
+)
+def test_another_works_passive_is_no_name(abstract: str) -> None:
+    assert method_name(abstract) is None
