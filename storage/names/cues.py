@@ -17,7 +17,13 @@ from papershelf.storage.names.acronyms import acronym_score, spelled_out
 from papershelf.storage.names.marked import marked_acronyms
 from papershelf.storage.names.opening import opening_clause_names
 from papershelf.storage.names.passive import PARTICIPLES, passive_name
-from papershelf.storage.names.phrases import lower_name, quoted_name, said_again, typed_phrase
+from papershelf.storage.names.phrases import (
+    lower_name,
+    quoted_name,
+    said_again,
+    said_again_word,
+    typed_phrase,
+)
 from papershelf.storage.names.trailing import trailing_name
 from papershelf.storage.names.words import (
     ACRONYM,
@@ -219,7 +225,11 @@ def _window_candidates(
     elif (
         lead
         and head
-        and (phrase := said_again(text, direct_start) or typed_phrase(text, direct_start))
+        and (
+            phrase := said_again(text, direct_start)
+            or typed_phrase(text, direct_start)
+            or said_again_word(text, direct_start)
+        )
         and not spelled_out(text, direct_start, phrase, acronyms)
     ):
         # Capitalised words a lead cue introduces, not set off: said again ("Beam Enumeration

@@ -41,6 +41,30 @@ def said_again(text: str, start: int) -> str | None:
     return phrase if text.find(phrase, run.end()) >= 0 else None
 
 
+# One capitalised word, then a word that begins what the paper does with it: "we propose Zebra
+# to sort", "we introduce Zebra that ...". (A content word after it, "Gaussian process", makes
+# the capitalised word an adjective of a known thing.)
+_WORD_THEN_CLAUSE = re.compile(
+    r"([A-Z][a-z]+)\s+(?:to|for|that|which|by|via|with|on|in|as|using|where|whose)\s"
+)
+
+
+def said_again_word(text: str, start: int) -> str | None:
+    """One capitalised word a lead cue introduces, then a clause, that the text says again as
+    a word: "we propose Zebra to sort ... Zebra is fast" (said once it may be a known
+    thing the paper proposes to use)."""
+    match = _WORD_THEN_CLAUSE.match(text, start)
+    if not match or not capitalised(word := match.group(1)):
+        return None
+    index = text.find(word, match.end())
+    while index >= 0:
+        end = index + len(word)
+        if not text[index - 1].isalnum() and (end == len(text) or not text[end].isalnum()):
+            return word
+        index = text.find(word, end)
+    return None
+
+
 def typed_phrase(text: str, start: int) -> str | None:
     """A capitalised phrase a lead cue introduces as a kind of thing: "we propose the Adaptive
     Rank Allocation framework" (what "the FedLMT framework" is for a coined word)."""

@@ -160,3 +160,34 @@ def test_a_name_made_in_the_passive_voice(abstract: str) -> None:
 )
 def test_another_works_passive_is_no_name(abstract: str) -> None:
     assert method_name(abstract) is None
+
+
+# --- one capitalised word a lead cue introduces, then a clause, said again ----------------------
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Sorting is slow. We propose Zebra to sort faster. Zebra uses stripes.",
+        "Sorting is slow. We propose Zebra for faster sorting. Experiments show that Zebra wins.",
+        "Sorting is slow. We introduce Zebra that sorts with stripes. Zebra is fast.",
+        "Sorting is slow. We propose Zebra by sorting with stripes (Zebra is fast).",
+    ],
+)
+def test_one_capitalised_word_then_a_clause_said_again_is_a_name(abstract: str) -> None:
+    assert method_name(abstract) == "Zebra"
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        # Said once: it may be a known thing the paper proposes to use.
+        "Sorting is slow. We propose Zebra to sort faster. It uses stripes.",
+        # A content word after it: an adjective of a known thing.
+        "Regression is hard. We propose Bayesian inference to regress. Bayesian methods help.",
+        # Said again only inside a longer word.
+        "Sorting is slow. We propose Zebra to sort faster. Zebrafish use stripes.",
+    ],
+)
+def test_a_capitalised_word_not_said_again_as_a_name_is_none(abstract: str) -> None:
+    assert method_name(abstract) is None
