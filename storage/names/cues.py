@@ -63,7 +63,7 @@ _CUE = re.compile(
     r"further\s+|then\s+|first\s+|here\s+|hereby\s+|therefore\s+|thus\s+|instead\s+|have\s+|"
     r"has\s+)?(?:\w+\s+and\s+)?(?:"
     + _VERBS
-    + r")|called|named|dubbed|termed|coined|referred to as|known as|the proposed|"
+    + r")|called|named|dubbed|termed|coined|referred to as|known as|denoted as|the proposed|"
     r"our(?=\s+[^\s,;:()]+\s+(?:" + _NOUNS + r")s?\b)|"  # "our ConText model": the name first
     r"our (?:[\w-]+ ){0,3}?(?:" + _NOUNS + r")s?\s*[:,]?|the resulting|"
     # "... and name the framework (as) M3-JEPA": a naming verb whose subject came before.
@@ -93,6 +93,7 @@ _CUE_WORDS = (
     "coined",
     "referred",
     "known",
+    "denoted as",
     "the proposed",
     "the resulting",
     "propos",
@@ -357,7 +358,8 @@ def _cue_kind(cue: str) -> tuple[int, bool, bool, bool]:
     naming = _NAMING.search(cue) is not None
     lead_match = _LEAD_CUE.match(cue)
     # "known as the codebook", "referred to as the curse": established terms, not names.
-    naming_lower = naming and not cue.lower().startswith(("known", "referred"))
+    # "denoted as x": mathematics' notation as often as a name; only a capital names.
+    naming_lower = naming and not cue.lower().startswith(("known", "referred", "denoted"))
     lower = not weaker and (naming_lower or bool(lead_match and lead_match.group("verbal")))
     return weaker, naming, lead_match is not None, lower
 
@@ -503,28 +505,41 @@ _MAKES_UNNAMED = re.compile(
 )
 _KIND_NEXT = re.compile(r"\s+((?:" + _NOUNS + r"))s?\b", re.IGNORECASE)
 _LONG_FORM_HEADS = ("", "The", "Our", "This")
+_SMALL_WORDS = frozenset(("of", "for", "by", "with", "and", "in", "on", "to", "via", "the", "a"))
+_OUR_NEW = re.compile(r"\b[Oo]ur\s+(?:(?:novel|new|proposed)\s+)?$")
 
 
 def _named_next(text: str) -> list[Candidate]:
-    """A long name and its acronym that begin the sentence after the paper makes something
-    unnamed, with the same kind: "we introduce a new policy optimization algorithm for ... .
-    The Average-Constrained Policy Optimization (ACPO) algorithm is ..." names ACPO."""
+    """A capitalised long name and its acronym that the paper calls its own ("our novel
+    Geometry-Calibrated DRO (GCDRO)"), or that begin the sentence after the paper makes
+    something unnamed, with the same kind: "we introduce a new policy optimization algorithm
+    for ... . The Average-Constrained Policy Optimization (ACPO) algorithm is ..."."""
     found: list[Candidate] = []
     if "(" not in text:
         return found
     for match in ACRONYM.finditer(text):
         acronym = strip_token(match.group(1))
-        kind = _KIND_NEXT.match(text, match.end())
-        if not kind or not namelike(acronym) or two_capitals(acronym):
+        if not namelike(acronym) or two_capitals(acronym):
             continue
         start = expansion_start(acronym, text, match.start())
         if start is None:
             continue
+        if not all(
+            word[:1].isupper() or word in _SMALL_WORDS
+            for word in text[start : match.start()].split()
+        ):
+            continue  # a capitalised long name ("Learning by Invariant Measure"), not a topic's
+        if _OUR_NEW.search(text, max(0, start - 20), start):
+            # "resulting in our novel Geometry-Calibrated DRO (GCDRO) for ...", "Our Dynamics
+            # Stable Learning by Invariant Measure (DySLIM) objective": the paper's own.
+            found.append((4, match.start(), acronym))
+            continue
         head = _sentence_start(text, start)
         if head == 0 or text[head:start].strip() not in _LONG_FORM_HEADS:
             continue  # the long name does not begin a sentence after another
-        if not all(word[:1].isupper() for word in text[start : match.start()].split()):
-            continue  # a capitalised long name, not a topic's lower-case words
+        kind = _KIND_NEXT.match(text, match.end())
+        if kind is None:
+            continue
         before = _sentence_start(text, head - 1)
         made = _MAKES_UNNAMED.search(text, before, head)
         same_kind = r"\b" + re.escape(kind.group(1)) + r"s?\b"

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from papershelf.storage.names.acronyms import contracts
-from papershelf.storage.names.derive import method_name
+from papershelf.storage.names.derive import derive_name, method_name
 from papershelf.storage.names.words import ACRONYM
 
 # --- a name set off by a spaced hyphen or an en dash after its kind ---------------------------
@@ -191,3 +191,34 @@ def test_one_capitalised_word_then_a_clause_said_again_is_a_name(abstract: str) 
 )
 def test_a_capitalised_word_not_said_again_as_a_name_is_none(abstract: str) -> None:
     assert method_name(abstract) is None
+
+
+# --- "denoted as", and a capitalised long name the paper calls its own ---------------------------
+
+
+def test_denoted_as_names_a_coined_word() -> None:
+    abstract = "We build a strong baseline network denoted as MobiNet, which is accurate."
+    assert method_name(abstract) == "MobiNet"
+
+
+def test_denoted_as_names_no_lower_case_words() -> None:
+    abstract = "Let the attention be denoted as softmax attention, which we bound."
+    assert method_name(abstract) is None
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Robust methods are pessimistic. We add geometry to the terms, resulting in our novel "
+        "Geometry-Calibrated Robust Optimization (GCRO) for regression. GCRO is better.",
+        "We use our framework to propose an objective. Our Dynamics Stable Learning by "
+        "Invariant Measure (DySLIM) objective enables stable training.",
+    ],
+)
+def test_our_capitalised_long_name_is_named_by_its_acronym(abstract: str) -> None:
+    assert derive_name(abstract) in ("GCRO", "DySLIM")
+
+
+def test_our_lower_case_topic_is_no_name() -> None:
+    abstract = "Tables are hard. We study our tabular learning setting (TLS) in depth."
+    assert derive_name(abstract) != "TLS"
