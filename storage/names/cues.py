@@ -28,6 +28,7 @@ from papershelf.storage.names.trailing import trailing_name
 from papershelf.storage.names.words import (
     ACRONYM,
     MAX_NAME,
+    SET_OFF,
     TOKEN,
     Candidate,
     capitalised,
@@ -36,6 +37,7 @@ from papershelf.storage.names.words import (
     kind_before,
     name_at,
     namelike,
+    own_count,
     singular,
     skip_over,
     strip_token,
@@ -71,6 +73,10 @@ _CUE = re.compile(
     # "We address this by proposing X, an ...", "by developing an approach, X (ACR)": the
     # paper's own means, made with the verbs that follow "we" (weak._MAKES).
     r"by (?:propos|introduc|present|develop|design|build|construct|devis|creat)ing|"
+    # "We address these limitations with GRAIL": a solving verb, its means named after it
+    # (`_solved_with`; no window of its own).
+    r"(?P<solves>we\s+(?:\w+ly\s+|then\s+|thus\s+|therefore\s+)?(?:address|tackle|overcome|"
+    r"solve|resolve|mitigate|alleviate|bridge|fill|close|remedy|handle)\w*)|"
     r"(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?|"
     # "We avoid ... and develop a unified likelihood ratio (ULR) method": the second verb of
     # a sentence ("... and build BingoGuard, an ..."), its subject said before.
@@ -295,6 +301,10 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
         sentence_end = _SENTENCE_END.search(text, cue.end() - 1)
         stop = min(sentence_end.end() if sentence_end else len(text), cue.end() + 240)
         window_start = cue.end()
+        if cue.group("solves"):
+            if solved := _solved_with(text, window_start):
+                found.append(solved)
+            continue
         # "In this paper, FlexNet is proposed to ...": the paper makes it in the passive voice
         # (each such participle is a bare cue of its own).
         if cue.group().lower() in PARTICIPLES and (passive := passive_name(text, cue.start())):
@@ -506,6 +516,7 @@ _MAKES_UNNAMED = re.compile(
 _KIND_NEXT = re.compile(r"\s+((?:" + _NOUNS + r"))s?\b", re.IGNORECASE)
 _LONG_FORM_HEADS = ("", "The", "Our", "This")
 _SMALL_WORDS = frozenset(("of", "for", "by", "with", "and", "in", "on", "to", "via", "the", "a"))
+_OUR_BEFORE = re.compile(r"[Oo]ur ")
 _OUR_NEW = re.compile(r"\b[Oo]ur\s+(?:(?:novel|new|proposed)\s+)?$")
 
 
@@ -518,6 +529,11 @@ def _named_next(text: str) -> list[Candidate]:
     if "(" not in text:
         return found
     for match in ACRONYM.finditer(text):
+        kind = _KIND_NEXT.match(text, match.end())
+        if kind is None and not _OUR_BEFORE.search(
+            text, max(0, match.start() - 120), match.start()
+        ):
+            continue  # neither rule can hold (most acronyms): no expansion to find
         acronym = strip_token(match.group(1))
         if not namelike(acronym) or two_capitals(acronym):
             continue
@@ -537,7 +553,6 @@ def _named_next(text: str) -> list[Candidate]:
         head = _sentence_start(text, start)
         if head == 0 or text[head:start].strip() not in _LONG_FORM_HEADS:
             continue  # the long name does not begin a sentence after another
-        kind = _KIND_NEXT.match(text, match.end())
         if kind is None:
             continue
         before = _sentence_start(text, head - 1)
@@ -546,3 +561,27 @@ def _named_next(text: str) -> list[Candidate]:
         if made and re.search(same_kind, text[made.end() : head], re.IGNORECASE):
             found.append((4, match.start(), acronym))
     return found
+
+
+# What a solving verb names its means after: "with GRAIL", "via FlexNet", "through X".
+_SOLVED_BY = re.compile(r"\s+(?:\S+\s+){0,5}?(?:with|via|through)\s+")
+_CLAUSE_AFTER = re.compile(r" (?:which|that|to|for|by|in|on|and)\b")
+
+
+def _solved_with(text: str, after: int) -> Candidate | None:
+    """A coined word by means of which the paper solves what it posed, said again: "We address
+    these limitations with GRAIL, introducing ... GRAIL employs ..." (a solving verb only: "we
+    compare with GPT-4" names another's model)."""
+    means = _SOLVED_BY.match(text, after)
+    if means is None or "." in means.group():
+        return None
+    token = TOKEN.match(text, means.end())
+    if token is None or token.group().islower():
+        return None  # "with a", "via the": most of them
+    name = strip_token(token.group())
+    if not namelike(name) or own_count(text, name) < 2:
+        return None
+    end = means.end() + token.group().find(name) + len(name)
+    if not (SET_OFF.match(text, end) or _CLAUSE_AFTER.match(text, end)):
+        return None  # "with GPT-4 prompts": a word of a longer phrase
+    return (4, end - len(name), name)

@@ -222,3 +222,32 @@ def test_our_capitalised_long_name_is_named_by_its_acronym(abstract: str) -> Non
 def test_our_lower_case_topic_is_no_name() -> None:
     abstract = "Tables are hard. We study our tabular learning setting (TLS) in depth."
     assert derive_name(abstract) != "TLS"
+
+
+# --- a coined word by means of which the paper solves what it posed -----------------------------
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Distances are hard. We address these limitations with GRAPE, introducing a new idea. "
+        "GRAPE writes programs.",
+        "Gates matter. We tackle this problem via FlexNet. FlexNet learns gates.",
+        "Gates matter. We therefore address this through FlexNet, which learns gates. FlexNet "
+        "wins.",
+    ],
+)
+def test_a_coined_word_the_paper_solves_with_is_shown(abstract: str) -> None:
+    assert derive_name(abstract) in ("GRAPE", "FlexNet")
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Gates matter. We compare with GPT-4 and show GPT-4 fails.",
+        "Gates matter. We address this with GPT-4 prompts. GPT-4 is strong.",
+        "Gates matter. We address this with FlexNet. Nothing else is said.",
+    ],
+)
+def test_a_tool_or_a_word_said_once_is_not_shown_so(abstract: str) -> None:
+    assert derive_name(abstract) not in ("GPT-4", "FlexNet")
