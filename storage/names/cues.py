@@ -516,7 +516,12 @@ _MAKES_UNNAMED = re.compile(
 _KIND_NEXT = re.compile(r"\s+((?:" + _NOUNS + r"))s?\b", re.IGNORECASE)
 _LONG_FORM_HEADS = ("", "The", "Our", "This")
 _SMALL_WORDS = frozenset(("of", "for", "by", "with", "and", "in", "on", "to", "via", "the", "a"))
-_OUR_BEFORE = re.compile(r"[Oo]ur ")
+_OUR_BEFORE = re.compile(r"[Oo]ur |novel |new ")
+# "our low-rank plus quantized decomposition approach (LQ-LoRA)", "a novel score-based diffusion
+# model (LSCD)": a kind of thing the paper makes, and its short form.
+_MADE_KIND_BEFORE = re.compile(
+    r"\b(?:[Oo]ur|an?\s+(?:\w+\s+)?(?:novel|new))\s+(?:[\w-]+\s+){0,6}?(?:" + _NOUNS + r")s?\s*$"
+)
 _OUR_NEW = re.compile(r"\b[Oo]ur\s+(?:(?:novel|new|proposed)\s+)?$")
 
 
@@ -533,9 +538,12 @@ def _named_next(text: str) -> list[Candidate]:
         if kind is None and not _OUR_BEFORE.search(
             text, max(0, match.start() - 120), match.start()
         ):
-            continue  # neither rule can hold (most acronyms): no expansion to find
+            continue  # no rule can hold (most acronyms): no expansion to find
         acronym = strip_token(match.group(1))
         if not namelike(acronym) or two_capitals(acronym):
+            continue
+        if _MADE_KIND_BEFORE.search(text, max(0, match.start() - 120), match.start()):
+            found.append((4, match.start(), acronym))
             continue
         start = expansion_start(acronym, text, match.start())
         if start is None:

@@ -251,3 +251,31 @@ def test_a_coined_word_the_paper_solves_with_is_shown(abstract: str) -> None:
 )
 def test_a_tool_or_a_word_said_once_is_not_shown_so(abstract: str) -> None:
     assert derive_name(abstract) not in ("GPT-4", "FlexNet")
+
+
+# --- a kind of thing the paper makes, and its short form, said once -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        (
+            "Adapters are costly. Experiments show that our low-rank plus quantized matrix "
+            "decomposition approach (LQ-Adapt) beats strong baselines.",
+            "LQ-Adapt",
+        ),
+        (
+            "Series have gaps. We fold this layer into a novel score-based diffusion model (SSDM) "
+            "for imputation.",
+            "SSDM",
+        ),
+        ("We give a new algorithm (GLOWS) that uses density ratios.", "GLOWS"),
+    ],
+)
+def test_a_kind_the_paper_makes_names_its_short_form(abstract: str, name: str) -> None:
+    assert derive_name(abstract) == name
+
+
+def test_a_known_kind_and_its_short_form_is_no_name() -> None:
+    abstract = "Adapters are costly. Low-rank adaptation methods (LoRA-X) are used widely here."
+    assert derive_name(abstract) != "LoRA-X"
