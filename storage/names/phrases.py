@@ -82,9 +82,10 @@ def typed_phrase(text: str, start: int) -> str | None:
 # A quoted phrase and its kind right after a cue: 'a novel ``Relax and Merge'' framework',
 # 'the "shadow cones" framework' (a few lower-case words may come first).
 _QUOTED_KIND = re.compile(
-    r"\s+(?:[a-z-]+\s+){0,3}?(?:``|\"|\u201c)([^`\"\u201c\u201d']{2,40}?)(?:''|\"|\u201d)\s+(?:"
+    r"\s+(?:[a-z-]+\s+){0,3}?(?:``|\"|\u201c)([^`\"\u201c\u201d']{2,40}?)(?:''|\"|\u201d)(?:\s+(?:"
     + _NOUNS
-    + r")s?\b"
+    # or set off and described: 'we propose "flexible gates", a gated network'
+    + r")s?\b|(?=\s*(?:,|:|--|\u2014)\s*(?:an?|the)\s))"
 )
 
 
@@ -130,6 +131,9 @@ def lower_name(text: str, start: int, naming: bool) -> str | None:
     if not phrase:
         return None
     name, end = phrase.group(1), phrase.end(1)
+    # "``flexible gates'' -- a ...", "we call ``neural phishing''.": the closing quote is not
+    # the name's (what follows it is read after it, as before).
+    name = name.rstrip("'")
     words = name.split()
     if any(word.lower() in PHRASE_STOP for word in words) or len(name) > MAX_NAME:
         return None

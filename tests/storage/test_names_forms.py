@@ -296,3 +296,27 @@ def test_method_names_last_guess_is_a_coined_word_said_twice_but_it_is_not_shown
 def test_a_coined_word_said_once_is_no_guess() -> None:
     abstract = "Surrogates are opaque. Our work introduces text, which helps SysText users."
     assert method_name(abstract) is None
+
+
+# --- a quoted phrase set off and described --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        'Gates matter. We propose "flexible gates", a gated network for vision.',
+        "Gates matter. We propose ``flexible gates'' -- a gated network for vision.",
+    ],
+)
+def test_a_quoted_phrase_set_off_and_described_is_a_name(abstract: str) -> None:
+    assert method_name(abstract) == "Flexible gates"
+
+
+def test_a_quoted_word_in_a_sentence_is_no_name() -> None:
+    abstract = 'Gates matter. We propose "flexible" gates, a gated network for vision.'
+    assert method_name(abstract) != "Flexible"
+
+
+def test_a_closing_quote_is_not_part_of_a_lower_case_name() -> None:
+    abstract = "We propose a new attack that we call ``neural fishing''. It extracts secrets."
+    assert method_name(abstract) == "Neural fishing"
