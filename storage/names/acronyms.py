@@ -26,6 +26,9 @@ def acronym_score(text: str, window_start: int, start: int | None, match: re.Mat
     not the words' ("the normalized Transformer (nGPT)") names it when close to the cue.
     """
     if start is not None:
+        if start > 0 and text[start - 1] == "-" and "-" in match.group(1):
+            # "direct-RLAIF (d-RLAIF)": the capitals begin inside a hyphenated word; read it whole.
+            start = text.rfind(" ", 0, start) + 1
         word = strip_token(text[start : match.start()].strip())
         if (
             " " not in word

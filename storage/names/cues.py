@@ -519,8 +519,17 @@ _SMALL_WORDS = frozenset(("of", "for", "by", "with", "and", "in", "on", "to", "v
 _OUR_BEFORE = re.compile(r"[Oo]ur |novel |new ")
 # "our low-rank plus quantized decomposition approach (LQ-LoRA)", "a novel score-based diffusion
 # model (LSCD)": a kind of thing the paper makes, and its short form.
+# Kinds of a whole method only: "a novel decomposed variant (D-RRWP)", "a new module (X)" name a
+# part of one.
+_WHOLE_KINDS = (
+    r"method|framework|model|approach|algorithm|system|architecture|technique|pipeline|"
+    r"strategy|paradigm|scheme|solver|optimi[sz]er|procedure|attack|defen[cs]e|estimator|"
+    r"network|agent|family|class|metric|solution|learner|policy"
+)
 _MADE_KIND_BEFORE = re.compile(
-    r"\b(?:[Oo]ur|an?\s+(?:\w+\s+)?(?:novel|new))\s+(?:[\w-]+\s+){0,6}?(?:" + _NOUNS + r")s?\s*$"
+    r"\b(?:[Oo]ur|an?\s+(?:\w+\s+)?(?:novel|new))\s+(?:[\w-]+\s+){0,6}?(?:"
+    + _WHOLE_KINDS
+    + r")s?\s*$"
 )
 _OUR_NEW = re.compile(r"\b[Oo]ur\s+(?:(?:novel|new|proposed)\s+)?$")
 

@@ -320,3 +320,28 @@ def test_a_quoted_word_in_a_sentence_is_no_name() -> None:
 def test_a_closing_quote_is_not_part_of_a_lower_case_name() -> None:
     abstract = "We propose a new attack that we call ``neural fishing''. It extracts secrets."
     assert method_name(abstract) == "Neural fishing"
+
+
+def test_a_contraction_with_a_lower_case_initial_is_the_name() -> None:
+    # The acronym's capitals begin inside the hyphenated word ("RLAIF" of "direct-RLAIF").
+    abstract = "Finally, we introduce direct-RLAIF (d-RLAIF) - a technique that skips rewards."
+    assert derive_name(abstract) == "d-RLAIF"
+
+
+def test_a_new_part_and_its_short_form_do_not_name_the_method() -> None:
+    # A variant is a part of a method, not what the paper is named by.
+    abstract = (
+        "We build graph transformers. It uses walk encodings and a novel decomposed variant "
+        "(D-RWE) to capture structure."
+    )
+    assert derive_name(abstract) != "D-RWE"
+
+
+def test_a_part_presented_in_the_passive_yields_to_the_method_introduced() -> None:
+    abstract = (
+        "Scales matter. A novel multi-scale learner, varying window attention (VWA), is "
+        "presented. VWA widens windows and VWA is cheap. Then, we "
+        "introduce a multi-scale decoder (MSD), **VWFormer**, to improve segmentation. VWFormer "
+        "beats UperNet, and VWFormer is fast."
+    )
+    assert method_name(abstract) == "VWFormer"
