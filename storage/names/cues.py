@@ -159,6 +159,7 @@ _LEAD_PARTS = (" is a", ", a", ": a")
 _LEAD_WHOLE = (" is a ", " is an ", ", a ", ", an ", ": a ", ": an ")
 _SENTENCE_BREAKS = (". ", "! ", "? ")
 _DESCRIPTIONS = (", a ", ", an ")
+_DASH_DESCRIPTION = re.compile(r" -- an? ")
 _NOVEL = re.compile(r"(?:(?:novel|new|newly|simple|first|unified|general|and)[\s,]+)*", re.I)
 _NEAR = 80  # the window after "our ..." and bare verbs: their name comes right after
 _LEAD_BONUS = 1  # "we propose X, a ...": the paper's own name, above other cues
@@ -431,12 +432,20 @@ def _described_candidates(text: str) -> list[Candidate]:
     """Coined names described as a kind of thing mid-sentence, whatever the verb before them:
     "we release SlimNet, a compact vision model", "built on TaskBank, a new benchmark"."""
     found: list[Candidate] = []
-    for index in literal_starts(text, _DESCRIPTIONS):
+    starts = literal_starts(text, _DESCRIPTIONS)
+    if "-- a" in text:
+        # "We start by describing TabM -- a simple model" (rare: one find), in a sentence of
+        # the paper's own ("the rise of SWE-Bench -- a benchmark that ..." is another's).
+        dashed = [m.start() for m in _DASH_DESCRIPTION.finditer(text)]
+        ours = [i for i in dashed if _WE.search(text, _sentence_start(text, i), i)]
+        starts = sorted(starts + ours)
+    for index in starts:
         head = text.rfind(" ", max(0, index - MAX_NAME), index) + 1
         if text[head:index].islower():
             continue  # most ", a": an ordinary word before it
         name = strip_token(text[head:index])
-        after = index + len(", a ") + (text[index + 3] == "n")
+        article = text.index(" a", index)  # ", a ", " -- a ", ", an "
+        after = article + len(" a ") + (text[article + 2] == "n")
         after = skip_over(_NOVEL, text, after)
         if not namelike(name):
             # "Our approach results in Satori, a 7B LLM ...": a capitalised word mid-sentence,

@@ -26,7 +26,8 @@ _BEFORE = re.compile(
 _ELSEWHERE = re.compile(r"\s+(?:by\b|in\s+(?!this\b|the present\b))", re.IGNORECASE)
 _KIND = re.compile(r"(?:" + NOUNS + r")s?", re.IGNORECASE)
 _WORD_END = re.compile(r"[a-z]+")
-_SCORE = 4  # good evidence, below "we propose X": "a novel learner, VWA, is presented" may be a part
+# Good evidence, below "we propose X": "a novel learner, VWA, is presented" may be a part.
+_SCORE = 4
 
 
 def passive_name(text: str, index: int) -> Candidate | None:

@@ -345,3 +345,20 @@ def test_a_part_presented_in_the_passive_yields_to_the_method_introduced() -> No
         "beats UperNet, and VWFormer is fast."
     )
     assert method_name(abstract) == "VWFormer"
+
+
+def test_a_coined_word_described_after_a_dash_in_our_sentence_is_shown() -> None:
+    abstract = (
+        "Tables are hard for deep models. We start by describing TabZ -- a simple model based "
+        "on MLPs. We find that TabZ beats prior models, and TabZ is fast."
+    )
+    assert derive_name(abstract) == "TabZ"
+
+
+def test_another_works_name_described_after_a_dash_is_not_shown() -> None:
+    abstract = (
+        "Agents rise with CodeBench -- a benchmark of issues. Building CodeBench costs effort, "
+        "and CodeBench is small. In this work, we address this challenge and introduce "
+        "FixAgent, a system for setups."
+    )
+    assert derive_name(abstract) == "FixAgent"
