@@ -362,3 +362,49 @@ def test_another_works_name_described_after_a_dash_is_not_shown() -> None:
         "FixAgent, a system for setups."
     )
     assert derive_name(abstract) == "FixAgent"
+
+
+# --- the new readers on text made of their own pieces ---------------------------------------------
+
+_PIECES = st.sampled_from(
+    [
+        "We address this with ",
+        "FlexNet",
+        "(FlexNet)",
+        "{\\sc Flexible Network (FlexNet)}",
+        " is proposed",
+        " are introduced",
+        " is thus presented",
+        " by Smith",
+        " in [12]",
+        ", ",
+        ". ",
+        " -- a ",
+        "our novel ",
+        "Gated Mixer ",
+        "(GM, for short)",
+        " algorithm",
+        "we introduce a new algorithm",
+        "The ",
+        "Zebra",
+        " to sort",
+        "proposed",
+        " ",
+    ]
+)
+
+
+@given(st.lists(_PIECES, max_size=14).map("".join))
+def test_every_candidate_of_the_new_readers_is_text_of_the_abstract(text: str) -> None:
+    from papershelf.storage.names.cues import candidates
+    from papershelf.storage.names.passive import passive_name
+
+    for score, at, name in candidates(text, ()):
+        assert 0 <= at <= len(text) and 2 <= score <= 6
+        assert name.rstrip("s") in text or name in text
+    index = text.find("proposed")
+    while index >= 0:
+        found = passive_name(text, index)
+        assert found is None or text.startswith(found[2], found[1])
+        index = text.find("proposed", index + 1)
+    assert method_name(text) is None or method_name(text) in text
