@@ -1,7 +1,8 @@
 """Benchmark: how often `method_name` names the method an abstract states (issue #11).
 
 Run by hand: `/work/venv-app/bin/python bench/bench_names.py [FILE] [--seed S] [--show N]
-[--repeat R] [--shown] [--precision]` (default file: /work/shared/corpus/ml-abstracts.jsonl).
+[--repeat R] [--shown] [--precision] [--selection current|earlier|both] [--dev-also S2]`
+(default file: /work/shared/corpus/ml-abstracts.jsonl).
 
 The label of a paper is its title's short name ("RelGNN: Composite Message Passing..." gives
 "RelGNN": at most 3 words and 40 characters before ": "). A paper is selected when its abstract
@@ -13,7 +14,9 @@ written as a name somewhere - with its capitals mid-sentence, in emphasis or quo
 parenthesised acronym, after "called"/"we term", as "we propose particle guidance, a ...", or as
 a URL's part - not only as ordinary words ("In this position paper, we argue", "relies on
 strategic planning"). Before this rule (which drops no paper by hand) 2,882 papers were
-selected; it keeps 2,805.
+selected; it keeps 2,805. `--selection earlier` scores the papers the rule before it selected
+(the folded label as a word anywhere, `earlier_states_name`), `--selection both` the two side
+by side; the scoring is the same.
 `method_name` sees the abstract alone (and the code URLs `split_urls` finds in it), never the
 title. An answer is correct when it folds to the label, or to the label without a leading
 article ("Reversal Curse" for "The Reversal Curse") ("exact"), or when the abstract writes
@@ -22,7 +25,9 @@ the acronym the name then) - both are counted, and shown apart.
 
 The selection is split by a seeded hash of the title into a development half (look at its
 failures with --show) and a held-out half (only reported), so that what is tuned on is not
-what is scored alone. The corpus is read in place; nothing of it belongs in the repository.
+what is scored alone. `--dev-also S2` shows only failures that are in the development half
+under seed S2 too, so that tuning on them leaves both seeds' held-out halves unseen. The
+corpus is read in place; nothing of it belongs in the repository.
 `--repeat` times `method_name` over every abstract of the file (CPU seconds, best of R, memo
 caches cleared before each run).
 
@@ -72,6 +77,7 @@ _CACHED = (
     "papershelf.storage.names.cues",
     "papershelf.storage.names.words",
     "papershelf.storage.names.acronyms",
+    "papershelf.storage.names.weak",  # (its one memo keeps the last few texts' subject word)
 )
 _TITLE_HEAD = re.compile(r"^(.{1,40}?): ")
 
@@ -86,6 +92,12 @@ class Case:
     kind: str
     dev: bool
     acronym: str | None  # ACR when the abstract writes `Label (ACR)`
+    title: str = ""  # to tell its half under another seed (`in_dev`)
+
+
+def in_dev(seed: int, title: str) -> bool:
+    """Whether a paper of this title falls in the development half under `seed`."""
+    return hashlib.sha256(f"{seed}:{title}".encode()).digest()[0] % 2 == 0
 
 
 def _field(record: dict[str, object], key: str) -> str:
@@ -119,8 +131,15 @@ def _kind(label: str, shown: str, folded: str) -> str:
     return "other"
 
 
-def load(path: Path, seed: int) -> tuple[list[Case], list[tuple[str, tuple[str, ...]]]]:
-    """The selected cases, and (abstract, code URLs) for every record (for the timing)."""
+def load(
+    path: Path, seed: int, selection: str = "current"
+) -> tuple[list[Case], list[tuple[str, tuple[str, ...]]]]:
+    """The selected cases, and (abstract, code URLs) for every record (for the timing).
+
+    `selection` "current" selects by `states_name`; "earlier" by the rule before it (commit
+    05ea211: the folded label occurs as a word of the folded abstract, `earlier_states_name`).
+    """
+    selects = states_name if selection == "current" else earlier_states_name
     cases: list[Case] = []
     every: list[tuple[str, tuple[str, ...]]] = []
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -139,20 +158,20 @@ def load(path: Path, seed: int) -> tuple[list[Case], list[tuple[str, tuple[str, 
         if not label or len(label.split()) > 3:
             continue
         shown = latex_to_unicode(abstract)
-        if not states_name(label, shown):
+        if not selects(label, shown):
             continue
         folded = fold_name(shown)
         spelled = re.escape(label) + r"[\s*\"'\u201d\u2019]*\(\s*([^()\s]{2,25})\s*\)"
         acronym = re.search(spelled, shown, re.IGNORECASE)
-        digest = hashlib.sha256(f"{seed}:{title}".encode()).digest()
         cases.append(
             Case(
                 label=label,
                 abstract=abstract,
                 code_urls=code_urls,
                 kind=_kind(label, shown, folded),
-                dev=digest[0] % 2 == 0,
+                dev=in_dev(seed, title),
                 acronym=acronym.group(1).strip("*") if acronym and " " in label else None,
+                title=title,
             )
         )
     return cases, every
@@ -247,6 +266,12 @@ def states_name(label: str, shown: str) -> bool:
     if len(folded) != len(shown):
         return True  # folding moved the offsets (rare): not checked, as before
     return any(_named_as_written(label, shown, *m.span()) for m in found)
+
+
+def earlier_states_name(label: str, shown: str) -> bool:
+    """The selection before `states_name` (commit 05ea211): the folded label occurs as a word
+    of the folded abstract, wherever and however it is written (2,882 papers)."""
+    return bool(_word(fold_name(label)).search(fold_name(shown)))
 
 
 @dataclass(frozen=True)
@@ -382,6 +407,18 @@ def main() -> None:
     parser.add_argument(
         "--precision", action="store_true", help="count names shown on papers that have none"
     )
+    parser.add_argument(
+        "--selection",
+        choices=("current", "earlier", "both"),
+        default="current",
+        help="which papers: states_name's (current), the rule before it (earlier), or both",
+    )
+    parser.add_argument(
+        "--dev-also",
+        type=int,
+        metavar="SEED",
+        help="--show only failures in the dev half under this seed too (neither held out)",
+    )
     args = parser.parse_args()
 
     if args.precision:
@@ -390,9 +427,6 @@ def main() -> None:
         precision(papers)
         return
 
-    cases, every = load(args.file, args.seed)
-    print(f"file: {args.file} ({len(every):,} abstracts); selected {len(cases):,}", end="")
-    print(f", seed {args.seed}")
     # --shown: the name the app and the CLI show for an abstract without a title (derive_name:
     # the stated name, else the repository's, else a headline), not method_name's guesses.
     name_of = (
@@ -400,19 +434,30 @@ def main() -> None:
         if args.shown
         else (lambda c: method_name(c.abstract, c.code_urls))
     )
-    results = [(c, n, verdict(c, n)) for c in cases for n in [name_of(c)]]
-    report("all     ", results)
-    report("dev     ", [r for r in results if r[0].dev])
-    report("held-out", [r for r in results if not r[0].dev])
+    selections = ("current", "earlier") if args.selection == "both" else (args.selection,)
+    failures: dict[str, tuple[Case, str | None, str]] = {}
+    for selection in selections:
+        cases, every = load(args.file, args.seed, selection)
+        print(f"file: {args.file} ({len(every):,} abstracts); selection {selection}: ", end="")
+        print(f"selected {len(cases):,}, seed {args.seed}")
+        results = [(c, n, verdict(c, n)) for c in cases for n in [name_of(c)]]
+        report("all     ", results)
+        report("dev     ", [r for r in results if r[0].dev])
+        report("held-out", [r for r in results if not r[0].dev])
+        for result in results:
+            case = result[0]
+            if (
+                case.dev
+                and (args.dev_also is None or in_dev(args.dev_also, case.title))
+                and result[2] not in ("exact", "acronym")
+                and args.kind in (None, case.kind)
+            ):
+                failures.setdefault(case.title, result)
 
     if args.show:
-        failures = [
-            r
-            for r in results
-            if r[0].dev and r[2] not in ("exact", "acronym") and args.kind in (None, r[0].kind)
-        ]
-        random.Random(args.seed).shuffle(failures)
-        for case, name, why in failures[: args.show]:
+        shown = list(failures.values())
+        random.Random(args.seed).shuffle(shown)
+        for case, name, why in shown[: args.show]:
             at = fold_name(case.abstract).find(fold_name(case.label))
             excerpt = case.abstract[max(0, at - 100) : at + 120] if at >= 0 else ""
             print(f"\n[{case.kind}/{why}] label {case.label!r} got {name!r}")

@@ -16,7 +16,7 @@ from papershelf.storage.library.library import fold_name
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_names import Case, states_name, verdict  # noqa: E402
+from bench_names import Case, earlier_states_name, load, states_name, verdict  # noqa: E402
 
 STATED = [
     ("Falcon", "Here we introduce Falcon, a fast planner."),
@@ -84,3 +84,34 @@ def test_a_stated_name_is_always_a_whole_word_of_the_text(label: str, text: str)
     if states_name(label, text):
         word = r"(?<![^\W_])" + re.escape(fold_name(label)) + r"(?![^\W_])"
         assert re.search(word, fold_name(text))
+
+
+@pytest.mark.parametrize(
+    ("label", "abstract"), [c for c in STATED if "_" not in c[1]] + NOT_STATED[:4]
+)
+def test_the_earlier_selection_takes_any_whole_word(label: str, abstract: str) -> None:
+    # --selection earlier: the rule before states_name, the folded label as a word anywhere
+    # ("In this position paper" states Position), an underscore a letter at its edges.
+    assert earlier_states_name(label, abstract)
+
+
+def test_the_earlier_selection_misses_a_name_in_underscore_emphasis() -> None:
+    assert not earlier_states_name("Motion Guidance", "we propose _motion guidance_, a way")
+
+
+def test_earlier_selection_is_a_superset_and_seeds_split_alike(tmp_path: Path) -> None:
+    records = [
+        ("Falcon: Fast Planning", "Here we introduce Falcon, a fast planner."),
+        ("Position: Data Matters", "In this position paper, we argue that data matters."),
+        ("Zebra: Striped Search", "We propose a search. It has no name here."),
+    ]
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(
+        "".join(f'{{"title": "{t}", "abstract": "{a}"}}\n' for t, a in records), encoding="utf-8"
+    )
+    current, every = load(corpus, 11)
+    earlier, _ = load(corpus, 11, "earlier")
+    assert len(every) == 3
+    assert [c.label for c in current] == ["Falcon"]
+    assert [c.label for c in earlier] == ["Falcon", "Position"]
+    assert current[0].dev == earlier[0].dev  # the half depends on the title alone

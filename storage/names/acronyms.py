@@ -26,8 +26,16 @@ def acronym_score(text: str, window_start: int, start: int | None, match: re.Mat
     not the words' ("the normalized Transformer (nGPT)") names it when close to the cue.
     """
     if start is not None:
+        if start > 0 and text[start - 1] == "-" and "-" in match.group(1):
+            # "direct-RLAIF (d-RLAIF)": the capitals begin inside a hyphenated word; read it whole.
+            start = text.rfind(" ", 0, start) + 1
         word = strip_token(text[start : match.start()].strip())
-        if " " not in word and namelike(word) and not marks_letters(word, match.group(1)):
+        if (
+            " " not in word
+            and namelike(word)
+            and not marks_letters(word, match.group(1))
+            and not contracts(word, match.group(1))
+        ):
             return 3  # "Prompting4Debugging (P4D)": the coined word is the name, not its short
         gap = text[window_start:start].split() if start >= window_start else None
         if gap is not None and (len(gap) <= 3 or (len(gap) <= 10 and gap[-1][-1] in _SET_OFF_ENDS)):
@@ -71,10 +79,12 @@ def spelled_out(
             continue  # (a two-capital short form, "(PP)", names nothing: the words name it)
         between = text[start : match.start()]
         if len(between.split()) <= 8 and not _PUNCTUATION.search(between):
+            word = strip_token(between.strip())
             return (
                 " " in between.strip()
                 or " " in name
-                or marks_letters(strip_token(between.strip()), match.group(1))
+                or marks_letters(word, match.group(1))
+                or contracts(word, match.group(1))
             )
     return False
 
@@ -92,3 +102,18 @@ def marks_letters(word: str, acronym: str) -> bool:
         return False
     capitals = "".join(ch for ch in word if ch.isupper()).casefold()
     return capitals == "".join(ch for ch in acronym if ch.isalnum()).casefold()
+
+
+def contracts(word: str, acronym: str) -> bool:
+    """Whether the acronym shortens the hyphenated word's leading parts and keeps its last
+    ("Controlled-GAIL (C-GAIL)", "Multi-Scale-ViT (MS-ViT)"): a short form the paper then
+    uses, the name as for a long name of several words; a coined word with an abbreviation
+    of its own ("Text-to-LoRA (T2L)") keeps its name."""
+    parts, short = word.split("-"), acronym.split("-")
+    if len(parts) < 2 or len(short) < 2 or parts[-1] != short[-1] or len(parts[-1]) < 2:
+        return False
+    if any(len(part) < 2 for part in parts[:-1]):
+        return False  # each leading part a word, longer than its initial
+    # The leading parts' initials, run together or one a part: "MS" or "M-S" for "Multi-Scale".
+    initials = "".join(part[:1] for part in parts[:-1])
+    return "".join(short[:-1]).casefold() == initials.casefold()

@@ -16,22 +16,33 @@ from functools import lru_cache
 from papershelf.storage.names.acronyms import acronym_score, spelled_out
 from papershelf.storage.names.marked import marked_acronyms
 from papershelf.storage.names.opening import opening_clause_names
-from papershelf.storage.names.phrases import lower_name, quoted_name, said_again, typed_phrase
+from papershelf.storage.names.passive import PARTICIPLES, passive_name
+from papershelf.storage.names.phrases import (
+    lower_name,
+    quoted_name,
+    said_again,
+    said_again_word,
+    typed_phrase,
+)
 from papershelf.storage.names.trailing import trailing_name
 from papershelf.storage.names.words import (
     ACRONYM,
     MAX_NAME,
+    SET_OFF,
     TOKEN,
     Candidate,
     capitalised,
     expansion,
+    expansion_start,
     kind_before,
     name_at,
     namelike,
+    own_count,
     singular,
     skip_over,
     strip_token,
     styled_name,
+    two_capitals,
 )
 from papershelf.storage.names.words import NOUNS as _NOUNS
 from papershelf.storage.text.scan import (
@@ -54,7 +65,7 @@ _CUE = re.compile(
     r"further\s+|then\s+|first\s+|here\s+|hereby\s+|therefore\s+|thus\s+|instead\s+|have\s+|"
     r"has\s+)?(?:\w+\s+and\s+)?(?:"
     + _VERBS
-    + r")|called|named|dubbed|termed|coined|referred to as|known as|the proposed|"
+    + r")|called|named|dubbed|termed|coined|referred to as|known as|denoted as|the proposed|"
     r"our(?=\s+[^\s,;:()]+\s+(?:" + _NOUNS + r")s?\b)|"  # "our ConText model": the name first
     r"our (?:[\w-]+ ){0,3}?(?:" + _NOUNS + r")s?\s*[:,]?|the resulting|"
     # "... and name the framework (as) M3-JEPA": a naming verb whose subject came before.
@@ -62,6 +73,10 @@ _CUE = re.compile(
     # "We address this by proposing X, an ...", "by developing an approach, X (ACR)": the
     # paper's own means, made with the verbs that follow "we" (weak._MAKES).
     r"by (?:propos|introduc|present|develop|design|build|construct|devis|creat)ing|"
+    # "We address these limitations with GRAIL": a solving verb, its means named after it
+    # (`_solved_with`; no window of its own).
+    r"(?P<solves>we\s+(?:\w+ly\s+|then\s+|thus\s+|therefore\s+)?(?:address|tackle|overcome|"
+    r"solve|resolve|mitigate|alleviate|bridge|fill|close|remedy|handle)\w*)|"
     r"(?P<bare>(?:propos|introduc|present)(?:e|es|ed|ing|s)?|"
     # "We avoid ... and develop a unified likelihood ratio (ULR) method": the second verb of
     # a sentence ("... and build BingoGuard, an ..."), its subject said before.
@@ -84,6 +99,7 @@ _CUE_WORDS = (
     "coined",
     "referred",
     "known",
+    "denoted as",
     "the proposed",
     "the resulting",
     "propos",
@@ -108,8 +124,10 @@ _NAMING_SKIP = re.compile(
     r"pattern|mechanism|measure|metric|loss|objective|paradigm|scheme)s?\s+)?|(?:it|them)\s+)?"
     r"(?:as\s+)?(?:the\s+|an?\s+)?[\"\u201c`']*"
 )
+# A dash first: "a new method - FlexNet - that", "a new method \u2013 FlexNet" (else the space
+# before the dash would end the match there, at no name).
 _AFTER_KIND = (
-    r"s?(?:\s*[,:]?\s+|\s*(?:--|\u2014)\s*)(?:called\s+|named\s+|dubbed\s+|"
+    r"s?(?:\s*(?:--|\u2014|\u2013)\s*|\s+-\s+|\s*[,:]?\s+)(?:called\s+|named\s+|dubbed\s+|"
     r"termed\s+|namely\s+|i\.e\.,?\s+)?(?=\S)"
 )
 _APPOSITIVE_TEXT = r"\b(?:" + _NOUNS + r")" + _AFTER_KIND
@@ -141,6 +159,7 @@ _LEAD_PARTS = (" is a", ", a", ": a")
 _LEAD_WHOLE = (" is a ", " is an ", ", a ", ", an ", ": a ", ": an ")
 _SENTENCE_BREAKS = (". ", "! ", "? ")
 _DESCRIPTIONS = (", a ", ", an ")
+_DASH_DESCRIPTION = re.compile(r" -- an? ")
 _NOVEL = re.compile(r"(?:(?:novel|new|newly|simple|first|unified|general|and)[\s,]+)*", re.I)
 _NEAR = 80  # the window after "our ..." and bare verbs: their name comes right after
 _LEAD_BONUS = 1  # "we propose X, a ...": the paper's own name, above other cues
@@ -214,7 +233,11 @@ def _window_candidates(
     elif (
         lead
         and head
-        and (phrase := said_again(text, direct_start) or typed_phrase(text, direct_start))
+        and (
+            phrase := said_again(text, direct_start)
+            or typed_phrase(text, direct_start)
+            or said_again_word(text, direct_start)
+        )
         and not spelled_out(text, direct_start, phrase, acronyms)
     ):
         # Capitalised words a lead cue introduces, not set off: said again ("Beam Enumeration
@@ -279,6 +302,14 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
         sentence_end = _SENTENCE_END.search(text, cue.end() - 1)
         stop = min(sentence_end.end() if sentence_end else len(text), cue.end() + 240)
         window_start = cue.end()
+        if cue.group("solves"):
+            if solved := _solved_with(text, window_start):
+                found.append(solved)
+            continue
+        # "In this paper, FlexNet is proposed to ...": the paper makes it in the passive voice
+        # (each such participle is a bare cue of its own).
+        if cue.group().lower() in PARTICIPLES and (passive := passive_name(text, cue.start())):
+            found.append(passive)
         weaker, naming, lead, lower = _cue_kind(cue.group())
         if weaker or cue.group()[:1] in "oO":
             # "our method ...", "... and propose": frequent, and their name comes right after
@@ -316,6 +347,8 @@ def candidates(text: str, styles: tuple[tuple[int, int, str], ...]) -> list[Cand
         # finding sentence starts costs a scan of the text.
         found.extend(_lead_candidates(text))
         found.extend(opening_clause_names(text))  # "To this end, Kraken is an ..."
+        # "We introduce a new ... algorithm. The Average-Constrained ... (ACPO) algorithm is".
+        found.extend(_named_next(text))
     # "form the basis for GistScore, a novel metric": a coined name described as a kind of
     # thing, whatever the verb before it; repeated, it may beat a cue's name for a part.
     found.extend(_described_candidates(text))
@@ -336,7 +369,8 @@ def _cue_kind(cue: str) -> tuple[int, bool, bool, bool]:
     naming = _NAMING.search(cue) is not None
     lead_match = _LEAD_CUE.match(cue)
     # "known as the codebook", "referred to as the curse": established terms, not names.
-    naming_lower = naming and not cue.lower().startswith(("known", "referred"))
+    # "denoted as x": mathematics' notation as often as a name; only a capital names.
+    naming_lower = naming and not cue.lower().startswith(("known", "referred", "denoted"))
     lower = not weaker and (naming_lower or bool(lead_match and lead_match.group("verbal")))
     return weaker, naming, lead_match is not None, lower
 
@@ -398,12 +432,20 @@ def _described_candidates(text: str) -> list[Candidate]:
     """Coined names described as a kind of thing mid-sentence, whatever the verb before them:
     "we release SlimNet, a compact vision model", "built on TaskBank, a new benchmark"."""
     found: list[Candidate] = []
-    for index in literal_starts(text, _DESCRIPTIONS):
+    starts = literal_starts(text, _DESCRIPTIONS)
+    if "-- a" in text:
+        # "We start by describing TabM -- a simple model" (rare: one find), in a sentence of
+        # the paper's own ("the rise of SWE-Bench -- a benchmark that ..." is another's).
+        dashed = [m.start() for m in _DASH_DESCRIPTION.finditer(text)]
+        ours = [i for i in dashed if _WE.search(text, _sentence_start(text, i), i)]
+        starts = sorted(starts + ours)
+    for index in starts:
         head = text.rfind(" ", max(0, index - MAX_NAME), index) + 1
         if text[head:index].islower():
             continue  # most ", a": an ordinary word before it
         name = strip_token(text[head:index])
-        after = index + len(", a ") + (text[index + 3] == "n")
+        article = text.index(" a", index)  # ", a ", " -- a ", ", an "
+        after = article + len(" a ") + (text[article + 2] == "n")
         after = skip_over(_NOVEL, text, after)
         if not namelike(name):
             # "Our approach results in Satori, a 7B LLM ...": a capitalised word mid-sentence,
@@ -472,3 +514,100 @@ def _said_mid_sentence(text: str, name: str) -> bool:
             return True
         index = text.find(" " + name, index + 1)
     return False
+
+
+# A sentence where the paper makes a thing it does not name: "we introduce a new ... algorithm".
+_MAKES_UNNAMED = re.compile(
+    r"\b(?:we|this (?:paper|work|study|article))\s+(?:\w+ly\s+|also\s+|then\s+|first\s+)?"
+    r"(?:propos|introduc|present|develop|design|devis)\w*\s+(?:a|an)\s",
+    re.IGNORECASE,
+)
+_KIND_NEXT = re.compile(r"\s+((?:" + _NOUNS + r"))s?\b", re.IGNORECASE)
+_LONG_FORM_HEADS = ("", "The", "Our", "This")
+_SMALL_WORDS = frozenset(("of", "for", "by", "with", "and", "in", "on", "to", "via", "the", "a"))
+_OUR_BEFORE = re.compile(r"[Oo]ur |novel |new ")
+# "our low-rank plus quantized decomposition approach (LQ-LoRA)", "a novel score-based diffusion
+# model (LSCD)": a kind of thing the paper makes, and its short form.
+# Kinds of a whole method only: "a novel decomposed variant (D-RRWP)", "a new module (X)" name a
+# part of one.
+_WHOLE_KINDS = (
+    r"method|framework|model|approach|algorithm|system|architecture|technique|pipeline|"
+    r"strategy|paradigm|scheme|solver|optimi[sz]er|procedure|attack|defen[cs]e|estimator|"
+    r"network|agent|family|class|metric|solution|learner|policy"
+)
+_MADE_KIND_BEFORE = re.compile(
+    r"\b(?:[Oo]ur|an?\s+(?:\w+\s+)?(?:novel|new))\s+(?:[\w-]+\s+){0,6}?(?:"
+    + _WHOLE_KINDS
+    + r")s?\s*$"
+)
+_OUR_NEW = re.compile(r"\b[Oo]ur\s+(?:(?:novel|new|proposed)\s+)?$")
+
+
+def _named_next(text: str) -> list[Candidate]:
+    """A capitalised long name and its acronym that the paper calls its own ("our novel
+    Geometry-Calibrated DRO (GCDRO)"), or that begin the sentence after the paper makes
+    something unnamed, with the same kind: "we introduce a new policy optimization algorithm
+    for ... . The Average-Constrained Policy Optimization (ACPO) algorithm is ..."."""
+    found: list[Candidate] = []
+    if "(" not in text:
+        return found
+    for match in ACRONYM.finditer(text):
+        kind = _KIND_NEXT.match(text, match.end())
+        if kind is None and not _OUR_BEFORE.search(
+            text, max(0, match.start() - 120), match.start()
+        ):
+            continue  # no rule can hold (most acronyms): no expansion to find
+        acronym = strip_token(match.group(1))
+        if not namelike(acronym) or two_capitals(acronym):
+            continue
+        if _MADE_KIND_BEFORE.search(text, max(0, match.start() - 120), match.start()):
+            found.append((4, match.start(), acronym))
+            continue
+        start = expansion_start(acronym, text, match.start())
+        if start is None:
+            continue
+        if not all(
+            word[:1].isupper() or word in _SMALL_WORDS
+            for word in text[start : match.start()].split()
+        ):
+            continue  # a capitalised long name ("Learning by Invariant Measure"), not a topic's
+        if _OUR_NEW.search(text, max(0, start - 20), start):
+            # "resulting in our novel Geometry-Calibrated DRO (GCDRO) for ...", "Our Dynamics
+            # Stable Learning by Invariant Measure (DySLIM) objective": the paper's own.
+            found.append((4, match.start(), acronym))
+            continue
+        head = _sentence_start(text, start)
+        if head == 0 or text[head:start].strip() not in _LONG_FORM_HEADS:
+            continue  # the long name does not begin a sentence after another
+        if kind is None:
+            continue
+        before = _sentence_start(text, head - 1)
+        made = _MAKES_UNNAMED.search(text, before, head)
+        same_kind = r"\b" + re.escape(kind.group(1)) + r"s?\b"
+        if made and re.search(same_kind, text[made.end() : head], re.IGNORECASE):
+            found.append((4, match.start(), acronym))
+    return found
+
+
+# What a solving verb names its means after: "with GRAIL", "via FlexNet", "through X".
+_SOLVED_BY = re.compile(r"\s+(?:\S+\s+){0,5}?(?:with|via|through)\s+")
+_CLAUSE_AFTER = re.compile(r" (?:which|that|to|for|by|in|on|and)\b")
+
+
+def _solved_with(text: str, after: int) -> Candidate | None:
+    """A coined word by means of which the paper solves what it posed, said again: "We address
+    these limitations with GRAIL, introducing ... GRAIL employs ..." (a solving verb only: "we
+    compare with GPT-4" names another's model)."""
+    means = _SOLVED_BY.match(text, after)
+    if means is None or "." in means.group():
+        return None
+    token = TOKEN.match(text, means.end())
+    if token is None or token.group().islower():
+        return None  # "with a", "via the": most of them
+    name = strip_token(token.group())
+    if not namelike(name) or own_count(text, name) < 2:
+        return None
+    end = means.end() + token.group().find(name) + len(name)
+    if not (SET_OFF.match(text, end) or _CLAUSE_AFTER.match(text, end)):
+        return None  # "with GPT-4 prompts": a word of a longer phrase
+    return (4, end - len(name), name)

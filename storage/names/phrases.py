@@ -41,6 +41,30 @@ def said_again(text: str, start: int) -> str | None:
     return phrase if text.find(phrase, run.end()) >= 0 else None
 
 
+# One capitalised word, then a word that begins what the paper does with it: "we propose Zebra
+# to sort", "we introduce Zebra that ...". (A content word after it, "Gaussian process", makes
+# the capitalised word an adjective of a known thing.)
+_WORD_THEN_CLAUSE = re.compile(
+    r"([A-Z][a-z]+)\s+(?:to|for|that|which|by|via|with|on|in|as|using|where|whose)\s"
+)
+
+
+def said_again_word(text: str, start: int) -> str | None:
+    """One capitalised word a lead cue introduces, then a clause, that the text says again as
+    a word: "we propose Zebra to sort ... Zebra is fast" (said once it may be a known
+    thing the paper proposes to use)."""
+    match = _WORD_THEN_CLAUSE.match(text, start)
+    if not match or not capitalised(word := match.group(1)):
+        return None
+    index = text.find(word, match.end())
+    while index >= 0:
+        end = index + len(word)
+        if not text[index - 1].isalnum() and (end == len(text) or not text[end].isalnum()):
+            return word
+        index = text.find(word, end)
+    return None
+
+
 def typed_phrase(text: str, start: int) -> str | None:
     """A capitalised phrase a lead cue introduces as a kind of thing: "we propose the Adaptive
     Rank Allocation framework" (what "the FedLMT framework" is for a coined word)."""
@@ -58,9 +82,10 @@ def typed_phrase(text: str, start: int) -> str | None:
 # A quoted phrase and its kind right after a cue: 'a novel ``Relax and Merge'' framework',
 # 'the "shadow cones" framework' (a few lower-case words may come first).
 _QUOTED_KIND = re.compile(
-    r"\s+(?:[a-z-]+\s+){0,3}?(?:``|\"|\u201c)([^`\"\u201c\u201d']{2,40}?)(?:''|\"|\u201d)\s+(?:"
+    r"\s+(?:[a-z-]+\s+){0,3}?(?:``|\"|\u201c)([^`\"\u201c\u201d']{2,40}?)(?:''|\"|\u201d)(?:\s+(?:"
     + _NOUNS
-    + r")s?\b"
+    # or set off and described: 'we propose "flexible gates", a gated network'
+    + r")s?\b|(?=\s*(?:,|:|--|\u2014)\s*(?:an?|the)\s))"
 )
 
 
@@ -106,6 +131,9 @@ def lower_name(text: str, start: int, naming: bool) -> str | None:
     if not phrase:
         return None
     name, end = phrase.group(1), phrase.end(1)
+    # "``flexible gates'' -- a ...", "we call ``neural phishing''.": the closing quote is not
+    # the name's (what follows it is read after it, as before).
+    name = name.rstrip("'")
     words = name.split()
     if any(word.lower() in PHRASE_STOP for word in words) or len(name) > MAX_NAME:
         return None

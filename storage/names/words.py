@@ -61,7 +61,12 @@ NOUNS = (
     r"solution|criterion|resource|m?llm|vlm|lmm"
 )
 TOKEN = re.compile(r"[^\s,;:()\[\]\"\u2013\u2014]+")  # en/em dashes end a name too
-ACRONYM = re.compile(r"\(\s?([^()\s]{2,25}(?: v?\d+(?:\.\d+)*)?)\s?\)(?=[\s,.;:)]|$)")
+# "(ACR)", also with an aside: "(FAFE, denoted as F2E ...)", "(SPLIT, for short)", "(SPLIT;
+# see below)" - an aside of lower-case words first, not a list ("(GPT-4, Claude)").
+ACRONYM = re.compile(
+    r"\(\s?([^()\s,;]{2,25}(?: v?\d+(?:\.\d+)*)?)\s?"
+    r"(?:\)|[,;]\s(?!(?:and|or|etc|e\.g)\b)[a-z][^()]{0,60}\))(?=[\s,.;:)]|$)"
+)
 # What sets a name off from its description: "X, a ...", "X: ...", "X -- a ...", "X (ours)",
 # also after a closing quote ("we introduce 'Zebra', a solver").
 SET_OFF = re.compile(
