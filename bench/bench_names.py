@@ -77,7 +77,6 @@ _CACHED = (
     "papershelf.storage.names.cues",
     "papershelf.storage.names.words",
     "papershelf.storage.names.acronyms",
-    "papershelf.storage.names.weak",  # (its one memo keeps the last few texts' subject word)
 )
 _TITLE_HEAD = re.compile(r"^(.{1,40}?): ")
 

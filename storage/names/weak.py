@@ -12,7 +12,6 @@ acronym defined in the sentence where the paper makes something ("we propose a .
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from urllib.parse import urlsplit
 
 from papershelf.storage.names.words import (
@@ -267,16 +266,8 @@ def _leads(text: str, name: str, after: int) -> bool:
 
 
 def repeated_word(text: str, least: int = _REPEATED) -> str | None:
-    """A coined word (namelike: RelGNN, k-DTW) the text says at least `least` times (two or
-    more), the most said, the first of equals."""
-    said = _subject_word(text)
-    return said[0] if said is not None and said[1] >= least else None
-
-
-@lru_cache(maxsize=4)  # method_name asks twice of one text (at least 3, then at least 2)
-def _subject_word(text: str) -> tuple[str, int] | None:
-    """The most said coined word (twice or more) that is the paper's subject, and its count:
-    the first of them that passes is what every `least` of `repeated_word` picks, or none."""
+    """A coined word (namelike: RelGNN, k-DTW) the text says at least `least` times, the most
+    said, the first of equals."""
     counts: dict[str, int] = {}
     for token in TOKEN.findall(text):  # findall: the strings at once, in C
         if token.islower():
@@ -286,14 +277,14 @@ def _subject_word(text: str) -> tuple[str, int] | None:
             counts[word] = counts.get(word, 0) + 1
     said = sorted(counts.items(), key=lambda item: -item[1])  # stable: the first of equals
     for word, count in said:
-        if count < 2:
+        if count < least:
             break
         # The paper's subject begins a sentence ("SlimNet halves ..."); a tool it uses rarely.
         if text.startswith(word) or any(
             text.startswith(". " + word, index - 2) or _ours(text, index)
             for index in _starts(text, word)
         ):
-            return word, count
+            return word
     return None
 
 
