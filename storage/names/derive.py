@@ -109,12 +109,7 @@ def _unstated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:
         return guess
     # A page made for the paper ("4k4dgen.github.io"), as `derive_name` shows it: the only
     # name of papers whose text says it in the URL alone.
-    if "github.io" in abstract and (slug := page_slug(split_urls(abstract)[1])):
-        return slug
-    # The last guess: a coined word said twice as the paper's subject ("which we call 'system
-    # captions' or SysCaps ... SysCaps-augmented ... SysCaps to unlock"), only where no other
-    # guess names anything (never shown: derive_name does not guess so).
-    return repeated_word(text, 2)
+    return page_slug(split_urls(abstract)[1]) if "github.io" in abstract else None
 
 
 def _stated_name(abstract: str, code_urls: tuple[str, ...]) -> str | None:

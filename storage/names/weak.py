@@ -265,8 +265,8 @@ def _leads(text: str, name: str, after: int) -> bool:
     return False
 
 
-def repeated_word(text: str, least: int = _REPEATED) -> str | None:
-    """A coined word (namelike: RelGNN, k-DTW) the text says at least `least` times, the most
+def repeated_word(text: str) -> str | None:
+    """A coined word (namelike: RelGNN, k-DTW) the text says at least three times, the most
     said, the first of equals."""
     counts: dict[str, int] = {}
     for token in TOKEN.findall(text):  # findall: the strings at once, in C
@@ -277,7 +277,7 @@ def repeated_word(text: str, least: int = _REPEATED) -> str | None:
             counts[word] = counts.get(word, 0) + 1
     said = sorted(counts.items(), key=lambda item: -item[1])  # stable: the first of equals
     for word, count in said:
-        if count < least:
+        if count < _REPEATED:
             break
         # The paper's subject begins a sentence ("SlimNet halves ..."); a tool it uses rarely.
         if text.startswith(word) or any(

@@ -281,23 +281,6 @@ def test_a_known_kind_and_its_short_form_is_no_name() -> None:
     assert derive_name(abstract) != "LoRA-X"
 
 
-# --- method_name's last guess: a coined word said twice ------------------------------------------
-
-
-def test_method_names_last_guess_is_a_coined_word_said_twice_but_it_is_not_shown() -> None:
-    abstract = (
-        'Surrogates are opaque. Our work introduces text, which we call "system captions" or '
-        "SysText, to talk to them. Experiments show that SysText helps."
-    )
-    assert method_name(abstract) == "SysText"
-    assert derive_name(abstract) != "SysText"  # the name shown takes no guess this weak
-
-
-def test_a_coined_word_said_once_is_no_guess() -> None:
-    abstract = "Surrogates are opaque. Our work introduces text, which helps SysText users."
-    assert method_name(abstract) is None
-
-
 # --- a quoted phrase set off and described --------------------------------------------------------
 
 
