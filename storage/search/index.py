@@ -61,7 +61,7 @@ term must read the text, see `containing_bits`). The abstract comes last, as it 
 WORD_FIELDS = ("name", "title", "abstract")
 """The indexed fields a word without a field key looks in: not the authors, whose names (Long,
 Wang, Graph) would add noise to every topic search; `author:` looks there."""
-_FILE_FORMAT = 13
+_FILE_FORMAT = 14
 """search-index.bin's format number; 6: the `storage.caches.frame` frame, with a checksum; 7: words
 split at `_`, folded (`k2ie` for `K²IE`), and the words of the text as shown indexed too; 8: the
 authors indexed (a fourth field), and keyed by them too; 9: `æ`, `œ`, `þ` folded to `ae`, `oe`,
@@ -69,7 +69,8 @@ authors indexed (a fourth field), and keyed by them too; 9: `æ`, `œ`, `þ` fol
 papers of each first letter's tokens and of the broadest two- and three-letter prefixes saved
 too (`prefix_groups`); 11: the `repeats` column; 12: the abstracts' lengths (`search.lengths`)
 and the `source` column; 13: the postings in a section of their own, checked in blocks, which
-`papershelf list` reads in place (`search.index_file`)."""
+`papershelf list` reads in place (`search.index_file`); 14: the words of the text as shown with
+single-`*` emphasis read by CommonMark's flanking rules (`text.latex`)."""
 FORMAT = f"papershelf-search-index {_FILE_FORMAT} {sys.byteorder}"
 """Changes with the saved layout (and the byte order of packed ids): other caches are ignored."""
 

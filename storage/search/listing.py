@@ -92,7 +92,7 @@ __all__ = [
     "save",
 ]
 
-FORMAT = 7
+FORMAT = 8
 """Bump when the layout changes (the index's own format is checked by `search.index_file`).
 2: the `storage.caches.frame` frame, with checksums of the sections and of the postings' blocks.
 3: `links_with_page` (the paper's own page counts for `has:links`) instead of `links`, and the
@@ -102,7 +102,9 @@ FORMAT = 7
 6: the abstracts' places in papers.json, and the folded text only where it is not the lower case,
    compressed (zlib).
 7: no columns, postings or places of its own: they are read from papers.cache and
-   search-index.bin; the index's fingerprint names which."""
+   search-index.bin; the index's fingerprint names which.
+8: the abstracts as shown with single-`*` emphasis read by CommonMark's flanking rules
+   (`ToolChain*, an A* method` keeps its stars)."""
 MAGIC = b"PSLISTNG"
 _FILE = CacheFile(MAGIC, FORMAT, key_size=24, sections=2)
 """main (the index's fingerprint), abstracts."""

@@ -209,11 +209,22 @@ def latex_to_unicode(text: str) -> str:
 
 _HOLE = "\ufffc"  # one character standing for a piece while emphasis is found
 _BOLD = re.compile(r"(\*\*|__)(?=[^\s*_])(.+?)(?<=[^\s*_])\1")
-_STAR = re.compile(r"(?<!\*)\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?!\*)")
+# A single `*` opens and closes as CommonMark's flanking rules say: `*` before punctuation
+# opens only after a space or punctuation, and `*` after punctuation closes only before one,
+# so `ToolChain*, an A* method` keeps both stars (it lost them to an italic ", an A") while
+# `*D*istributional` (a letter of an acronym marked inside a word) is still emphasis.
+# ASCII punctuation, general punctuation (dashes, quotes, ellipsis), CJK and full-width marks.
+_PUNCT = (
+    r"!-/:-@\[-`{-~\u00a1\u00a7\u00ab\u00b6\u00b7\u00bb\u00bf\u2010-\u2027\u2030-\u205e"
+    r"\u3001-\u3003\u3008-\u3011\uff01-\uff0f\uff1a-\uff20"
+)
+_STAR_OPEN = rf"(?<!\*)\*(?!\*)(?=\S)(?:(?![{_PUNCT}])|(?<=^\*)|(?<=[\s{_PUNCT}]\*))"
+_STAR_CLOSE = rf"(?<=[^\s*])(?:(?<![{_PUNCT}])|(?=\*(?:$|[\s{_PUNCT}])))\*(?!\*)"
+_STAR = re.compile(rf"{_STAR_OPEN}(.+?){_STAR_CLOSE}")
 _UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])(.+?)(?<=[^\s_])_(?!\w)")
 # Where each pattern's lazy `.+?` may stop, by opening marker (see paired_matches).
 _BOLD_CLOSERS = {"**": re.compile(r"(?<=[^\s*_])\*\*"), "__": re.compile(r"(?<=[^\s*_])__")}
-_STAR_CLOSERS = {"*": re.compile(r"(?<=[^\s*])\*(?!\*)")}
+_STAR_CLOSERS = {"*": re.compile(_STAR_CLOSE)}
 _UNDERSCORE_CLOSERS = {"_": re.compile(r"(?<=[^\s_])_(?!\w)")}
 
 

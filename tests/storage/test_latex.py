@@ -104,6 +104,35 @@ def test_emphasis_around_math_and_inside_words() -> None:
     assert spans("*Policy gradient* (PG)") == [("Policy gradient", "italic")]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We propose ToolChain*, an A* search method.",
+        "Diff-Instruct*(DI*), a distillation method.",
+        "the \\begin{equation*} environment",
+        "(ER Decay)*, and then *, alone",
+    ],
+)
+def test_a_star_beside_punctuation_that_cannot_open_or_close_is_kept(text: str) -> None:
+    # CommonMark's flanking rules: a `*` before punctuation opens only after a space or
+    # punctuation; a `*` after punctuation closes only before one.
+    display = display_text(text)
+    assert display.styles == ()
+    assert display.text.count("*") == text.count("*")
+
+
+def test_stars_that_flank_words_are_still_emphasis() -> None:
+    assert spans("named *D*istributional *A*dversarial defence") == [
+        ("D", "italic"),
+        ("A", "italic"),
+    ]
+    assert spans("*Experience Replay Decay (ER Decay)*\u2014forgetting") == [
+        ("Experience Replay Decay (ER Decay)", "italic")
+    ]
+    assert spans("a *novel*, simple method") == [("novel", "italic")]
+    assert spans("(*in brackets*)") == [("in brackets", "italic")]
+
+
 def test_styled_math() -> None:
     assert spans("We use $\\texttt{LIFT}$ and $\\textbf{STRING}$.") == [
         ("LIFT", "code"),
