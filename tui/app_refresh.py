@@ -74,7 +74,11 @@ class LibraryRefresh:
             app.search.show_results(app.search.serial, hits, keep=papers.current_id)
 
     def poll(self) -> None:
-        """Pick up changes another process saved (the CLI, a second app)."""
+        """Pick up changes another process saved (the CLI, a second app); not while this app
+        writes a change in a worker (`app.writing`): its lock is held, and the library's held
+        view must not move under the screen. The next poll after it looks."""
+        if self._app.writing.running is not None:
+            return
         try:
             changed = self.library.refresh()
         except PapershelfError as error:

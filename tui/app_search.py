@@ -33,7 +33,7 @@ from papershelf.tui.app_workflow_sort import SortedHits
 from papershelf.tui.collector import freeze_long_lived
 from papershelf.tui.messages import IndexReady, SearchFailed, SearchFinished, TablesReady
 from papershelf.tui.progress import WorkerProgress
-from papershelf.tui.widgets.hits import AllPapers
+from papershelf.tui.widgets.hits import AllPapers, Without
 
 if TYPE_CHECKING:
     from papershelf.storage.files.layout import StatKey
@@ -373,6 +373,13 @@ class SearchWiring:
         self._app.main_screen.tag_pane.show_counts(self._tag_counts(self._app.paper_list.hits))
 
     def _tag_counts(self, hits: Sequence[Hit]) -> Counter[str]:
+        if isinstance(hits, Without):
+            # Results less the rows of a removal being saved: the results' counts (their fast
+            # paths), less those rows' tags; never a pass over every hit.
+            counts = self._tag_counts(hits.base)
+            for paper_id in hits.hidden_ids:
+                counts.subtract(self.library.entry(paper_id).tags)
+            return +counts  # no tag left at zero
         # The counts do not depend on the order: count the unsorted results (fast paths there).
         if isinstance(hits, SortedHits):
             hits = hits.base
