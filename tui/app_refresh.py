@@ -69,6 +69,9 @@ class LibraryRefresh:
         papers = app.paper_list
         if not papers.marked <= present:
             papers.set_marks(set(papers.marked & present))
+        if not app.search.query_text.strip():
+            return  # every paper: `after_change` shows the new list at once (a pass over
+            # 100,000 rows here took 0.3 s of the UI thread after a removal at 100k papers)
         if any(hit.paper_id not in present for hit in papers.hits):
             hits = [hit for hit in papers.hits if hit.paper_id in present]
             app.search.show_results(app.search.serial, hits, keep=papers.current_id)

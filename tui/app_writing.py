@@ -16,6 +16,8 @@ of CPU, during which the UI thread, had it done the write, would take no key. `L
   library's lock, which the worker holds. A change's targets are those of the key (the
   papers the person saw), so one aimed at a paper the write removed says it is gone;
 - the reload timer and the save retry timer skip their turn (both take the library's lock);
+  no garbage collection runs (`IdleCollector.hold`): the worker's new papers would be walked
+  by each, every thread stopped meanwhile; they are frozen when it ends;
 - `q` waits for the write and the changes waiting: the app quits once they are on disk
   (`quit_after_write`);
 - when the worker ends, on the UI thread: the view is released (the change appears whole),
@@ -65,6 +67,7 @@ class LibraryWrites:
             return
         self.running = label
         self.library.hold_view()
+        self._app.collector.hold()  # no collection walks what the worker makes meanwhile
         self._show()
         TRACE.mark("write-start", label)
         self._app.run_worker(
@@ -113,6 +116,7 @@ class LibraryWrites:
         """On the UI thread: the change appears whole and is reported; what waited runs."""
         self.running = None
         self.library.release_view()
+        self._app.collector.end_hold()
         TRACE.mark("write-done")
         app = self._app
         # An error nobody expected is abandoned (crash.log), as in any action of the app.
