@@ -1,6 +1,7 @@
 """Measure a removal and its undo in the app, in a real terminal (tmux), as the person feels it.
 
     /work/venv/bin/python bench/bench_remove.py --root DIR [--window S] [--gap S] [--size WxH]
+                                                [--query WORD]
 
 `--root` is a library the bench may change (a copy: `cp -a /tmp/q-base /tmp/rm-bench`); the
 removal is undone at the end, so one copy serves several runs. The app (this source tree) runs
@@ -11,7 +12,9 @@ same with `u` (undo). Each `j` is timed from just before `tmux send-keys` to the
 mark (the list's cursor action ran on the UI thread): a key that waits behind a busy UI thread
 counts its wait. Printed per phase: the removal (or undo) visible in the list (`list-rendered`)
 and on disk (`write-done`, when the app marks it), the index ready again, and the keys' times,
-those sent before the list showed the change apart from the rest.
+those sent before the list showed the change apart from the rest. With `--query`, after the
+removal's keys the bench types `/WORD` one key at a time (while the search index is being made
+again) and times each key to the list drawn (`list-rendered`), as `bench_app.py` does.
 """
 
 from __future__ import annotations
@@ -46,8 +49,11 @@ def summary(values: list[float]) -> str:
     )
 
 
-def phase(reader: TraceReader, keys: list[str], window: float, gap: float) -> dict[str, object]:
-    """Send `keys` (the change), then `j` every `gap` s for `window` s; time everything."""
+def phase(
+    reader: TraceReader, keys: list[str], window: float, gap: float, query: str = ""
+) -> dict[str, object]:
+    """Send `keys` (the change), then `j` every `gap` s for `window` s, then type `query` in
+    the filter (while the index is made again); time everything."""
     reader.poll()
     moves_before = sum(1 for _, name, _ in reader.events if name == "move")
     started = time.time()
@@ -62,6 +68,21 @@ def phase(reader: TraceReader, keys: list[str], window: float, gap: float) -> di
         tmux("send-keys", "-t", SESSION, "j")
         time.sleep(gap)
     shown = reader.wait_for("list-rendered", after=changed_at, timeout=600)
+    typed: list[float] = []
+    typed_until = changed_at
+    if query:
+        tmux("send-keys", "-t", SESSION, "/")
+        time.sleep(0.3)
+        for char in query:
+            before = time.time()
+            tmux("send-keys", "-t", SESSION, "-l", char)
+            typed.append(reader.wait_for("list-rendered", after=before, timeout=120) - before)
+            time.sleep(gap)
+        typed_until = time.time()
+        tmux("send-keys", "-t", SESSION, "Escape")  # clears the filter
+        time.sleep(1.0)
+        tmux("send-keys", "-t", SESSION, "Escape")  # back to the list
+        time.sleep(1.0)
     ready = reader.wait_for("index-ready", after=changed_at, timeout=900)
     deadline = time.time() + 120
     while True:
@@ -84,6 +105,8 @@ def phase(reader: TraceReader, keys: list[str], window: float, gap: float) -> di
         "during": during,
         "after": after,
         "lost": len(sent) - len(latencies),
+        "typed": typed,
+        "typed_until": typed_until - changed_at,
         "seconds": time.time() - started,
     }
 
@@ -95,6 +118,9 @@ def main() -> int:
     parser.add_argument("--gap", type=float, default=0.2, help="seconds between two keys")
     parser.add_argument("--size", default="120x40")
     parser.add_argument("--trace", type=Path, default=None, help="keep the app's trace here")
+    parser.add_argument(
+        "--query", default="", help="typed in the filter after the keys, before the index is in"
+    )
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         print("tmux is needed", file=sys.stderr)
@@ -121,7 +147,7 @@ def main() -> int:
         reader.wait_for("tables-ready", timeout=900)
         time.sleep(2.0)  # the warm cache's save, the first collections: a quiet app
         results = [
-            phase(reader, ["D", "y"], args.window, args.gap),
+            phase(reader, ["D", "y"], args.window, args.gap, args.query),
             phase(reader, ["u"], args.window, args.gap),
         ]
         tmux("send-keys", "-t", SESSION, "q")
@@ -138,6 +164,10 @@ def main() -> int:
         print(f"   change to index ready     {result['to_index']:8.2f} s")  # type: ignore[str-format]
         print(f"   j before the list changed {summary(result['during'])}")  # type: ignore[arg-type]
         print(f"   j after                   {summary(result['after'])}")  # type: ignore[arg-type]
+        if result["typed"]:
+            until = result["typed_until"]
+            print(f"   filter key to list drawn  {summary(result['typed'])}")  # type: ignore[arg-type]
+            print(f"   (typed until {until:.2f} s after the change)")  # type: ignore[str-format]
         if result["lost"]:
             print(f"   {result['lost']} keys never reached the list")
     print(f"papers before {count}, after remove and undo {after}")

@@ -9,8 +9,10 @@ held the tests only `pilot.pause()`.
 
 from __future__ import annotations
 
+import asyncio
 import fcntl
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -22,6 +24,7 @@ from textual.worker import WorkerCancelled
 from papershelf.storage.library.library import Library
 from papershelf.storage.library.lock import LOCK_FILE
 from papershelf.tui.app import PapershelfApp
+from papershelf.tui.app_search import SEARCH_CACHE
 from papershelf.tui.screens.remove_dialog import RemoveDialog
 
 LOCK_WAIT = 60.0
@@ -246,3 +249,46 @@ async def test_a_removal_the_full_disk_refused_shows_the_paper_again(
         assert shown(app) == order
         assert app.paper_list.current_id == order[0]
         assert on_disk(library.root).has(order[0])
+
+
+async def test_a_filter_searches_the_old_index_while_the_new_one_is_made(
+    make_app, library: Library, monkeypatch
+) -> None:
+    """After a removal the search index is made again in a worker; meanwhile the filter keeps
+    searching the index there is, without the paper removed. The worker is held at a real
+    obstacle: `os.stat` of search-index.bin (its first step) waits until the test lets it go."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"graph", "enter")
+        await settle(app, pilot)
+        results = shown(app)
+        assert len(results) >= 2
+        reached, go = threading.Event(), threading.Event()
+        real_stat = os.stat
+
+        def stat(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+            if Path(path).name == SEARCH_CACHE and not go.is_set():
+                reached.set()
+                go.wait(LOCK_WAIT)
+            return real_stat(path, *args, **kwargs)
+
+        monkeypatch.setattr(os, "stat", stat)
+        try:
+            await remove_current(app, pilot)
+            # The index worker starts from the removal's end (`after_change`): once it waits,
+            # the removal is saved and shown.
+            assert await asyncio.to_thread(reached.wait, LOCK_WAIT)
+            await pilot.pause()
+            assert app.writing.running is None
+            assert app.search.engine is not None and app.search.stale == {results[0]}
+            assert shown(app) == results[1:]
+            await pilot.press("backspace")  # `grap`: searched now, on the old index
+            await pilot.pause()
+            assert app.search.shown_serial == app.search.serial
+            assert shown(app) and results[0] not in shown(app)
+        finally:
+            go.set()
+        await settle(app, pilot)
+        assert app.search.stale == frozenset() and not app.paper_list.hiding
+        assert results[0] not in shown(app)
