@@ -2,8 +2,9 @@
 
 The app holds one object per thing the keys act on: `papers` (tags, status, star, note, undo),
 `search` (the filter's live search), `workflow` (sort orders, related papers) and `output`
-(copy, open, export), `adding` (fetch by identifier), and `saving` (changes not yet on disk),
-`signals` (SIGHUP, SIGTERM) and `reloading` (the screen following the library, `app_refresh`).
+(copy, open, export), `adding` (fetch by identifier), `saving` (changes not yet on disk),
+`writing` (removals, undo and redo, saved in a worker), `signals` (SIGHUP, SIGTERM) and
+`reloading` (the screen following the library, `app_refresh`).
 The `action_*` methods that delegate to them are the mixin `KeyActions` (`app_keys`), with the
 table of every key for help and palette; what stays App behaviour, as bases, is what must
 override Textual's own App methods: the crash guard and the dialog keys.
@@ -35,6 +36,7 @@ from papershelf.tui.app_signals import SignalExit
 from papershelf.tui.app_trace import TRACE
 from papershelf.tui.app_workflow import WORKFLOW_BINDINGS, RelatedReady, WorkflowActions
 from papershelf.tui.app_workflow_sort import SortCommands
+from papershelf.tui.app_writing import LibraryWrites
 from papershelf.tui.collector import HOLD_YOUNG_SECONDS, IDLE_SECONDS, IdleCollector, StartPause
 from papershelf.tui.commands import PapershelfCommands
 from papershelf.tui.first_run import show_first_run_hint
@@ -118,6 +120,8 @@ class PapershelfApp(KeyActions, CrashGuard, DialogKeys):
         """Papers fetched by identifier (`a`)."""
         self.saving: UnsavedChanges = UnsavedChanges(self)
         """Changes held in memory after a failed save: retried, shown, asked about at `q`."""
+        self.writing: LibraryWrites = LibraryWrites(self)
+        """Removals, undo and redo: written in a thread worker, one at a time."""
         self.signals: SignalExit = SignalExit(self)
         """SIGHUP and SIGTERM: a last save, then exit 128+N."""
         self.reloading: LibraryRefresh = LibraryRefresh(self)

@@ -1,16 +1,19 @@
 """The actions that change papers: tags, status, star, note, removal, undo and redo.
 
 `PaperActions` is composed by the app (`app.papers`), not inherited: the app's keys call it.
-Every change goes straight
-to the Library (which writes it to disk and records it in the undo journal, so that `u` and
-`ctrl+r` work across restarts and a bulk change is one step); a `PapershelfError` becomes an
-error notification. When the reader has focus, the actions apply to the paper it shows.
+Every change goes straight to the Library (which writes it to disk and records it in the undo
+journal, so that `u` and `ctrl+r` work across restarts and a bulk change is one step); a
+`PapershelfError` becomes an error notification. A removal, undo and redo may rewrite
+papers.json (seconds at 100,000 papers): they run in a thread worker (`app.writing`,
+`tui.app_writing`), and every change asked for meanwhile waits for it, in order. When the
+reader has focus, the actions apply to the paper it shows.
 Copying, opening and exporting (`y`, `o`, `e`) are in `papershelf.tui.output`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from papershelf.storage.errors import PapershelfError, SaveError
@@ -20,6 +23,7 @@ from papershelf.tui.widgets.reader import Reader
 # The dialogs, the exporter and the clipboard are imported when first used: together they
 # cost ~0.1 s of imports that would otherwise delay the first frame.
 if TYPE_CHECKING:
+    from papershelf.storage.library.library import RemoveReport
     from papershelf.tui.app import PapershelfApp
     from papershelf.tui.screens.tag_editor import TagChange
 
@@ -73,6 +77,9 @@ class PaperActions:
 
     def change(self, label: str, ids: Sequence[str], bulk: bool, run: Callable[[], int]) -> None:
         """Run one Library change on `ids` (the journal records it for undo), notify, redraw."""
+        # During a removal's (or an undo's) write it waits for it: it needs the library's lock.
+        if self._app.writing.defer(partial(self.change, label, ids, bulk, run)):
+            return
         try:
             changed = run()
         except SaveError as error:
@@ -175,7 +182,8 @@ class PaperActions:
         self._app.push_screen(NoteEditor(paper.name, self.library.entry(paper_id).note), done)
 
     def remove(self) -> None:
-        """Ask, then remove the marked papers or the one under the cursor (one undo step)."""
+        """Ask, then remove the marked papers or the one under the cursor (one undo step),
+        written in a thread worker (`app.writing`)."""
         from papershelf.tui.screens.remove_dialog import RemoveDialog
 
         ids, bulk = self.targets()
@@ -183,21 +191,27 @@ class PaperActions:
             self._app.notify_info("No paper to remove", "warning")
             return
         names = [self.library.get(pid).name for pid in ids]
+        where = self._describe_names(names, bulk)
+        cursor: list[str | None] = [None]  # the paper under the cursor when confirmed
 
-        def confirmed() -> None:
-            try:
-                report = self.library.remove(ids)
-            except SaveError as error:
+        def removed(report: RemoveReport | None, error: BaseException | None) -> None:
+            self._app.paper_list.unhide(ids)
+            if isinstance(error, SaveError):
                 if not self.library.pending:  # papers.json refused it: nothing was removed
                     self._app.notify_error(str(error))
+                    self._show_again(cursor[0])
                     return
                 self._app.saving.save_failed(error)  # removed; the entries' write is retried
                 self._app.after_change()
                 return
-            except PapershelfError as error:
+            if isinstance(error, PapershelfError):
                 self._app.notify_error(str(error))
+                self._show_again(cursor[0])
                 return
-            where = self._describe_names(names, bulk)
+            if error is not None:
+                self._show_again(cursor[0])
+                raise error  # unexpected: abandoned and logged by the app's guard
+            assert report is not None
             undo = "u brings it back" if len(ids) == 1 else "u brings them back"
             if not report.undoable:
                 undo = "not undoable: the undo history could not be saved"
@@ -205,7 +219,18 @@ class PaperActions:
             self.show_journal_notice()
             self._app.after_change()
 
+        def confirmed() -> None:
+            # The papers leave the list at once: keys typed meanwhile act on what it shows.
+            cursor[0] = self._app.paper_list.current_id
+            self._app.paper_list.hide(ids)
+            self._app.writing.start(f"removing {where}", lambda: self.library.remove(ids), removed)
+
         self._app.push_screen(RemoveDialog(names, on_remove=confirmed))
+
+    def _show_again(self, keep: str | None) -> None:
+        """The list shows the papers of a removal that failed again (`PaperList.hide`), the
+        cursor back on `keep` (where it was when the removal was confirmed)."""
+        self._app.search.start_search(keep=keep)
 
     def _describe_names(self, names: Sequence[str], bulk: bool) -> str:
         if bulk or len(names) > 1:
@@ -221,18 +246,26 @@ class PaperActions:
         self._travel(back=False)
 
     def _travel(self, *, back: bool) -> None:
-        try:
-            description = self.library.undo() if back else self.library.redo()
-        except SaveError as error:
-            self._app.saving.save_failed(error)
-            self._app.after_change()
-            return
-        except PapershelfError as error:
-            self._app.notify_error(str(error))
-            return
-        if description is None:
-            self._app.notify_info("Nothing to undo" if back else "Nothing to redo", "warning")
-        else:
-            self._app.notify_info(f"{'Undone' if back else 'Redone'}: {description}")
-            self._app.after_change()
-        self.show_journal_notice()
+        """Undo or redo in a thread worker: the step may be a removal, which rewrites
+        papers.json."""
+
+        def travelled(description: str | None, error: BaseException | None) -> None:
+            if isinstance(error, SaveError):
+                self._app.saving.save_failed(error)
+                self._app.after_change()
+                return
+            if isinstance(error, PapershelfError):
+                self._app.notify_error(str(error))
+                return
+            if error is not None:
+                raise error  # unexpected: abandoned and logged by the app's guard
+            if description is None:
+                self._app.notify_info("Nothing to undo" if back else "Nothing to redo", "warning")
+            else:
+                self._app.notify_info(f"{'Undone' if back else 'Redone'}: {description}")
+                self._app.after_change()
+            self.show_journal_notice()
+
+        library = self.library
+        label = "undoing the last change" if back else "redoing the last undone change"
+        self._app.writing.start(label, library.undo if back else library.redo, travelled)

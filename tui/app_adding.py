@@ -86,7 +86,12 @@ class AddingActions:
                 results.append((label(identifier), str(error)))
         # RuntimeError: the app stopped meanwhile; nothing was written, nothing to say.
         with suppress(RuntimeError):
-            self._app.call_from_thread(self.fetched, results)
+            self._app.call_from_thread(self._arrived, results)
+
+    def _arrived(self, results: Sequence[Fetched]) -> None:
+        # On the app's thread: imported now, or once a removal being saved is on disk (the
+        # import takes the library's lock; the papers were asked for, so they wait).
+        self._app.writing.after_write(partial(self.fetched, results))
 
     def fetched(self, results: Sequence[Fetched]) -> None:
         """On the app's thread: import what was fetched, say what happened, show the paper."""

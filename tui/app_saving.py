@@ -44,8 +44,14 @@ class UnsavedChanges:
     def start(self) -> None:
         """Start retrying; a library opened with unsaved changes (a recovery) shows them."""
         app = self._app
-        app.set_interval(RETRY_SECONDS, app.guarded(self.retry_save, "saving"))
+        app.set_interval(RETRY_SECONDS, app.guarded(self._retry_when_idle, "saving"))
         self.show()
+
+    def _retry_when_idle(self) -> None:
+        # Not while a change is written in a worker (`app.writing`): the save would wait for
+        # its lock on the UI thread, and that write saves what is pending first anyway.
+        if self._app.writing.running is None:
+            self.retry_save()
 
     def show(self) -> None:
         """Put the unsaved note (or none) on the status line: after every change and save."""
@@ -104,8 +110,11 @@ class UnsavedChanges:
         return f"{what} could not be saved and are lost: {self._save_error}"
 
     def quit(self) -> None:
-        """Quit; with unsaved changes, try once more and then ask before losing them."""
+        """Quit; with unsaved changes, try once more and then ask before losing them. A change
+        being written in a worker is waited for (`LibraryWrites.quit`)."""
         app = self._app
+        if app.writing.quit():
+            return
         if self.retry_save():
             app.exit()
             return

@@ -98,6 +98,7 @@ class WorkflowActions:
         self._jump_target: str | None = None
         self._sorted_all: tuple[Sequence[Paper], str, int] | None = None
         self._sorted_all_hits: Sequence[Hit] = ()
+        self._library_hits: tuple[Sequence[Paper], AllPapers] | None = None
 
     # -- sort ------------------------------------------------------------------------------------
 
@@ -135,7 +136,10 @@ class WorkflowActions:
         order = self.remembered_order
         papers = self.library.papers()
         if order == "library":
-            return AllPapers(papers)
+            # One per list of papers: it maps their ids once, when a row is looked up.
+            if self._library_hits is None or self._library_hits[0] is not papers:
+                self._library_hits = (papers, AllPapers(papers))
+            return self._library_hits[1]
         revision = self.library.revision if order in ("status", "changed") else 0
         cached = self._sorted_all
         if cached is None or cached[0] is not papers or cached[1:] != (order, revision):

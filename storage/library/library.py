@@ -29,6 +29,13 @@ The Library is a small facade over focused parts, each in its own module:
 - `importer.Importer`: importing abstract lists, and the bundled seeds of a first start;
 - `removal`: what removing papers takes out (`EntryChanges.remove` writes it, one undo step).
 
+A change may run on another thread than the one that reads (the app writes a removal, its
+undo and redo in a thread worker: seconds at 100,000 papers). The reading thread then calls
+`hold_view()` first: until its `release_view()`, every reading method answers from the papers
+and entries as they were, whatever the change does meanwhile, and the change's result appears
+at once, whole, on release. The change itself reads and writes the parts directly, never
+through the held view.
+
 This module is longer than the others only because each public method keeps its docstring
 beside its one-line delegation, so the whole API reads in one place.
 """
@@ -39,6 +46,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
@@ -86,6 +94,22 @@ __all__ = [
 _DEFAULT_ENTRY = Entry()
 
 
+@dataclass(frozen=True, slots=True)
+class _View:
+    """What the reading methods answer while a change runs on another thread (`hold_view`):
+    references to the mappings of that moment, which every change replaces, never mutates."""
+
+    papers: Mapping[str, Paper]
+    listed: Sequence[Paper]
+    entries: Mapping[str, Entry]
+    revision: int
+    papers_key: StatKey | None
+    places: Places | None
+    pending: bool
+    unsaved_changes: int
+    unsaved_papers: int
+
+
 class NoLibrary(LibraryError):
     """The directory holds no library, and the command may not start one."""
 
@@ -129,6 +153,9 @@ class Library:
         self._state = StateFile(root, self._lock, self._notices, self._journal)
         self._changes = EntryChanges(self._lock, self._papers, self._state, self._journal)
         self._importer = Importer(self._lock, self._papers)
+        self._view: _View | None = None
+        """The papers and entries the reading methods answer from while a change runs on
+        another thread (`hold_view`); None: the live ones."""
 
     @property
     def lock_timeout(self) -> float:
@@ -236,11 +263,55 @@ class Library:
             return None
         return library
 
+    # -- a change on another thread ---------------------------------------------------------
+
+    def hold_view(self) -> None:
+        """Until `release_view`, answer every reading method (`papers`, `get`, `entry`,
+        `revision`, `pending`, ...) from the papers and entries as they are now: call it on the
+        reading thread before starting a change on another one (a removal, an undo), so that
+        nothing read meanwhile sees the change half made. Takes references, copies nothing."""
+        if self._view is not None:
+            raise RuntimeError("a view is held already: one change on another thread at a time")
+        papers, state = self._papers, self._state
+        self._view = _View(
+            papers=papers.papers,
+            listed=papers.listed(),
+            entries=state.entries,
+            revision=self.revision,
+            papers_key=self.papers_key,
+            places=self.abstract_places,
+            pending=self.pending,
+            unsaved_changes=self.unsaved_changes,
+            unsaved_papers=self.unsaved_papers,
+        )
+
+    def release_view(self) -> None:
+        """Answer from the live papers and entries again (the change on the other thread has
+        ended): its result appears at once, whole."""
+        self._view = None
+
+    @property
+    def view_held(self) -> bool:
+        """Whether the reading methods answer from a held view (`hold_view`)."""
+        return self._view is not None
+
+    def _paper_map(self) -> Mapping[str, Paper]:
+        # One read of `_view`: a release on another thread between two reads cannot split it.
+        view = self._view
+        return self._papers.papers if view is None else view.papers
+
+    def _entry_map(self) -> Mapping[str, Entry]:
+        view = self._view
+        return self._state.entries if view is None else view.entries
+
     # -- reading ---------------------------------------------------------------------------
 
     @property
     def revision(self) -> int:
         """Grows whenever papers or entries change in memory (by this process or a refresh)."""
+        view = self._view
+        if view is not None:
+            return view.revision
         return self._papers.revision + self._state.revision
 
     @property
@@ -248,6 +319,9 @@ class Library:
         """The `StatKey` of the papers.json that `papers()` holds, None when they differ from any
         file (no papers.json yet, or an import not saved): what a cache of the papers is keyed by.
         """
+        view = self._view
+        if view is not None:
+            return view.papers_key
         return None if self._papers.pending else self._papers.key
 
     @property
@@ -255,6 +329,9 @@ class Library:
         """Where each abstract of `papers()` lies in the papers.json `papers_key` names
         (`storage.caches.places`): what a cache points at instead of copying the abstracts;
         None when unknown or when the papers differ from any file."""
+        view = self._view
+        if view is not None:
+            return view.places
         return None if self._papers.pending else self._papers.places
 
     def take_notices(self) -> list[str]:
@@ -267,12 +344,18 @@ class Library:
     @property
     def pending(self) -> bool:
         """Whether a change failed to save and is held in memory only (see `save`)."""
+        view = self._view
+        if view is not None:
+            return view.pending
         return bool(self._state.unsaved or self._papers.pending)
 
     @property
     def unsaved_changes(self) -> int:
         """Papers whose tags, status, star or note are held in memory only (every paper with an
         entry while a recovered state.json waits to be written)."""
+        view = self._view
+        if view is not None:
+            return view.unsaved_changes
         if self._state.rewrite:
             return max(len(self._state.entries), 1)
         return len(self._state.pending)
@@ -280,20 +363,24 @@ class Library:
     @property
     def unsaved_papers(self) -> int:
         """Imported papers held in memory only (their import could not be saved)."""
+        view = self._view
+        if view is not None:
+            return view.unsaved_papers
         return len(self._papers.pending)
 
     def papers(self) -> Sequence[Paper]:
         """Every paper, in library (import) order."""
-        return self._papers.listed()
+        view = self._view
+        return self._papers.listed() if view is None else view.listed
 
     def has(self, paper_id: str) -> bool:
         """Whether the library holds the paper with exactly this id (it may have been removed)."""
-        return paper_id in self._papers.papers
+        return paper_id in self._paper_map()
 
     def get(self, paper_id: str) -> Paper:
         """The paper with exactly this id; raises `NotFound`."""
         try:
-            return self._papers.papers[paper_id]
+            return self._paper_map()[paper_id]
         except KeyError:
             raise NotFound(f"no paper with id {paper_id!r}") from None
 
@@ -305,7 +392,7 @@ class Library:
         A ref that is one paper's id prefix and another paper's name (`DBAE` names a paper and
         begins another's id) is ambiguous: guessing would change the wrong paper.
         """
-        papers = self._papers.papers
+        papers = self._paper_map()
         ref = ref.strip()
         if not ref:
             raise NotFound("give a paper id or name")
@@ -339,20 +426,20 @@ class Library:
 
     def entry(self, paper_id: str) -> Entry:
         """The user's entry for a paper; a default `Entry()` when there is none."""
-        return self._state.entries.get(paper_id, _DEFAULT_ENTRY)
+        return self._entry_map().get(paper_id, _DEFAULT_ENTRY)
 
     def entries(self) -> Mapping[str, Entry]:
         """The non-default entries by paper id: a read-only snapshot, replaced (never mutated)
         by each change, so ask again when `revision` changes. After a restored backup it may
         hold entries of papers not (yet) in the library."""
-        return MappingProxyType(self._state.entries)
+        return MappingProxyType(self._entry_map())
 
     def tag_counts(self, ids: Iterable[str] | None = None) -> Counter[str]:
         """How many papers carry each tag (among `ids`, or the whole library)."""
         counts: Counter[str] = Counter()
-        entries = self._state.entries
+        entries = self._entry_map()
         if ids is None:
-            papers = self._papers.papers
+            papers = self._paper_map()
             for paper_id, entry in entries.items():
                 if paper_id in papers:  # a restored backup may hold papers not imported yet
                     counts.update(entry.tags)

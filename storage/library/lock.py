@@ -2,7 +2,8 @@
 
 A read-only open takes no lock and creates no lock file; everything that writes papers.json,
 state.json or the journal does so inside `LibraryLock.held()`. The lock is re-entrant within a
-process (`depth` says how deep), so a change may reload and save under one lock.
+process (`depth` says how deep), so a change may reload and save under one lock; another thread
+of the process waits for it, except with `timeout=0`.
 """
 
 from __future__ import annotations
@@ -49,7 +50,11 @@ class LibraryLock:
         import filelock
 
         wait = self.timeout if timeout is None else timeout
-        with self._thread_lock:
+        # `timeout=0` (a refresh that tries again later) does not wait for another thread of
+        # this process either: the app writes a removal in a worker, seconds at 100k papers.
+        if not self._thread_lock.acquire(blocking=wait != 0):
+            raise LibraryBusy(f"library is busy: this papershelf is saving to {self.root}")
+        try:
             if not self.depth:
                 self._check_lock_file()
             if self._file_lock is None:
@@ -74,6 +79,8 @@ class LibraryLock:
             finally:
                 self.depth -= 1
                 self._file_lock.release()
+        finally:
+            self._thread_lock.release()
 
     def _check_lock_file(self) -> None:
         """Fail at once, naming the reason, when the lock file cannot be opened: filelock would

@@ -236,3 +236,33 @@ async def test_the_app_runs_the_held_young_collections_when_typing_pauses(make_a
         assert not app.collector.holding
         assert gc.get_threshold()[:2] == before[:2]
     assert gc.get_threshold() == before
+
+
+def test_nothing_is_collected_while_a_write_holds_the_collector(
+    full_collections: list[int],
+) -> None:
+    """A removal's worker re-reads every paper: no collection walks them while it runs (at a
+    pause, or the young ones a key held), and they are frozen once it ends."""
+    clock = Clock()
+    collector = IdleCollector(clock)
+    was_enabled = gc.isenabled()
+    frozen = gc.get_freeze_count()
+    try:
+        collector.start()
+        collector.hold()
+        assert collector.held and not gc.isenabled()
+        collector.activity()
+        clock.now += 10 * IDLE_SECONDS
+        assert not collector.tick() and not collector.release_young()
+        assert full_collections == []
+        made = [[index] for index in range(1000)]  # what the worker made, alive after it
+        collector.end_hold()
+        assert not collector.held and gc.isenabled() == was_enabled
+        assert gc.get_freeze_count() >= frozen + len(made)
+        assert collector.release_young() and full_collections == [1]  # the keys' young ones
+        assert collector.tick() and full_collections == [1, 2]  # the pause's own, now
+    finally:
+        collector.stop()
+        gc.unfreeze()
+        if was_enabled:
+            gc.enable()

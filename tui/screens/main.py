@@ -63,6 +63,8 @@ class MainScreen(Screen[None]):
     by_relevance: var[bool] = var(True)
     unsaved_note: var[str | None] = var(None)
     progress: var[str | None] = var(None)
+    writing: var[str | None] = var(None)
+    """`removing RelGNN…` while a change is written in a worker (`app_writing`)."""
 
     class Ready(Message):
         """The screen's widgets exist: the app's start-up can fill them.
@@ -103,6 +105,7 @@ class MainScreen(Screen[None]):
             MainScreen.by_relevance,
             MainScreen.unsaved_note,
             MainScreen.progress,
+            MainScreen.writing,
             query_text=MainScreen.shown_query,
         )
         yield QuietFooter()

@@ -14,7 +14,7 @@ scrolling and the messages; drawing the rows, and knowing which ones changed, is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -26,7 +26,8 @@ from textual.reactive import var
 from textual.strip import Strip
 
 from papershelf.storage.search.engine import Hit
-from papershelf.tui.widgets.hits import position
+from papershelf.tui.app_trace import TRACE
+from papershelf.tui.widgets.hits import Without, position
 from papershelf.tui.widgets.list_rows import ListRows, View
 from papershelf.tui.widgets.position_bar import BarScrollView, row_for_bar, row_regions
 from papershelf.tui.widgets.reactives import VIRTUAL_SIZE
@@ -156,6 +157,8 @@ class PaperList(BarScrollView, can_focus=True):
         self._hits: Sequence[Hit] = ()
         self._cursor = 0
         self._marks: set[str] = set()
+        self.hiding: set[str] = set()
+        """Papers being removed, left out of every result shown (`hide`)."""
         self.shown_count = 0
         """How many times `show` was called (with `painted_count`: for the timing trace)."""
         self.painted_count = 0
@@ -194,7 +197,10 @@ class PaperList(BarScrollView, can_focus=True):
         return frozenset(self._marks)
 
     def show(self, hits: Sequence[Hit], *, keep: str | None = None) -> None:
-        """Show new results; keep the cursor on paper `keep` when it is still there."""
+        """Show new results; keep the cursor on paper `keep` when it is still there (else in
+        its row). Papers being removed (`hide`) are left out."""
+        if self.hiding:
+            hits = self._without_hidden(hits)
         self._hits = hits
         self.shown_count += 1
         index = 0
@@ -264,6 +270,26 @@ class PaperList(BarScrollView, can_focus=True):
         self.refresh()
         self._announce()
 
+    def hide(self, ids: Collection[str]) -> None:
+        """Stop showing papers `ids` at once (a removal being saved), in these results and in
+        every later `show` until `unhide`: the cursor stays in its row, now on the next paper,
+        and their marks go."""
+        self.hiding |= set(ids)
+        if self._marks & self.hiding:
+            self.set_marks(self._marks - self.hiding)
+        self.show(self._hits, keep=self.current_id)
+
+    def unhide(self, ids: Collection[str]) -> None:
+        """Show papers `ids` again from the next `show` (their removal ended: they are gone
+        from the library's results, or it failed and they are back)."""
+        self.hiding -= set(ids)
+
+    def _without_hidden(self, hits: Sequence[Hit]) -> Sequence[Hit]:
+        if isinstance(hits, Without):
+            hits = hits.base
+        rows = [row for pid in self.hiding if (row := position(hits, pid)) is not None]
+        return Without(hits, rows) if rows else hits
+
     def set_marks(self, ids: set[str]) -> None:
         """Replace the marked set."""
         self._marks = set(ids)
@@ -291,10 +317,12 @@ class PaperList(BarScrollView, can_focus=True):
 
     def action_cursor_down(self) -> None:
         """Move the cursor one paper down."""
+        TRACE.mark("move", "down")  # bench/bench_remove.py times keys to here
         self.move_to(self._cursor + 1)
 
     def action_cursor_up(self) -> None:
         """Move the cursor one paper up."""
+        TRACE.mark("move", "up")
         self.move_to(self._cursor - 1)
 
     def action_cursor_page_down(self) -> None:

@@ -66,6 +66,8 @@ class StatusLine(Widget):
     """`● 1 change not saved — retrying`, while a change is not on disk."""
     progress: reactive[str | None] = reactive(None)
     """`search index 45%`, while a build that takes seconds runs in the background."""
+    writing: reactive[str | None] = reactive(None)
+    """`removing RelGNN…`, while a change is being saved in the background."""
 
     def render(self) -> Content:
         """The line for the figures as they are now (drawn once a frame, however many changed)."""
@@ -81,6 +83,7 @@ class StatusLine(Widget):
             sort=sort,
             unsaved=self.unsaved_note,
             progress=self.progress,
+            writing=self.writing,
         )
 
     @property
@@ -100,14 +103,18 @@ def status_content(
     error: str | None = None,
     unsaved: str | None = None,
     progress: str | None = None,
+    writing: str | None = None,
 ) -> Content:
     """The status line for these figures (the query and the error are shown literally).
 
-    `unsaved` comes first: it must not be missed. `sort` names the order of the results.
+    `unsaved` comes first: it must not be missed; then `writing` (a change being saved: the
+    list shows it once it is on disk). `sort` names the order of the results.
     """
     parts: list[Content | str] = []
     if unsaved:
         parts += [plain(unsaved, ".status-line--error", one_line=True), "  "]
+    if writing:
+        parts += [plain(writing, ".status-line--marked", one_line=True), "  "]
     parts.append(plain(f"{shown:,} of {total:,} papers", ".status-line--count"))
     if query.strip():
         parts += ["  filter: ", plain(query, ".status-line--query", one_line=True)]
