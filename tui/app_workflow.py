@@ -20,7 +20,13 @@ from textual.worker import get_current_worker
 
 from papershelf.storage.errors import PapershelfError
 from papershelf.storage.library.cache_child import build_in_child
-from papershelf.storage.library.settings import SORT_ORDERS, load_settings, save_settings, sort_ids
+from papershelf.storage.library.settings import (
+    SORT_ORDERS,
+    load_settings,
+    save_settings,
+    sort_ids,
+    sort_ranks,
+)
 from papershelf.storage.model import Paper
 from papershelf.storage.related.cache import load, save
 from papershelf.storage.related.index import RelatedIndex
@@ -97,6 +103,7 @@ class WorkflowActions:
         """The progress of the last related-index load or build (what it showed)."""
         self._jump_target: str | None = None
         self._sorted_all: tuple[Sequence[Paper], str, int] | None = None
+        self._ranks_for: tuple[Sequence[Paper], str, int, Mapping[str, int]] | None = None
         self._sorted_all_hits: Sequence[Hit] = ()
         self._library_hits: tuple[Sequence[Paper], AllPapers] | None = None
 
@@ -125,9 +132,18 @@ class WorkflowActions:
         """Whether a change of status, tags or star can move papers (`status`, `changed`)."""
         return self.sort_order in ("status", "changed")
 
-    def _papers_by_id(self) -> Mapping[str, Paper]:
+    def _ranks(self, order: str) -> Mapping[str, int]:
+        """Each paper's rank in `order` (`sort_ranks`), kept until the papers change (or, for
+        the orders that follow them, the entries): each key of a query sorted by name sorts
+        its hits by these, not the library again."""
         papers = self.library.papers()
-        return {paper.id: paper for paper in papers}
+        revision = self.library.revision if order in ("status", "changed") else 0
+        cached = self._ranks_for
+        if cached is None or cached[0] is not papers or cached[1:3] != (order, revision):
+            by_id = {paper.id: paper for paper in papers}
+            ranks = sort_ranks(order, by_id, self.library.entries())
+            self._ranks_for = cached = (papers, order, revision, ranks)
+        return cached[3]
 
     def all_hits(self) -> Sequence[Hit]:
         """Every paper in the remembered order (the results of the empty query)."""
@@ -152,9 +168,8 @@ class WorkflowActions:
     def arrange(self, hits: Sequence[Hit], keep: str | None) -> tuple[Sequence[Hit], str | None]:
         """`hits` in the chosen order, and the paper to keep the cursor on (a jump's target)."""
         if self._app.search.query_text.strip() and not self.by_relevance:
-            hits = sort_hits(
-                hits, self.remembered_order, self._papers_by_id(), self.library.entries()
-            )
+            order = self.remembered_order
+            hits = sort_hits(hits, order, self._ranks(order))
         self._show_order()
         if self._jump_target is not None:
             keep, self._jump_target = self._jump_target, None

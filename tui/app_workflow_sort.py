@@ -11,8 +11,7 @@ from typing import overload
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from papershelf.storage.library.settings import SORT_ORDERS, sort_ids
-from papershelf.storage.model import Entry, Paper
+from papershelf.storage.library.settings import SORT_ORDERS
 from papershelf.storage.search.engine import Hit as SearchHit
 from papershelf.storage.search.engine import Results
 
@@ -75,18 +74,15 @@ def _paper_id(hits: Sequence[SearchHit], index: int) -> str:
 
 
 def sort_hits(
-    hits: Sequence[SearchHit],
-    order: str,
-    papers_by_id: Mapping[str, Paper],
-    entries: Mapping[str, Entry],
+    hits: Sequence[SearchHit], order: str, ranks: Mapping[str, int]
 ) -> Sequence[SearchHit]:
-    """`hits` in `order` (`relevance`: as they are); ties keep their relevance order."""
+    """`hits` in `order` (`relevance`: as they are), by each paper's rank in it
+    (`storage.library.settings.sort_ranks`); ties keep their relevance order."""
     if order == RELEVANCE or len(hits) < 2:
         return hits
-    ids = [_paper_id(hits, i) for i in range(len(hits))]
-    where = {paper_id: i for i, paper_id in enumerate(ids)}
-    ordered = sort_ids(ids, order, papers_by_id, entries)
-    return SortedHits(hits, [where[paper_id] for paper_id in ordered])
+    last = len(ranks)  # a paper without a rank (not in the library now) goes last
+    keys = [ranks.get(_paper_id(hits, i), last) for i in range(len(hits))]
+    return SortedHits(hits, sorted(range(len(hits)), key=keys.__getitem__))
 
 
 class SortCommands(Provider):

@@ -16,6 +16,7 @@ from papershelf.storage.library.settings import (
     load_settings,
     save_settings,
     sort_ids,
+    sort_ranks,
 )
 from papershelf.storage.model import STATUSES, Entry, Paper
 
@@ -150,6 +151,39 @@ def test_sorting_is_a_stable_permutation(order, chosen, entries):
         stamps = [(entries.get(pid) or Entry()).updated_at for pid in result]
         changed = [s for s in stamps if s]
         assert stamps[: len(changed)] == sorted(changed, reverse=True)
+
+
+NAMES = st.sampled_from(["alpha", "Alpha", "beta", "Beta", "gamma"])
+VENUES = st.sampled_from([None, "ICML 2025", "icml 2025", "AAAI 2025"])
+
+
+@given(
+    order=st.sampled_from(SORT_ORDERS),
+    library=st.lists(st.tuples(NAMES, VENUES), min_size=1, max_size=12),
+    data=st.data(),
+)
+def test_ranks_sort_any_hits_as_sort_ids_does(order, library, data):
+    # The app sorts a query's hits by ranks made once: for any of the papers, in any order
+    # (relevance), with ids the library no longer holds among them, the same as sort_ids.
+    papers = {f"p{i}": paper(f"p{i}", name, venue) for i, (name, venue) in enumerate(library)}
+    entries = data.draw(
+        st.dictionaries(
+            st.sampled_from(list(papers)),
+            st.builds(Entry, status=st.sampled_from(STATUSES), updated_at=STAMPS),
+        )
+    )
+    hits = data.draw(st.lists(st.sampled_from([*papers, "gone1", "gone2"]), unique=True))
+    ranks = sort_ranks(order, papers, entries)
+    by_rank = sorted(hits, key=lambda pid: ranks.get(pid, len(ranks)))
+    assert by_rank == sort_ids(hits, order, papers, entries)
+
+
+def test_papers_equal_in_the_order_share_a_rank():
+    ranks = sort_ranks("name", PAPERS, ENTRIES)
+    assert ranks["p2"] == ranks["p4"] < ranks["p1"]  # Alpha and alpha tie
+    assert len(set(sort_ranks("library", PAPERS, ENTRIES).values())) == len(PAPERS)
+    with pytest.raises(ValueError, match="unknown sort order"):
+        sort_ranks("random", PAPERS, ENTRIES)
 
 
 def test_the_authors_column_is_remembered(tmp_path: Path):

@@ -9,7 +9,7 @@ from pilot_helpers import settle, status
 from test_app import SIZE, Notes
 
 from papershelf.storage.library.library import Library
-from papershelf.storage.library.settings import sort_ids
+from papershelf.storage.library.settings import sort_ids, sort_ranks
 from papershelf.tui.app import PapershelfApp
 
 
@@ -156,3 +156,45 @@ async def test_a_damaged_settings_file_starts_in_library_order(
         await settle(app, pilot)
         saved = json.loads((library_root / "settings.json").read_text(encoding="utf-8"))
         assert saved["sort"] == "name"
+
+
+async def test_a_sorted_query_ranks_the_library_once_not_at_every_key(
+    make_app, library, monkeypatch
+) -> None:
+    # Each key of a query sorted by name sorted its hits against the whole library again (a
+    # map of every paper and their positions: 20 ms a key at 100,000 papers, on the UI thread).
+    from papershelf.tui import app_workflow
+
+    calls: list[str] = []
+
+    def counted(order, papers_by_id, entries):
+        calls.append(order)
+        return sort_ranks(order, papers_by_id, entries)
+
+    monkeypatch.setattr(app_workflow, "sort_ranks", counted)
+    decorate(library)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"gra")
+        await settle(app, pilot)
+        await app.run_action("sort('status')")  # a query's hits by status from now
+        await settle(app, pilot)
+        for key in ("p", "h", "backspace", "h"):
+            await pilot.press(key)
+            await settle(app, pilot)
+            query_hits = shown(app)
+            assert query_hits == in_order(library, query_hits, "status")
+            assert "sort: status" in status(app)
+        assert calls == ["status"]  # once for the four keys and the sort itself
+        await pilot.press("enter")
+        await settle(app, pilot)
+        # A change of status moves the paper: the ranks follow the entries.
+        unread = [i for i, pid in enumerate(shown(app)) if library.entry(pid).status == "unread"]
+        target = shown(app)[unread[-1]]
+        app.paper_list.move_to(unread[-1])
+        await pilot.press("s")  # unread -> reading: first
+        await settle(app, pilot)
+        assert shown(app)[0] == target
+        assert shown(app) == in_order(library, shown(app), "status")
+        assert calls == ["status", "status"]
