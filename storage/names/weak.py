@@ -206,6 +206,13 @@ def defined_acronym(text: str) -> str | None:
     return best[2] if best else None
 
 
+def made_here(text: str, index: int) -> bool:
+    """Whether the sentence holding `index` makes something of the paper's own before it
+    ("we propose a ... (DPSM)"), not only speaks of it ("we prove that ... (NAG) attains")."""
+    sentence = max(text.rfind(brk, 0, index) for brk in _SENTENCE_BREAKS) + 1
+    return _MAKES.search(text, sentence, index) is not None
+
+
 def made_acronym(text: str) -> str | None:
     """The first acronym defined in a sentence where the paper makes something ("we propose a
     lossless recommender with sparse updates (SLRU)") and said again; when the long name
