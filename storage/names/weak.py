@@ -48,8 +48,11 @@ _MAKES = re.compile(
     re.IGNORECASE,
 )
 # "a sampler for Markov chain Monte Carlo (MCMC)": the acronym after a preposition is a topic's.
+# ("for the first time" is an aside, not a topic: "a framework that, for the first time, ...")
 _PREPOSITION = re.compile(
-    r"\b(?:for|of|on|in|to|with|under|from|by|via|using|into|between|about)\s", re.IGNORECASE
+    r"\b(?:for(?! the first time\b)|of|on|in|to|with|under|from|by|via|using|into|between|"
+    r"about)\s",
+    re.IGNORECASE,
 )
 
 
@@ -206,11 +209,19 @@ def defined_acronym(text: str) -> str | None:
     return best[2] if best else None
 
 
+def made_here(text: str, index: int) -> bool:
+    """Whether the sentence holding `index` makes something of the paper's own before it
+    ("we propose a ... (DPSM)"), not only speaks of it ("we prove that ... (NAG) attains")."""
+    sentence = max(text.rfind(brk, 0, index) for brk in _SENTENCE_BREAKS) + 1
+    return _MAKES.search(text, sentence, index) is not None
+
+
 def made_acronym(text: str) -> str | None:
     """The first acronym defined in a sentence where the paper makes something ("we propose a
-    lossless recommender with sparse updates (SLRU)") and said again; when the long name
-    follows a preposition (a topic's, often), only if the acronym later begins a sentence or
-    follows "our" ("SLRU halves ...")."""
+    lossless recommender with sparse updates (SLRU)") and said again, or said once of a new
+    or novel thing that is no task or dataset (`_new_method`); when the long name follows a
+    preposition (a topic's, often), only if the acronym later begins a sentence or follows
+    "our" ("SLRU halves ...")."""
     if "(" not in text:
         return None
     # Acronym by acronym (a few a text), its own sentence searched for the cue: scanning the
@@ -221,8 +232,10 @@ def made_acronym(text: str) -> str | None:
             continue  # a field's term ("CF"), not a name
         sentence = max(text.rfind(brk, 0, match.start()) for brk in _SENTENCE_BREAKS) + 1
         cue = _MAKES.search(text, sentence, match.start())
-        if cue is None or word_count(text, acronym) < 2:
-            continue  # not where the paper makes something, or said once: a passing abbreviation
+        if cue is None:
+            continue  # not where the paper makes something
+        if word_count(text, acronym) < 2 and not _new_method(text, cue.end(), match.start()):
+            continue  # said once, not of a new method: a passing abbreviation
         start = expansion_start(acronym, text, match.start())
         if start is None:
             start = _title_run(text, cue.end(), match.start())
@@ -232,6 +245,18 @@ def made_acronym(text: str) -> str | None:
             continue  # "a sampler for Monte Carlo (MCX)": the topic, unless the text's subject
         return acronym
     return None
+
+
+# "we propose a novel ... framework that achieves ... (AMPA)": said once, still what is made;
+# "we first propose a new task, the ... (sWM)": a task or data, not the method.
+_NOT_METHOD = re.compile(r"\b(?:task|problem|dataset|benchmark|corpus|setting)s?\b", re.IGNORECASE)
+
+
+def _new_method(text: str, start: int, end: int) -> bool:
+    """Whether the paper makes a new or novel thing between `start` and `end` that is no task
+    or dataset ("a novel low-bit training framework that achieves ... (AMPA)")."""
+    new = _MAKING.search(text, start, end)
+    return new is not None and _NOT_METHOD.search(text, new.end(), end) is None
 
 
 _OUR = re.compile(r"\b[Oo]ur $")  # "our SLRU", not "favour SLRU"

@@ -387,6 +387,25 @@ def test_an_acronym_the_paper_does_not_make_is_not_shown(abstract: str) -> None:
     assert derive_name(abstract) != "HMCX" and derive_name(abstract) != "SPAN"
 
 
+def test_an_acronym_said_once_where_the_paper_makes_a_new_method_is_shown() -> None:
+    """Said once, but of the novel thing the paper proposes: its name, not a passing one."""
+    abstract = (
+        "Integer training is cheap but coarse. In this paper, we propose a novel training "
+        "framework that, for the first time, reaches adaptive bit allocation (ABAL) for every "
+        "layer. It halves the cost on three backbones."
+    )
+    assert derive_name(abstract) == "ABAL"
+
+
+def test_an_acronym_said_once_for_a_new_task_is_not_shown() -> None:
+    """A new task or dataset the paper proposes is what it studies, not its method."""
+    abstract = (
+        "Animals adapt fast. We first propose a new task, the sequential maze game (SMG), "
+        "which extends a classic test of memory. A network trained on it forgets little."
+    )
+    assert derive_name(abstract) != "SMG"
+
+
 @pytest.mark.parametrize(
     "abstract",
     [
