@@ -1,6 +1,6 @@
 """Benchmark: how often `method_name` names the method an abstract states (issue #11).
 
-Run by hand: `/work/venv-app/bin/python bench/bench_names.py [FILE] [--seed S] [--show N]
+Run by hand: `python bench/bench_names.py [FILE] [--seed S] [--show N]
 [--repeat R] [--shown] [--precision] [--selection current|earlier|both] [--dev-also S2]`
 (default file: /work/shared/corpus/ml-abstracts.jsonl).
 
