@@ -185,7 +185,7 @@ def sort_ids(
 
 def _order_key(
     order: str, papers_by_id: Mapping[str, Paper], entries: Mapping[str, Entry]
-) -> Callable[[str], object]:
+) -> Callable[[str], Any]:
     """The sort key of a paper id in `order` (`name`, `venue` or `status`)."""
     if order == "name":
         return lambda pid: papers_by_id[pid].name.casefold()
