@@ -8,7 +8,7 @@ saved when the library's `related-index.bin` is not theirs), and opens the relat
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from time import perf_counter
@@ -24,8 +24,6 @@ from papershelf.storage.library.settings import (
     SORT_ORDERS,
     load_settings,
     save_settings,
-    sort_ids,
-    sort_ranks,
 )
 from papershelf.storage.model import Paper
 from papershelf.storage.related.cache import load, save
@@ -35,13 +33,14 @@ from papershelf.tui.app_trace import TRACE
 from papershelf.tui.app_workflow_sort import (
     ORDER_LABELS,
     RELEVANCE,
+    PaperOrder,
     next_order,
     sort_hits,
 )
 from papershelf.tui.collector import freeze_long_lived
 from papershelf.tui.messages import IndexReady
 from papershelf.tui.progress import WorkerProgress
-from papershelf.tui.widgets.hits import AllPapers, position
+from papershelf.tui.widgets.hits import position
 
 if TYPE_CHECKING:
     from papershelf.storage.files.layout import StatKey
@@ -102,10 +101,8 @@ class WorkflowActions:
         self.related_progress: WorkerProgress | None = None
         """The progress of the last related-index load or build (what it showed)."""
         self._jump_target: str | None = None
-        self._sorted_all: tuple[Sequence[Paper], str, int] | None = None
-        self._ranks_for: tuple[Sequence[Paper], str, int, Mapping[str, int]] | None = None
-        self._sorted_all_hits: Sequence[Hit] = ()
-        self._library_hits: tuple[Sequence[Paper], AllPapers] | None = None
+        self._order: PaperOrder | None = None
+        """Every paper in the remembered order (`_ordering`)."""
 
     # -- sort ------------------------------------------------------------------------------------
 
@@ -132,44 +129,26 @@ class WorkflowActions:
         """Whether a change of status, tags or star can move papers (`status`, `changed`)."""
         return self.sort_order in ("status", "changed")
 
-    def _ranks(self, order: str) -> Mapping[str, int]:
-        """Each paper's rank in `order` (`sort_ranks`), kept until the papers change (or, for
-        the orders that follow them, the entries): each key of a query sorted by name sorts
-        its hits by these, not the library again."""
+    def _ordering(self, order: str) -> PaperOrder:
+        """Every paper in `order`, kept until the papers change (or, for the orders that follow
+        them, the entries): leaving and clearing the filter do not sort the library again, nor
+        does each key of a query sorted by name."""
         papers = self.library.papers()
         revision = self.library.revision if order in ("status", "changed") else 0
-        cached = self._ranks_for
-        if cached is None or cached[0] is not papers or cached[1:3] != (order, revision):
-            by_id = {paper.id: paper for paper in papers}
-            ranks = sort_ranks(order, by_id, self.library.entries())
-            self._ranks_for = cached = (papers, order, revision, ranks)
-        return cached[3]
+        ordering = self._order
+        if ordering is None or not ordering.fits(papers, order, revision):
+            ordering = self._order = PaperOrder(papers, order, revision, self.library.entries())
+        return ordering
 
     def all_hits(self) -> Sequence[Hit]:
         """Every paper in the remembered order (the results of the empty query)."""
-        # Every paper in the remembered order; kept until the papers or the entries change,
-        # so that leaving and clearing the filter do not sort 10k papers again.
-        order = self.remembered_order
-        papers = self.library.papers()
-        if order == "library":
-            # One per list of papers: it maps their ids once, when a row is looked up.
-            if self._library_hits is None or self._library_hits[0] is not papers:
-                self._library_hits = (papers, AllPapers(papers))
-            return self._library_hits[1]
-        revision = self.library.revision if order in ("status", "changed") else 0
-        cached = self._sorted_all
-        if cached is None or cached[0] is not papers or cached[1:] != (order, revision):
-            by_id = {paper.id: paper for paper in papers}
-            ids = sort_ids(by_id, order, by_id, self.library.entries())
-            self._sorted_all_hits = AllPapers([by_id[paper_id] for paper_id in ids])
-            self._sorted_all = (papers, order, revision)
-        return self._sorted_all_hits
+        return self._ordering(self.remembered_order).hits()
 
     def arrange(self, hits: Sequence[Hit], keep: str | None) -> tuple[Sequence[Hit], str | None]:
         """`hits` in the chosen order, and the paper to keep the cursor on (a jump's target)."""
         if self._app.search.query_text.strip() and not self.by_relevance:
             order = self.remembered_order
-            hits = sort_hits(hits, order, self._ranks(order))
+            hits = sort_hits(hits, order, self._ordering(order).ranks())
         self._show_order()
         if self._jump_target is not None:
             keep, self._jump_target = self._jump_target, None

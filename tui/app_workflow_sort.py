@@ -11,9 +11,11 @@ from typing import overload
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from papershelf.storage.library.settings import SORT_ORDERS
+from papershelf.storage.library.settings import SORT_ORDERS, sort_ids, sort_ranks
+from papershelf.storage.model import Entry, Paper
 from papershelf.storage.search.engine import Hit as SearchHit
 from papershelf.storage.search.engine import Results
+from papershelf.tui.widgets.hits import AllPapers
 
 RELEVANCE = "relevance"
 """Not a stored order: the ranking of a query's results."""
@@ -83,6 +85,58 @@ def sort_hits(
     last = len(ranks)  # a paper without a rank (not in the library now) goes last
     keys = [ranks.get(_paper_id(hits, i), last) for i in range(len(hits))]
     return SortedHits(hits, sorted(range(len(hits)), key=keys.__getitem__))
+
+
+class PaperOrder:
+    """Every paper in one stored order, for one list of papers (and, in the orders that follow
+    them, one revision of the entries): the empty query's hits and each paper's rank, by which
+    a query's hits are sorted at each key. Each is made on first use, from one sort."""
+
+    def __init__(
+        self, papers: Sequence[Paper], order: str, revision: int, entries: Mapping[str, Entry]
+    ) -> None:
+        self.papers = papers
+        self.order = order
+        self.revision = revision
+        self._entries = entries  # replaced, never mutated, by each change: a snapshot
+        self._by_id: dict[str, Paper] | None = None
+        self._ids: list[str] | None = None
+        self._hits: Sequence[SearchHit] | None = None
+        self._ranks: Mapping[str, int] | None = None
+
+    def fits(self, papers: Sequence[Paper], order: str, revision: int) -> bool:
+        """Whether this is the order of these papers (and entries' revision) still."""
+        return self.papers is papers and self.order == order and self.revision == revision
+
+    def _papers_by_id(self) -> dict[str, Paper]:
+        if self._by_id is None:
+            self._by_id = {paper.id: paper for paper in self.papers}
+        return self._by_id
+
+    def _ordered_ids(self) -> list[str]:
+        if self._ids is None:
+            by_id = self._papers_by_id()
+            self._ids = sort_ids(by_id, self.order, by_id, self._entries)
+        return self._ids
+
+    def hits(self) -> Sequence[SearchHit]:
+        """Every paper in the order, a Hit made only for a row that is read (library order
+        needs no sort: the papers as they are)."""
+        if self._hits is None:
+            if self.order == "library":
+                self._hits = AllPapers(self.papers)
+            else:
+                by_id = self._papers_by_id()
+                self._hits = AllPapers([by_id[paper_id] for paper_id in self._ordered_ids()])
+        return self._hits
+
+    def ranks(self) -> Mapping[str, int]:
+        """Each paper's rank in the order (`sort_ranks`, from the same sort as `hits`)."""
+        if self._ranks is None:
+            by_id = self._papers_by_id()
+            ordered = list(by_id) if self.order == "library" else self._ordered_ids()
+            self._ranks = sort_ranks(self.order, by_id, self._entries, ordered=ordered)
+        return self._ranks
 
 
 class SortCommands(Provider):

@@ -59,7 +59,8 @@ def freeze_long_lived() -> None:
 
 
 class StartPause:
-    """Cyclic collections off from now until `end` (the first frame): see the module docstring.
+    """Cyclic collections off from now until `end` (the first frame; also a removal's write,
+    `IdleCollector.hold`): see the module docstring.
 
     `end` turns collections back on, if they were on; it is safe to call twice (the app calls
     it at its first frame, the code that started the app again when it stops, in case the
@@ -94,8 +95,8 @@ class IdleCollector:
         self._pending = False
         self._saved: tuple[int, int, int] | None = None
         self._holding = False
-        self._write_hold: bool | None = None
-        """Whether collections were enabled when `hold` turned them off (None: not held)."""
+        self._write_hold: StartPause | None = None
+        """Collections off since `hold` (None: not held)."""
         self.wake: Callable[[], None] | None = None
         """Called when a key starts holding young collections off: the app then calls
         `release_young` every `HOLD_YOUNG_SECONDS` until it returns True."""
@@ -137,18 +138,16 @@ class IdleCollector:
         """Collect nothing, by the thresholds or at pauses, until `end_hold` (a worker is
         building what will live as long as the library)."""
         if self._write_hold is None:
-            self._write_hold = gc.isenabled()
-            gc.disable()
+            self._write_hold = StartPause()  # off now, as they were given back at `end`
 
     def end_hold(self) -> None:
         """Freeze what lives now (the worker's result, as the library is frozen once loaded)
         and let collections run again."""
         if self._write_hold is None:
             return
-        enabled, self._write_hold = self._write_hold, None
+        pause, self._write_hold = self._write_hold, None
         freeze_long_lived()
-        if enabled:
-            gc.enable()
+        pause.end()
 
     def activity(self) -> None:
         """The user did something: collect at the next pause, not now."""

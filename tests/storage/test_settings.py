@@ -176,6 +176,9 @@ def test_ranks_sort_any_hits_as_sort_ids_does(order, library, data):
     ranks = sort_ranks(order, papers, entries)
     by_rank = sorted(hits, key=lambda pid: ranks.get(pid, len(ranks)))
     assert by_rank == sort_ids(hits, order, papers, entries)
+    # Given the papers already in the order (as the app has them), the same ranks.
+    ordered = sort_ids(papers, order, papers, entries)
+    assert sort_ranks(order, papers, entries, ordered=ordered) == ranks
 
 
 def test_papers_equal_in_the_order_share_a_rank():

@@ -163,15 +163,21 @@ async def test_a_sorted_query_ranks_the_library_once_not_at_every_key(
 ) -> None:
     # Each key of a query sorted by name sorted its hits against the whole library again (a
     # map of every paper and their positions: 20 ms a key at 100,000 papers, on the UI thread).
-    from papershelf.tui import app_workflow
+    from papershelf.tui import app_workflow_sort
 
     calls: list[str] = []
+    sorts: list[str] = []
 
-    def counted(order, papers_by_id, entries):
+    def counted(order, papers_by_id, entries, ordered=None):
         calls.append(order)
-        return sort_ranks(order, papers_by_id, entries)
+        return sort_ranks(order, papers_by_id, entries, ordered=ordered)
 
-    monkeypatch.setattr(app_workflow, "sort_ranks", counted)
+    def counted_sort(ids, order, papers_by_id, entries):
+        sorts.append(order)
+        return sort_ids(ids, order, papers_by_id, entries)
+
+    monkeypatch.setattr(app_workflow_sort, "sort_ranks", counted)
+    monkeypatch.setattr(app_workflow_sort, "sort_ids", counted_sort)
     decorate(library)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -198,3 +204,8 @@ async def test_a_sorted_query_ranks_the_library_once_not_at_every_key(
         assert shown(app)[0] == target
         assert shown(app) == in_order(library, shown(app), "status")
         assert calls == ["status", "status"]
+        # The empty query's list in that order comes from the same sort as the ranks.
+        await pilot.press("slash", "ctrl+u")
+        await settle(app, pilot)
+        assert shown(app) == in_order(library, [p.id for p in library.papers()], "status")
+        assert sorts == ["status", "status"]
